@@ -1,0 +1,43 @@
+# Cove — everything a fresh Debian machine needs, in two commands: `make demo` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+SWIFT_FLAGS ?=
+DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev \
+	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav \
+	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config xvfb x11-utils imagemagick tmux
+SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
+
+.PHONY: deps build release test demo bench clean
+
+## deps: install the Debian packages Cove needs (only the missing ones)
+deps:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing:$$missing"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "All system packages present."; fi
+
+build: deps
+	$(SWIFT) build $(SWIFT_FLAGS)
+
+release: deps
+	$(SWIFT) build -c release $(SWIFT_FLAGS)
+
+## test: install, build and run every test
+test: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
+
+## demo: serve the bundled sample media on loopback and play it with live progress and events
+demo: deps
+	$(SWIFT) build --product cove $(SWIFT_FLAGS)
+	$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/cove demo
+
+## bench: engine-relative benchmarks (writes bench/RESULTS.md)
+bench: release
+	bash bench/run.sh
+
+clean:
+	rm -rf .build

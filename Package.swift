@@ -1,0 +1,78 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every Cove target builds in Swift 6 language mode with strict concurrency and treats warnings as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Cove",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CoveCore", targets: ["CoveCore"]),
+        .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
+        .library(name: "CoveTesting", targets: ["CoveTesting"]),
+        .executable(name: "cove", targets: ["cove"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    ],
+    targets: [
+        .target(
+            name: "CoveCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-video-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
+        ),
+        .target(
+            name: "CCoveGst",
+            dependencies: ["CGStreamer"]
+        ),
+        .target(
+            name: "CoveGStreamer",
+            dependencies: ["CoveCore", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveTesting",
+            dependencies: [
+                "CoveCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "cove",
+            dependencies: [
+                "CoveCore", "CoveGStreamer", "CoveTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveCoreTests",
+            dependencies: ["CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveGStreamerTests",
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveTestingTests",
+            dependencies: ["CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,260 @@
+#include "cove_gst.h"
+#include <gst/video/video.h>
+#include <string.h>
+
+gboolean cove_gst_init(char **error_message) {
+    GError *error = NULL;
+    if (!gst_init_check(NULL, NULL, &error)) {
+        if (error_message) *error_message = g_strdup(error ? error->message : "gst_init_check failed");
+        if (error) g_error_free(error);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+GstElement *cove_element_make(const char *factory, const char *name) {
+    return gst_element_factory_make(factory, name);
+}
+
+GstElement *cove_bin_from_description(const char *description, char **error_message) {
+    GError *error = NULL;
+    GstElement *bin = gst_parse_bin_from_description(description, TRUE, &error);
+    if (!bin) {
+        if (error_message) *error_message = g_strdup(error ? error->message : "could not parse bin");
+        if (error) g_error_free(error);
+        return NULL;
+    }
+    if (error) g_error_free(error);
+    return bin;
+}
+
+void cove_set_bool(gpointer o, const char *p, gboolean v) { g_object_set(o, p, v, NULL); }
+void cove_set_int(gpointer o, const char *p, gint v) { g_object_set(o, p, v, NULL); }
+void cove_set_uint(gpointer o, const char *p, guint v) { g_object_set(o, p, v, NULL); }
+void cove_set_int64(gpointer o, const char *p, gint64 v) { g_object_set(o, p, v, NULL); }
+void cove_set_uint64(gpointer o, const char *p, guint64 v) { g_object_set(o, p, v, NULL); }
+void cove_set_double(gpointer o, const char *p, gdouble v) { g_object_set(o, p, v, NULL); }
+void cove_set_string(gpointer o, const char *p, const char *v) { g_object_set(o, p, v, NULL); }
+void cove_set_object(gpointer o, const char *p, gpointer v) { g_object_set(o, p, v, NULL); }
+void cove_set_from_string(gpointer o, const char *p, const char *v) { gst_util_set_object_arg(G_OBJECT(o), p, v); }
+
+guint cove_get_uint(gpointer o, const char *p) { guint v = 0; g_object_get(o, p, &v, NULL); return v; }
+guint64 cove_get_uint64(gpointer o, const char *p) { guint64 v = 0; g_object_get(o, p, &v, NULL); return v; }
+gboolean cove_has_property(gpointer o, const char *p) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(o), p) != NULL;
+}
+
+const char *cove_factory_name(GstElement *element) {
+    GstElementFactory *factory = gst_element_get_factory(element);
+    return factory ? gst_plugin_feature_get_name(GST_PLUGIN_FEATURE(factory)) : "";
+}
+const char *cove_object_name(gpointer object) { return object ? GST_OBJECT_NAME(object) : NULL; }
+const char *cove_type_name(gpointer object) { return object ? G_OBJECT_TYPE_NAME(object) : ""; }
+
+gulong cove_signal_connect(gpointer o, const char *s, GCallback cb, gpointer data) {
+    return g_signal_connect(o, s, cb, data);
+}
+void cove_signal_disconnect(gpointer o, gulong handler) {
+    if (handler && g_signal_handler_is_connected(o, handler)) g_signal_handler_disconnect(o, handler);
+}
+
+gboolean cove_seek(GstElement *e, gdouble rate, gint64 position_ns, gboolean key_unit) {
+    GstSeekFlags flags = GST_SEEK_FLAG_FLUSH | (key_unit ? (GST_SEEK_FLAG_KEY_UNIT | GST_SEEK_FLAG_SNAP_NEAREST) : GST_SEEK_FLAG_ACCURATE);
+    if (rate >= 0) {
+        return gst_element_seek(e, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, position_ns, GST_SEEK_TYPE_NONE, GST_CLOCK_TIME_NONE);
+    }
+    return gst_element_seek(e, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, position_ns);
+}
+
+gboolean cove_select_streams(GstElement *e, const char *const *ids, gint count) {
+    GList *list = NULL;
+    for (gint i = 0; i < count; i++) list = g_list_append(list, (gpointer)ids[i]);
+    GstEvent *event = gst_event_new_select_streams(list);
+    g_list_free(list);
+    return gst_element_send_event(e, event);
+}
+
+void cove_post_application_message(GstElement *e, const char *name) {
+    GstBus *bus = gst_element_get_bus(e);
+    if (!bus) return;
+    gst_bus_post(bus, gst_message_new_application(GST_OBJECT(e), gst_structure_new_empty(name)));
+    gst_object_unref(bus);
+}
+
+void cove_post_application_values(GstElement *e, const char *name, gint64 a, gint64 b) {
+    GstBus *bus = gst_element_get_bus(e);
+    if (!bus) return;
+    GstStructure *s = gst_structure_new(name, "a", G_TYPE_INT64, a, "b", G_TYPE_INT64, b, NULL);
+    gst_bus_post(bus, gst_message_new_application(GST_OBJECT(e), s));
+    gst_object_unref(bus);
+}
+
+gboolean cove_message_application_values(GstMessage *m, gint64 *a, gint64 *b) {
+    const GstStructure *s = gst_message_get_structure(m);
+    return s && gst_structure_get_int64(s, "a", a) && gst_structure_get_int64(s, "b", b);
+}
+
+guint64 cove_message_timestamp(GstMessage *m) { return GST_MESSAGE_TIMESTAMP(m); }
+guint64 cove_monotonic_now(void) { return gst_util_get_timestamp(); }
+
+gboolean cove_event_video_size(GstEvent *event, gint *w, gint *h) {
+    if (GST_EVENT_TYPE(event) != GST_EVENT_CAPS) return FALSE;
+    GstCaps *caps = NULL;
+    gst_event_parse_caps(event, &caps);
+    if (!caps || gst_caps_get_size(caps) == 0) return FALSE;
+    GstStructure *s = gst_caps_get_structure(caps, 0);
+    if (!g_str_has_prefix(gst_structure_get_name(s), "video/")) return FALSE;
+    return gst_structure_get_int(s, "width", w) && gst_structure_get_int(s, "height", h);
+}
+
+GstEventType cove_event_type(GstEvent *event) { return GST_EVENT_TYPE(event); }
+
+const char *cove_message_structure_name(GstMessage *m) {
+    const GstStructure *s = gst_message_get_structure(m);
+    return s ? gst_structure_get_name(s) : "";
+}
+char *cove_message_structure_string(GstMessage *m) {
+    const GstStructure *s = gst_message_get_structure(m);
+    return s ? gst_structure_to_string(s) : NULL;
+}
+GstObject *cove_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
+
+gint cove_message_buffering_percent(GstMessage *m) { gint p = 0; gst_message_parse_buffering(m, &p); return p; }
+void cove_message_state_change(GstMessage *m, GstState *o, GstState *n) { gst_message_parse_state_changed(m, o, n, NULL); }
+
+void cove_message_error(GstMessage *m, gboolean is_warning, char **domain, gint *code, char **text, char **debug) {
+    GError *error = NULL;
+    gchar *dbg = NULL;
+    if (is_warning) gst_message_parse_warning(m, &error, &dbg); else gst_message_parse_error(m, &error, &dbg);
+    *domain = g_strdup(error ? g_quark_to_string(error->domain) : "");
+    *code = error ? error->code : 0;
+    *text = g_strdup(error ? error->message : "");
+    *debug = dbg ? dbg : g_strdup("");
+    if (error) g_error_free(error);
+}
+
+gboolean cove_message_get_uint64(GstMessage *m, const char *f, guint64 *out) {
+    const GstStructure *s = gst_message_get_structure(m);
+    if (!s) return FALSE;
+    if (gst_structure_get_uint64(s, f, out)) return TRUE;
+    GstClockTime t;
+    if (gst_structure_get_clock_time(s, f, &t)) { *out = t; return TRUE; }
+    gint64 i;
+    if (gst_structure_get_int64(s, f, &i)) { *out = (guint64)i; return TRUE; }
+    guint u;
+    if (gst_structure_get_uint(s, f, &u)) { *out = u; return TRUE; }
+    return FALSE;
+}
+gboolean cove_message_get_uint(GstMessage *m, const char *f, guint *out) {
+    const GstStructure *s = gst_message_get_structure(m);
+    return s ? gst_structure_get_uint(s, f, out) : FALSE;
+}
+gboolean cove_message_get_int(GstMessage *m, const char *f, guint64 *out) {
+    const GstStructure *s = gst_message_get_structure(m);
+    gint v = 0;
+    if (!s || !gst_structure_get_int(s, f, &v) || v < 0) return FALSE;
+    *out = (guint64)v;
+    return TRUE;
+}
+char *cove_message_get_string(GstMessage *m, const char *f) {
+    const GstStructure *s = gst_message_get_structure(m);
+    const char *v = s ? gst_structure_get_string(s, f) : NULL;
+    return v ? g_strdup(v) : NULL;
+}
+
+GstStreamCollection *cove_message_stream_collection(GstMessage *m) {
+    GstStreamCollection *c = NULL;
+    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_STREAM_COLLECTION) gst_message_parse_stream_collection(m, &c);
+    else if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_STREAMS_SELECTED) gst_message_parse_streams_selected(m, &c);
+    return c;
+}
+guint cove_message_streams_selected_count(GstMessage *m) { return gst_message_streams_selected_get_size(m); }
+GstStream *cove_message_streams_selected_stream(GstMessage *m, guint i) { return gst_message_streams_selected_get_stream(m, i); }
+
+static char *tag_string(GstStream *s, const char *tag) {
+    GstTagList *tags = gst_stream_get_tags(s);
+    if (!tags) return NULL;
+    gchar *value = NULL;
+    if (!gst_tag_list_get_string(tags, tag, &value)) value = NULL;
+    gst_tag_list_unref(tags);
+    return value;
+}
+char *cove_stream_language(GstStream *s) {
+    char *v = tag_string(s, GST_TAG_LANGUAGE_CODE);
+    return v ? v : tag_string(s, GST_TAG_LANGUAGE_NAME);
+}
+char *cove_stream_title(GstStream *s) { return tag_string(s, GST_TAG_TITLE); }
+char *cove_stream_codec_tag(GstStream *s) {
+    char *v = tag_string(s, GST_TAG_VIDEO_CODEC);
+    if (!v) v = tag_string(s, GST_TAG_AUDIO_CODEC);
+    if (!v) v = tag_string(s, GST_TAG_SUBTITLE_CODEC);
+    return v;
+}
+guint cove_stream_bitrate(GstStream *s) {
+    GstTagList *tags = gst_stream_get_tags(s);
+    guint v = 0;
+    if (tags) {
+        if (!gst_tag_list_get_uint(tags, GST_TAG_BITRATE, &v)) gst_tag_list_get_uint(tags, GST_TAG_NOMINAL_BITRATE, &v);
+        gst_tag_list_unref(tags);
+    }
+    return v;
+}
+char *cove_stream_caps_string(GstStream *s) {
+    GstCaps *caps = gst_stream_get_caps(s);
+    if (!caps) return NULL;
+    char *text = gst_caps_to_string(caps);
+    gst_caps_unref(caps);
+    return text;
+}
+
+gboolean cove_pad_video_size(GstPad *pad, gint *w, gint *h) {
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    if (!caps) return FALSE;
+    gboolean ok = FALSE;
+    if (gst_caps_get_size(caps) > 0) {
+        GstStructure *s = gst_caps_get_structure(caps, 0);
+        ok = gst_structure_get_int(s, "width", w) && gst_structure_get_int(s, "height", h);
+    }
+    gst_caps_unref(caps);
+    return ok;
+}
+
+GstBuffer *cove_snapshot_png(GstElement *playbin, gint *width, gint *height, char **error_message) {
+    GstSample *sample = NULL;
+    g_object_get(playbin, "sample", &sample, NULL);
+    if (!sample) {
+        if (error_message) *error_message = g_strdup("no video frame has been decoded yet");
+        return NULL;
+    }
+    GstCaps *png = gst_caps_new_empty_simple("image/png");
+    GError *error = NULL;
+    GstSample *converted = gst_video_convert_sample(sample, png, 5 * GST_SECOND, &error);
+    gst_caps_unref(png);
+    gst_sample_unref(sample);
+    if (!converted) {
+        if (error_message) *error_message = g_strdup(error ? error->message : "frame conversion failed");
+        if (error) g_error_free(error);
+        return NULL;
+    }
+    if (error) g_error_free(error);
+    GstCaps *caps = gst_sample_get_caps(converted);
+    if (caps && gst_caps_get_size(caps) > 0) {
+        GstStructure *s = gst_caps_get_structure(caps, 0);
+        gst_structure_get_int(s, "width", width);
+        gst_structure_get_int(s, "height", height);
+    }
+    GstBuffer *buffer = gst_sample_get_buffer(converted);
+    if (buffer) gst_buffer_ref(buffer);
+    gst_sample_unref(converted);
+    if (!buffer && error_message) *error_message = g_strdup("converted frame has no data");
+    return buffer;
+}
+
+guint8 *cove_buffer_copy_bytes(GstBuffer *buffer, gsize *size) {
+    GstMapInfo map;
+    if (!gst_buffer_map(buffer, &map, GST_MAP_READ)) { *size = 0; return NULL; }
+    guint8 *copy = g_memdup2(map.data, map.size);
+    *size = map.size;
+    gst_buffer_unmap(buffer, &map);
+    return copy;
+}

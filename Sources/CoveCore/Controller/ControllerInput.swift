@@ -1,0 +1,24 @@
+/// Everything the controller loop reacts to, funnelled into one ordered stream: app commands, engine
+/// events, finished session preparations and clock ticks.
+enum ControllerInput: Sendable {
+    case command(Command)
+    case engine(sessionID: Int, EngineEvent)
+    case prepared(preparationID: Int, Result<SessionPlan, PlaybackError>)
+    case tick(sessionID: Int, token: Int)
+
+    enum Command: Sendable {
+        case setVideos([Video])
+        case advanceToNext
+        case insert(Video, after: Int)
+        case play
+        case pause
+        case seek(MediaTime, SeekTolerance, (@Sendable (Bool) -> Void)?)
+        case setRate(Double)
+        case setPeakBitrate(Int?)
+        case selectTrack(sessionID: Int, kind: MediaTrack.Kind, trackID: String?)
+        case addConsumer(any PlaybackSessionConsumer)
+        case removeConsumer(ObjectIdentifier)
+        case terminateSession(Int)
+        case shutdown
+    }
+}

@@ -1,0 +1,652 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// The controller's single event loop. App commands, engine events, preparations and clock ticks
+/// arrive on one ordered stream and are handled one at a time, so the controller's state never races
+/// and events come out in a well-defined order.
+final class ControllerLoop: Sendable {
+    private let input: AsyncStream<ControllerInput>.Continuation
+    private let shared: ControllerShared
+
+    init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared) {
+        let (stream, continuation) = AsyncStream.makeStream(of: ControllerInput.self, bufferingPolicy: .unbounded)
+        self.input = continuation
+        self.shared = shared
+        let state = LoopState(engine: engine, provider: provider, configuration: configuration, dispatcher: dispatcher, shared: shared, send: { continuation.yield($0) })
+        Task.detached {
+            for await item in stream {
+                await state.handle(item)
+                if await state.isShutDown { break }
+            }
+            continuation.finish()
+        }
+    }
+
+    func send(_ item: ControllerInput) {
+        input.yield(item)
+    }
+
+    var currentSessionSnapshot: PlaybackSession? { shared.currentSession.withLock { $0 } }
+}
+
+/// Session ids are unique per process.
+private let sessionCounter = Mutex(0)
+
+private func nextSessionID() -> Int {
+    sessionCounter.withLock { value in
+        value += 1
+        return value
+    }
+}
+
+/// The loop's state. An actor only so that Swift can prove it is touched by one task at a time; all
+/// work happens inside `handle(_:)` without suspension points.
+private actor LoopState {
+    let engine: any MediaEngine
+    let provider: any PlaybackSessionProvider
+    let configuration: PlaybackControllerConfiguration
+    let dispatcher: EventDispatcher
+    let shared: ControllerShared
+    let send: @Sendable (ControllerInput) -> Void
+    var logger: Logger { configuration.logger }
+
+    private var queue: [Video] = []
+    private var index: Int?
+    private var current: SessionRuntime?
+    private var preparation: Preparation?
+    private var preparationCounter = 0
+    private var seekCounter = 0
+    /// A video of the current queue reached the engine (used for `noPlayableVideosFound`).
+    private var foundPlayableVideo = false
+    private(set) var isShutDown = false
+
+    init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void) {
+        self.engine = engine
+        self.provider = provider
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.shared = shared
+        self.send = send
+    }
+
+    private var settings: ControllerSettings { shared.settings.withLock { $0 } }
+
+    func handle(_ item: ControllerInput) {
+        guard !isShutDown else { return }
+        switch item {
+        case .command(let command): handle(command)
+        case .engine(let sessionID, let event):
+            guard let runtime = current, runtime.session.id == sessionID else { return }
+            handle(event, in: runtime)
+        case .prepared(let id, let result):
+            guard let preparation, preparation.id == id else { return }
+            self.preparation = nil
+            start(preparation, with: result)
+        case .tick(let sessionID, let token):
+            guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token, runtime.isPlaying, !runtime.stalled else { return }
+            if let position = runtime.player?.position { report(position: position, in: runtime) }
+        }
+    }
+
+    // MARK: Commands
+
+    private func handle(_ command: ControllerInput.Command) {
+        switch command {
+        case .setVideos(let videos):
+            terminateCurrent()
+            cancelPreparation()
+            queue = videos
+            foundPlayableVideo = false
+            if videos.isEmpty {
+                index = nil
+                logger.info("setVideos received an empty list: there is nothing to play")
+                return
+            }
+            begin(at: 0, playRequested: settings.autoPlay)
+        case .advanceToNext:
+            let next = (index ?? -1) + 1
+            guard next < queue.count else {
+                logger.info("advanceToNext ignored: there is no video after the current one (queue has \(queue.count))")
+                return
+            }
+            let wasPlaying = current?.playRequested ?? preparation?.playRequested ?? false
+            terminateCurrent()
+            cancelPreparation()
+            begin(at: next, playRequested: settings.autoPlay || wasPlaying)
+        case .insert(let video, let after):
+            insert(video, after: after)
+        case .play:
+            play()
+        case .pause:
+            pause()
+        case .seek(let target, let tolerance, let completion):
+            seek(to: target, tolerance: tolerance, completion: completion)
+        case .setRate(let rate):
+            current?.player?.setRate(rate)
+        case .setPeakBitrate(let cap):
+            current?.player?.setMaxBitrate(cap)
+        case .selectTrack(let sessionID, let kind, let trackID):
+            guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
+            let audio = kind == .audio ? trackID : runtime.session.selectedAudioTrack?.id
+            let text = kind == .text ? trackID : runtime.session.selectedTextTrack?.id
+            player.selectTracks(audio: audio, text: text)
+        case .addConsumer(let consumer):
+            dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
+        case .removeConsumer(let id):
+            dispatcher.enqueue(.removeConsumer(id))
+        case .terminateSession(let id):
+            guard current?.session.id == id else { return }
+            terminateCurrent()
+        case .shutdown:
+            terminateCurrent()
+            cancelPreparation()
+            isShutDown = true
+            dispatcher.finish()
+        }
+    }
+
+    private func play() {
+        if var preparation {
+            preparation.playRequested = true
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current else {
+            logger.warning(queue.isEmpty ? "play() ignored: the queue is empty; call setVideos(_:) first" : "play() ignored: there is no active session; call setVideos(_:) or advanceToNext()")
+            return
+        }
+        guard runtime.phase != .failed, let player = runtime.player else {
+            logger.warning("play() ignored: session \(runtime.session.id) failed and cannot play")
+            return
+        }
+        emit(.lifecycle(runtime.session, .playRequest))
+        runtime.playRequested = true
+        if runtime.phase == .ended {
+            // Like an HTML media element: play() at the end starts over.
+            runtime.phase = .ready
+            performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
+        }
+        if runtime.stalled { return }
+        if runtime.engineRunning && !runtime.isPlaying && runtime.phase == .ready {
+            startPlaying(runtime)
+        }
+        player.play()
+    }
+
+    private func pause() {
+        if var preparation {
+            preparation.playRequested = false
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current, runtime.phase != .failed, let player = runtime.player else {
+            logger.info("pause() ignored: no session is playing")
+            return
+        }
+        emit(.lifecycle(runtime.session, .pauseRequest))
+        runtime.playRequested = false
+        if runtime.isPlaying && !runtime.engineRunning {
+            // Stalled or not yet started: the engine will not report a state change, so report it here.
+            stopPlaying(runtime)
+        }
+        player.pause()
+    }
+
+    private typealias PendingSeek = SessionRuntime.PendingSeek
+
+    private func nextSeekID() -> Int {
+        seekCounter += 1
+        return seekCounter
+    }
+
+    private func seek(to target: MediaTime, tolerance: SeekTolerance, completion: (@Sendable (Bool) -> Void)?) {
+        let request = PendingSeek(id: nextSeekID(), target: max(target, .zero), tolerance: tolerance, completion: completion)
+        if var preparation {
+            if let replaced = preparation.queuedSeek { complete(replaced, succeeded: false) }
+            preparation.queuedSeek = request
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current, runtime.player != nil, runtime.phase != .failed else {
+            logger.info("seek(to:) ignored: no session can seek")
+            complete(request, succeeded: false)
+            return
+        }
+        if runtime.phase == .loading {
+            if let replaced = runtime.queuedSeek { complete(replaced, succeeded: false) }
+            runtime.queuedSeek = request
+            return
+        }
+        if runtime.phase == .ended { runtime.phase = .ready }
+        performSeek(in: runtime, request)
+    }
+
+    private func performSeek(in runtime: SessionRuntime, _ request: PendingSeek) {
+        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
+        runtime.seekInFlight = request
+        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
+    }
+
+    private func complete(_ seek: PendingSeek, succeeded: Bool) {
+        guard let completion = seek.completion else { return }
+        dispatcher.enqueue(.callback { completion(succeeded) })
+    }
+
+    private func insert(_ video: Video, after position: Int) {
+        guard position >= 0, position < queue.count else {
+            let error = PlaybackError(.invalidArgument, "Cannot insert after index \(position): the queue has \(queue.count) videos, so valid indices are 0..<\(queue.count)")
+            emit(.videoInsertionFailed(video, error))
+            return
+        }
+        guard !video.sources.isEmpty, video.error == nil else {
+            let error = PlaybackError(.noPlayableSource, "Cannot insert a video without sources\(video.error.map { " (catalog error: \($0))" } ?? "")")
+            emit(.videoInsertionFailed(video, error))
+            return
+        }
+        queue.insert(video, at: position + 1)
+        if let current = index, current > position {
+            index = current + 1
+            if var preparation, preparation.index == current {
+                preparation = Preparation(id: preparation.id, index: current + 1, video: preparation.video, playRequested: preparation.playRequested, queuedSeek: preparation.queuedSeek)
+                self.preparation = preparation
+            }
+        }
+        emit(.videoInserted(video, index: position + 1))
+    }
+
+    // MARK: Session lifecycle
+
+    private func begin(at position: Int, playRequested: Bool) {
+        index = position
+        preparationCounter += 1
+        let prep = Preparation(id: preparationCounter, index: position, video: queue[position], playRequested: playRequested, queuedSeek: nil)
+        preparation = prep
+        let provider = self.provider
+        let context = SessionPreparationContext(logger: logger)
+        let send = self.send
+        let video = prep.video
+        let id = prep.id
+        Task {
+            let result: Result<SessionPlan, PlaybackError>
+            do throws(PlaybackError) {
+                result = .success(try await provider.prepareSession(for: video, context: context))
+            } catch {
+                result = .failure(error)
+            }
+            send(.prepared(preparationID: id, result))
+        }
+    }
+
+    private func cancelPreparation() {
+        if let seek = preparation?.queuedSeek { complete(seek, succeeded: false) }
+        preparation = nil
+    }
+
+    private func start(_ prep: Preparation, with result: Result<SessionPlan, PlaybackError>) {
+        let plan: SessionPlan
+        switch result {
+        case .failure(let error):
+            failToStart(prep, video: prep.video, source: nil, error: error)
+            return
+        case .success(let p):
+            plan = p
+        }
+        let current = settings
+        let configuration = EnginePlayerConfiguration(
+            url: plan.playbackURL, videoOutput: self.configuration.videoOutput, audioOutput: self.configuration.audioOutput,
+            pacing: self.configuration.pacing, rate: current.rate, maxBitrate: current.peakBitrate,
+            startPosition: prep.queuedSeek?.target, httpHeaders: plan.httpHeaders
+        )
+        let player: any EnginePlayer
+        do {
+            player = try engine.makePlayer(configuration: configuration)
+        } catch {
+            failToStart(prep, video: plan.video, source: plan.source, error: error)
+            return
+        }
+        foundPlayableVideo = true
+        let send = self.send
+        let session = PlaybackSession(id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension, send: send)
+        let runtime = SessionRuntime(session: session, player: player, phase: .loading)
+        runtime.openingSeek = prep.queuedSeek
+        install(runtime)
+        let sessionID = session.id
+        runtime.eventTask = Task {
+            for await event in player.events { send(.engine(sessionID: sessionID, event)) }
+        }
+        emit(.sessionAdvanced(session))
+        if prep.playRequested {
+            runtime.playRequested = true
+            emit(.lifecycle(session, .playRequest))
+        }
+        emit(.lifecycle(session, .bufferEmpty))
+        player.load(playWhenReady: prep.playRequested)
+    }
+
+    private func failToStart(_ prep: Preparation, video: Video, source: Source?, error: PlaybackError) {
+        let session = PlaybackSession(id: nextSessionID(), video: video, source: source, player: nil, providerExtension: nil, send: send)
+        let runtime = SessionRuntime(session: session, player: nil, phase: .failed)
+        install(runtime)
+        if let seek = prep.queuedSeek { complete(seek, succeeded: false) }
+        emit(.sessionAdvanced(session))
+        emit(.lifecycle(session, .fail(error)))
+        logger.error("session failed to start", metadata: ["session": "\(session.id)", "error": "\(error)"])
+        continueAfterFailure(of: prep.index, playRequested: prep.playRequested)
+    }
+
+    /// After a video fails: move on when auto-advancing, and report when nothing in the queue could play.
+    private func continueAfterFailure(of position: Int, playRequested: Bool) {
+        let isLast = position + 1 >= queue.count
+        if isLast {
+            if !foundPlayableVideo { emit(.noPlayableVideosFound(queue)) }
+        } else if settings.autoAdvance {
+            terminateCurrent()
+            begin(at: position + 1, playRequested: playRequested || settings.autoPlay)
+        }
+    }
+
+    private func install(_ runtime: SessionRuntime) {
+        current = runtime
+        shared.currentSession.withLock { $0 = runtime.session }
+    }
+
+    private func terminateCurrent() {
+        guard let runtime = current else { return }
+        current = nil
+        shared.currentSession.withLock { $0 = nil }
+        stopTicker(runtime)
+        runtime.eventTask?.cancel()
+        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        runtime.player?.close()
+        runtime.session.update { $0.terminated = true }
+        emit(.lifecycle(runtime.session, .terminate))
+    }
+
+    // MARK: Engine events
+
+    private func handle(_ event: EngineEvent, in runtime: SessionRuntime) {
+        let session = runtime.session
+        switch event {
+        case .prerolled(let info):
+            guard runtime.phase == .loading else { return }
+            becameReady(runtime, info: info)
+        case .playing:
+            runtime.engineRunning = true
+            if runtime.playRequested && !runtime.isPlaying && !runtime.stalled && runtime.phase == .ready {
+                startPlaying(runtime)
+            }
+        case .paused:
+            runtime.engineRunning = false
+            if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
+        case .firstFrame(let wallTime):
+            if !runtime.reportedFirstFrame && runtime.playRequested {
+                runtime.reportedFirstFrame = true
+                runtime.awaitingSeekFrame = false
+                emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
+            } else if runtime.awaitingSeekFrame {
+                runtime.awaitingSeekFrame = false
+                emit(.framePresented(session, FramePresentation(cause: .seek, wallTime: wallTime)))
+            }
+        case .seekCompleted(let id, let succeeded):
+            guard let request = runtime.seekInFlight, request.id == id else { return }
+            runtime.seekInFlight = nil
+            complete(request, succeeded: succeeded)
+            seekFinished(runtime, succeeded: succeeded)
+        case .buffering(let percent):
+            handleBuffering(percent, in: runtime)
+        case .durationChanged(let duration):
+            guard runtime.phase == .ready || runtime.phase == .ended, duration != runtime.duration else { return }
+            runtime.duration = duration
+            emit(.durationChanged(session, duration?.duration))
+        case .tracksChanged(let tracks):
+            runtime.engineTracks = tracks
+            publishTracks(runtime)
+        case .tracksSelected(let ids):
+            runtime.selectedTrackIDs = ids
+            publishTracks(runtime)
+        case .videoSizeChanged:
+            break
+        case .variantChanged(let bandwidth, let url):
+            emit(.variantChanged(session, VariantChange(bandwidth: bandwidth, url: url)))
+        case .downloadFailed(let error):
+            guard runtime.downloadFailure == nil else { return }
+            runtime.downloadFailure = error
+            emit(.lifecycle(session, .error(error)))
+            if runtime.stalled { failedToPlayToEnd(runtime, error: error) }
+        case .failed(let error):
+            if runtime.phase == .loading {
+                runtime.phase = .failed
+                stopTicker(runtime)
+                for seek in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+                runtime.queuedSeek = nil
+                runtime.openingSeek = nil
+                emit(.lifecycle(session, .fail(error)))
+                logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
+                runtime.player?.close()
+                continueAfterFailure(of: index ?? 0, playRequested: runtime.playRequested)
+            } else if runtime.phase != .failed {
+                failedToPlayToEnd(runtime, error: PlaybackError(.failedToPlayToEnd, "Playback stopped mid-stream: \(error.message)", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying))
+            }
+        case .warning(let text):
+            logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
+        case .endOfStream:
+            guard runtime.phase == .ready else { return }
+            reachedEnd(runtime)
+        }
+    }
+
+    private func becameReady(_ runtime: SessionRuntime, info: EngineMediaInfo) {
+        let session = runtime.session
+        runtime.phase = .ready
+        runtime.duration = info.duration
+        runtime.seekableRanges = info.seekableRanges
+        emit(.durationChanged(session, info.duration?.duration))
+        if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
+        emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
+        emit(.videoTypeDetermined(session, videoType(info)))
+        let codecs = determinedCodecs(runtime)
+        if !codecs.isEmpty { emit(.codecsDetermined(session, codecs)) }
+        emit(.lifecycle(session, .ready))
+        if let opening = runtime.openingSeek {
+            runtime.openingSeek = nil
+            complete(opening, succeeded: true)
+        }
+        emit(.lifecycle(session, .likelyToKeepUp))
+        if let queued = runtime.queuedSeek {
+            runtime.queuedSeek = nil
+            performSeek(in: runtime, queued)
+        }
+        if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
+            startPlaying(runtime)
+        }
+    }
+
+    private func videoType(_ info: EngineMediaInfo) -> VideoType {
+        guard info.isLive else { return .vod }
+        let window = info.seekableRanges.compactMap(\.duration).max() ?? .zero
+        return window >= configuration.liveDVRMinimumWindow ? .liveDVR : .live
+    }
+
+    private func determinedCodecs(_ runtime: SessionRuntime) -> [String] {
+        let selected = runtime.engineTracks.filter { runtime.selectedTrackIDs.isEmpty || runtime.selectedTrackIDs.contains($0.id) }
+        var codecs: [String] = []
+        for codec in selected.compactMap(\.codec) where !codecs.contains(codec) { codecs.append(codec) }
+        return codecs.isEmpty ? (runtime.session.source?.codecs ?? []) : codecs
+    }
+
+    private func publishTracks(_ runtime: SessionRuntime) {
+        let session = runtime.session
+        let audio = runtime.engineTracks.filter { $0.kind == .audio }.map { Self.mediaTrack($0, kind: .audio) }
+        let text = runtime.engineTracks.filter { $0.kind == .text }.map { Self.mediaTrack($0, kind: .text) }
+        let selectedAudio = audio.first { runtime.selectedTrackIDs.contains($0.id) }
+        let selectedText = text.first { runtime.selectedTrackIDs.contains($0.id) }
+        let (audioChanged, textChanged) = session.update { state -> (Bool, Bool) in
+            state.audioTracks = audio
+            state.textTracks = text
+            let changes = (state.selectedAudio != selectedAudio, state.selectedText != selectedText)
+            state.selectedAudio = selectedAudio
+            state.selectedText = selectedText
+            return changes
+        }
+        guard !runtime.selectedTrackIDs.isEmpty else { return }
+        if audioChanged { emit(.audioTrackSelected(session, selectedAudio)) }
+        if textChanged { emit(.textTrackSelected(session, selectedText)) }
+    }
+
+    private static func mediaTrack(_ track: EngineTrack, kind: MediaTrack.Kind) -> MediaTrack {
+        let title = track.title
+        let accessibility = (title?.lowercased().contains("sdh") ?? false) || (title?.lowercased().contains("cc") ?? false)
+        return MediaTrack(id: track.id, kind: kind, language: track.language, title: title, codec: track.codec, isAccessibility: accessibility)
+    }
+
+    private func startPlaying(_ runtime: SessionRuntime) {
+        runtime.isPlaying = true
+        let session = runtime.session
+        if !runtime.hasPlayed {
+            runtime.hasPlayed = true
+            let position = runtime.player?.position ?? .zero
+            let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: position)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: .before, currentTime: position, cuePoints: passed))) }
+            runtime.lastReportedTime = position
+        }
+        emit(.lifecycle(session, .play))
+        startTicker(runtime)
+    }
+
+    private func stopPlaying(_ runtime: SessionRuntime) {
+        runtime.isPlaying = false
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .pause))
+    }
+
+    private func seekFinished(_ runtime: SessionRuntime, succeeded: Bool) {
+        let session = runtime.session
+        if !succeeded { runtime.awaitingSeekFrame = false }
+        if succeeded, let position = runtime.player?.position {
+            if runtime.hasPlayed {
+                report(position: position, in: runtime)
+            } else {
+                runtime.lastReportedTime = position
+                emit(.progress(session, position))
+            }
+        }
+        emit(.lifecycle(session, .likelyToKeepUp))
+        if runtime.stalled {
+            runtime.stalled = false
+            if runtime.playRequested {
+                emit(.lifecycle(session, .recovered))
+                runtime.player?.play()
+            }
+        }
+        if runtime.isPlaying { startTicker(runtime) }
+    }
+
+    /// Reports progress at `position`, with every cue point passed since the last report.
+    private func report(position: MediaTime, in runtime: SessionRuntime) {
+        let session = runtime.session
+        if position > runtime.lastReportedTime {
+            let passed = session.video.cuePoints.after(runtime.lastReportedTime, atOrBefore: position)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: runtime.lastReportedTime, currentTime: position, cuePoints: passed))) }
+        }
+        runtime.lastReportedTime = position
+        emit(.progress(session, position))
+    }
+
+    private func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
+        // Load and seek buffering are reported by their own BufferEmpty/LikelyToKeepUp pairs.
+        guard runtime.phase == .ready, runtime.seekInFlight == nil, runtime.hasPlayed else { return }
+        let session = runtime.session
+        if percent == 0 && !runtime.stalled && runtime.playRequested {
+            runtime.stalled = true
+            stopTicker(runtime)
+            emit(.lifecycle(session, .bufferEmpty))
+            emit(.lifecycle(session, .stalled))
+            if let failure = runtime.downloadFailure {
+                failedToPlayToEnd(runtime, error: failure)
+                return
+            }
+            runtime.player?.pause()
+        } else if percent >= 100 && runtime.stalled {
+            runtime.stalled = false
+            emit(.lifecycle(session, .likelyToKeepUp))
+            if runtime.playRequested {
+                emit(.lifecycle(session, .recovered))
+                runtime.player?.play()
+                if runtime.isPlaying { startTicker(runtime) }
+            }
+        }
+    }
+
+    private func failedToPlayToEnd(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard !runtime.reportedFailedToPlayToEnd else { return }
+        runtime.reportedFailedToPlayToEnd = true
+        runtime.phase = .failed
+        stopTicker(runtime)
+        if let seek = runtime.seekInFlight {
+            runtime.seekInFlight = nil
+            complete(seek, succeeded: false)
+        }
+        let failure = error.code == .failedToPlayToEnd ? error : PlaybackError(.failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying)
+        emit(.lifecycle(runtime.session, .failedToPlayToEndTime(failure)))
+        logger.error("playback failed mid-stream", metadata: ["session": "\(runtime.session.id)", "error": "\(failure)"])
+        runtime.player?.pause()
+    }
+
+    private func reachedEnd(_ runtime: SessionRuntime) {
+        let session = runtime.session
+        stopTicker(runtime)
+        let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime
+        if end > runtime.lastReportedTime || runtime.lastReportedTime == .before {
+            emit(.progress(session, end))
+        }
+        let passed = session.video.cuePoints.after(runtime.lastReportedTime, atOrBefore: .after)
+        if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: runtime.lastReportedTime, currentTime: .after, cuePoints: passed))) }
+        runtime.lastReportedTime = .after
+        runtime.phase = .ended
+        let wasPlaying = runtime.playRequested
+        runtime.isPlaying = false
+        runtime.playRequested = false
+        runtime.player?.pause()
+        emit(.lifecycle(session, .end))
+        guard settings.autoAdvance else { return }
+        let next = (index ?? 0) + 1
+        if next < queue.count {
+            terminateCurrent()
+            begin(at: next, playRequested: settings.autoPlay || wasPlaying)
+        } else {
+            emit(.playlistCompleted(queue))
+        }
+    }
+
+    // MARK: Ticker
+
+    private func startTicker(_ runtime: SessionRuntime) {
+        runtime.tickTask?.cancel()
+        runtime.tickToken += 1
+        let token = runtime.tickToken
+        let sessionID = runtime.session.id
+        let clock = configuration.clock
+        let interval = configuration.progressInterval
+        let send = self.send
+        runtime.tickTask = Task {
+            while !Task.isCancelled {
+                do { try await clock.sleep(for: interval) } catch { return }
+                send(.tick(sessionID: sessionID, token: token))
+            }
+        }
+    }
+
+    private func stopTicker(_ runtime: SessionRuntime) {
+        runtime.tickTask?.cancel()
+        runtime.tickTask = nil
+        runtime.tickToken += 1
+    }
+
+    private func emit(_ event: PlaybackEvent) {
+        dispatcher.emit(event)
+    }
+}

@@ -1,0 +1,71 @@
+/// The app's single receiver of controller callbacks (the seed's `BCOVPlaybackControllerDelegate`).
+///
+/// Every method has an empty default, so implement only what you need. Callbacks arrive in event
+/// order on the controller's delivery task — never concurrently — and the controller never waits for
+/// them; hop to your own actor (e.g. `MainActor`) for UI work.
+public protocol PlaybackControllerDelegate: AnyObject, Sendable {
+    func playbackController(_ controller: PlaybackController, didAdvanceTo session: PlaybackSession)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didProgressTo progress: MediaTime)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeDuration duration: Duration?)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPassCuePoints passage: CuePointPassage)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange])
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, determinedMediaType mediaType: MediaType)
+    func playbackController(_ controller: PlaybackController, determinedVideoType videoType: VideoType, for video: Video)
+    func playbackController(_ controller: PlaybackController, determinedCodecs codecs: [String], for video: Video)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedAudioTrack track: MediaTrack?)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedTextTrack track: MediaTrack?)
+    func playbackController(_ controller: PlaybackController, didCompletePlaylist videos: [Video])
+    func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video])
+    func playbackController(_ controller: PlaybackController, didInsert video: Video, at index: Int)
+    func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError)
+    /// Every event, including those without a dedicated callback (variant switches, frame timing).
+    func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent)
+}
+
+extension PlaybackControllerDelegate {
+    public func playbackController(_ controller: PlaybackController, didAdvanceTo session: PlaybackSession) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didProgressTo progress: MediaTime) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeDuration duration: Duration?) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPassCuePoints passage: CuePointPassage) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange]) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
+    public func playbackController(_ controller: PlaybackController, determinedVideoType videoType: VideoType, for video: Video) {}
+    public func playbackController(_ controller: PlaybackController, determinedCodecs codecs: [String], for video: Video) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedAudioTrack track: MediaTrack?) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedTextTrack track: MediaTrack?) {}
+    public func playbackController(_ controller: PlaybackController, didCompletePlaylist videos: [Video]) {}
+    public func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video]) {}
+    public func playbackController(_ controller: PlaybackController, didInsert video: Video, at index: Int) {}
+    public func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) {}
+    public func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent) {}
+}
+
+/// A receiver added with `addSessionConsumer(_:)`; any number can be attached (the seed's
+/// `BCOVPlaybackSessionConsumer`). A consumer added mid-session immediately receives
+/// `didAdvance(to:)` for the current session, then every later event; earlier events are not replayed.
+public protocol PlaybackSessionConsumer: AnyObject, Sendable {
+    func didAdvance(to session: PlaybackSession)
+    func playbackSession(_ session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent)
+    func playbackSession(_ session: PlaybackSession, didProgressTo progress: MediaTime)
+    func playbackSession(_ session: PlaybackSession, didChangeDuration duration: Duration?)
+    func playbackSession(_ session: PlaybackSession, didPassCuePoints passage: CuePointPassage)
+    func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange])
+    func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType)
+    func didCompletePlaylist(_ videos: [Video])
+    /// Every event, including those without a dedicated callback.
+    func didReceive(_ event: PlaybackEvent)
+}
+
+extension PlaybackSessionConsumer {
+    public func didAdvance(to session: PlaybackSession) {}
+    public func playbackSession(_ session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {}
+    public func playbackSession(_ session: PlaybackSession, didProgressTo progress: MediaTime) {}
+    public func playbackSession(_ session: PlaybackSession, didChangeDuration duration: Duration?) {}
+    public func playbackSession(_ session: PlaybackSession, didPassCuePoints passage: CuePointPassage) {}
+    public func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange]) {}
+    public func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
+    public func didCompletePlaylist(_ videos: [Video]) {}
+    public func didReceive(_ event: PlaybackEvent) {}
+}

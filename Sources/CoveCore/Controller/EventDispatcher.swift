@@ -1,0 +1,122 @@
+import Synchronization
+
+/// Fans events out to `events` subscribers and, through one ordered delivery task, to the delegate,
+/// the session consumers and completion handlers.
+///
+/// The controller loop never runs app code: it only enqueues. Consumer registration travels through
+/// the same queue as events, so a consumer added mid-session gets the current session first and then
+/// exactly the events that follow.
+final class EventDispatcher: Sendable {
+    enum Delivery: Sendable {
+        case event(PlaybackEvent)
+        case addConsumer(any PlaybackSessionConsumer, current: PlaybackSession?)
+        case removeConsumer(ObjectIdentifier)
+        case callback(@Sendable () -> Void)
+    }
+
+    private let subscribers = Mutex<[Int: AsyncStream<PlaybackEvent>.Continuation]>([:])
+    private let nextSubscriber = Mutex(0)
+    private let delivery: AsyncStream<Delivery>.Continuation
+    private let finished = Mutex(false)
+
+    /// `controller` is looked up at delivery time, so the dispatcher never keeps the controller alive.
+    init(delegate: @escaping @Sendable () -> (any PlaybackControllerDelegate)?, controller: @escaping @Sendable () -> PlaybackController?) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .unbounded)
+        delivery = continuation
+        Task.detached {
+            var consumers: [any PlaybackSessionConsumer] = []
+            for await item in stream {
+                switch item {
+                case .addConsumer(let consumer, let current):
+                    guard !consumers.contains(where: { $0 === consumer }) else { continue }
+                    consumers.append(consumer)
+                    if let current { consumer.didAdvance(to: current) }
+                case .removeConsumer(let id):
+                    consumers.removeAll { ObjectIdentifier($0) == id }
+                case .callback(let body):
+                    body()
+                case .event(let event):
+                    for consumer in consumers { Self.deliver(event, to: consumer) }
+                    if let delegate = delegate(), let controller = controller() {
+                        Self.deliver(event, to: delegate, controller: controller)
+                    }
+                }
+            }
+        }
+    }
+
+    func subscribe() -> AsyncStream<PlaybackEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
+        if finished.withLock({ $0 }) {
+            continuation.finish()
+            return stream
+        }
+        let id = nextSubscriber.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func emit(_ event: PlaybackEvent) {
+        let targets = subscribers.withLock { Array($0.values) }
+        for target in targets { target.yield(event) }
+        delivery.yield(.event(event))
+    }
+
+    func enqueue(_ item: Delivery) {
+        delivery.yield(item)
+    }
+
+    /// Ends every stream; callbacks already queued are still delivered.
+    func finish() {
+        finished.withLock { $0 = true }
+        let targets = subscribers.withLock { current -> [AsyncStream<PlaybackEvent>.Continuation] in
+            defer { current.removeAll() }
+            return Array(current.values)
+        }
+        for target in targets { target.finish() }
+        delivery.finish()
+    }
+
+    private static func deliver(_ event: PlaybackEvent, to consumer: any PlaybackSessionConsumer) {
+        switch event {
+        case .sessionAdvanced(let s): consumer.didAdvance(to: s)
+        case .lifecycle(let s, let e): consumer.playbackSession(s, didReceive: e)
+        case .progress(let s, let t): consumer.playbackSession(s, didProgressTo: t)
+        case .durationChanged(let s, let d): consumer.playbackSession(s, didChangeDuration: d)
+        case .cuePointsPassed(let s, let p): consumer.playbackSession(s, didPassCuePoints: p)
+        case .seekableRangesChanged(let s, let r): consumer.playbackSession(s, didChangeSeekableRanges: r)
+        case .mediaTypeDetermined(let s, let m): consumer.playbackSession(s, determinedMediaType: m)
+        case .playlistCompleted(let v): consumer.didCompletePlaylist(v)
+        default: break
+        }
+        consumer.didReceive(event)
+    }
+
+    private static func deliver(_ event: PlaybackEvent, to delegate: any PlaybackControllerDelegate, controller c: PlaybackController) {
+        switch event {
+        case .sessionAdvanced(let s): delegate.playbackController(c, didAdvanceTo: s)
+        case .lifecycle(let s, let e): delegate.playbackController(c, playbackSession: s, didReceive: e)
+        case .progress(let s, let t): delegate.playbackController(c, playbackSession: s, didProgressTo: t)
+        case .durationChanged(let s, let d): delegate.playbackController(c, playbackSession: s, didChangeDuration: d)
+        case .cuePointsPassed(let s, let p): delegate.playbackController(c, playbackSession: s, didPassCuePoints: p)
+        case .seekableRangesChanged(let s, let r): delegate.playbackController(c, playbackSession: s, didChangeSeekableRanges: r)
+        case .mediaTypeDetermined(let s, let m): delegate.playbackController(c, playbackSession: s, determinedMediaType: m)
+        case .videoTypeDetermined(let s, let v): delegate.playbackController(c, determinedVideoType: v, for: s.video)
+        case .codecsDetermined(let s, let codecs): delegate.playbackController(c, determinedCodecs: codecs, for: s.video)
+        case .audioTrackSelected(let s, let t): delegate.playbackController(c, playbackSession: s, didChangeSelectedAudioTrack: t)
+        case .textTrackSelected(let s, let t): delegate.playbackController(c, playbackSession: s, didChangeSelectedTextTrack: t)
+        case .playlistCompleted(let v): delegate.playbackController(c, didCompletePlaylist: v)
+        case .noPlayableVideosFound(let v): delegate.playbackController(c, noPlayableVideosFound: v)
+        case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
+        case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
+        case .variantChanged, .framePresented: break
+        }
+        delegate.playbackController(c, didReceive: event)
+    }
+}

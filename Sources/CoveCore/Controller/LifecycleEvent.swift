@@ -1,0 +1,79 @@
+/// A change in a session's playback lifecycle (the seed's `BCOVPlaybackSessionLifecycleEvent`).
+///
+/// `name` gives the seed's event name (`kBCOVPlaybackSessionLifecycleEventReady` → `"Ready"`), for
+/// logs, traces and apps that switch on strings.
+public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The media is loaded and the first frame is decoded; seeking is possible from here on.
+    case ready
+    /// The session could not load; it will never play.
+    case fail(PlaybackError)
+    /// `play()` was called.
+    case playRequest
+    /// Playback started (the engine clock is running).
+    case play
+    /// `pause()` was called.
+    case pauseRequest
+    /// Playback paused.
+    case pause
+    /// The content played to its end.
+    case end
+    /// The buffer ran dry: on load, after a seek, or during a stall.
+    case bufferEmpty
+    /// Enough media is buffered to play.
+    case likelyToKeepUp
+    /// Normal playback stopped for lack of data (not reported for load or seek).
+    case stalled
+    /// Playback resumed after a stall.
+    case recovered
+    /// Playback stopped mid-stream and will not continue on its own; recover with `resumeVideo(at:autoPlay:)`.
+    case failedToPlayToEndTime(PlaybackError)
+    /// `resumeVideo(at:autoPlay:)` started rebuilding the session.
+    case resumeBegin
+    /// The resumed session is playing again at the requested time.
+    case resumeComplete
+    /// The resume could not complete.
+    case resumeFail(PlaybackError)
+    /// The session was disposed (replaced, advanced past, or the controller shut down).
+    case terminate
+    /// A problem that did not stop playback (a failed side download, a plugin error).
+    case error(PlaybackError)
+    /// An event defined by a plugin or the app.
+    case custom(name: String, properties: JSONObject)
+
+    /// The seed's event name without its `kBCOVPlaybackSessionLifecycleEvent` prefix.
+    public var name: String {
+        switch self {
+        case .ready: return "Ready"
+        case .fail: return "Fail"
+        case .playRequest: return "PlayRequest"
+        case .play: return "Play"
+        case .pauseRequest: return "PauseRequest"
+        case .pause: return "Pause"
+        case .end: return "End"
+        case .bufferEmpty: return "PlaybackBufferEmpty"
+        case .likelyToKeepUp: return "PlaybackLikelyToKeepUp"
+        case .stalled: return "PlaybackStalled"
+        case .recovered: return "PlaybackRecovered"
+        case .failedToPlayToEndTime: return "FailedToPlayToEndTime"
+        case .resumeBegin: return "ResumeBegin"
+        case .resumeComplete: return "ResumeComplete"
+        case .resumeFail: return "ResumeFail"
+        case .terminate: return "Terminate"
+        case .error: return "Error"
+        case .custom(let name, _): return name
+        }
+    }
+
+    /// The error carried by `fail`, `failedToPlayToEndTime`, `resumeFail` and `error`.
+    public var error: PlaybackError? {
+        switch self {
+        case .fail(let e), .failedToPlayToEndTime(let e), .resumeFail(let e), .error(let e): return e
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        if let error { return "\(name)(\(error))" }
+        return name
+    }
+}

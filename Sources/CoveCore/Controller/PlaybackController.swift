@@ -1,0 +1,160 @@
+import Logging
+import Synchronization
+
+/// Plays a queue of videos, one session at a time, and reports what happens.
+///
+/// Every method returns immediately and is safe to call from any thread or task; calls take effect
+/// in the order they were made, on the controller's single event loop (mpv style), together with
+/// the engine's own events. Outcomes arrive as `PlaybackEvent`s through three doors that see the same
+/// sequence: the `events` async stream, the `delegate`, and session consumers.
+///
+/// ```swift
+/// let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine())
+/// controller.isAutoPlay = true
+/// controller.setVideos([Video(url: url)])
+/// for await event in controller.events { print(event) }
+/// ```
+public final class PlaybackController: Sendable {
+    private let loop: ControllerLoop
+    private let dispatcher: EventDispatcher
+    private let shared: ControllerShared
+
+    /// Creates a controller. Most apps use `PlayerSDKManager.makePlaybackController`.
+    public init(engine: any MediaEngine, sessionProvider: any PlaybackSessionProvider = BasicSessionProvider(), configuration: PlaybackControllerConfiguration = PlaybackControllerConfiguration()) {
+        let shared = ControllerShared()
+        let dispatcher = EventDispatcher(delegate: { shared.delegate }, controller: { shared.controller })
+        self.shared = shared
+        self.dispatcher = dispatcher
+        self.loop = ControllerLoop(engine: engine, provider: sessionProvider, configuration: configuration, dispatcher: dispatcher, shared: shared)
+        shared.setController(self)
+    }
+
+    deinit {
+        loop.send(.command(.shutdown))
+    }
+
+    // MARK: Observation
+
+    /// The single delegate, held weakly (the seed's `delegate`).
+    public var delegate: (any PlaybackControllerDelegate)? {
+        get { shared.delegate }
+        set { shared.setDelegate(newValue) }
+    }
+
+    /// A new stream of every event from now on. Each call makes an independent subscriber; the stream
+    /// ends when the controller shuts down.
+    public var events: AsyncStream<PlaybackEvent> { dispatcher.subscribe() }
+
+    /// Adds a consumer; if a session is active it immediately receives `didAdvance(to:)` for it.
+    public func addSessionConsumer(_ consumer: any PlaybackSessionConsumer) {
+        loop.send(.command(.addConsumer(consumer)))
+    }
+
+    public func removeSessionConsumer(_ consumer: any PlaybackSessionConsumer) {
+        loop.send(.command(.removeConsumer(ObjectIdentifier(consumer))))
+    }
+
+    /// The session being played, if any.
+    public var currentSession: PlaybackSession? { loop.currentSessionSnapshot }
+
+    // MARK: Queue
+
+    /// Start playing a new session as soon as it is delivered (default off, as in the seed).
+    public var isAutoPlay: Bool {
+        get { shared.settings.withLock { $0.autoPlay } }
+        set { shared.settings.withLock { $0.autoPlay = newValue } }
+    }
+
+    /// Move to the next video when one ends (default off, as in the seed).
+    public var isAutoAdvance: Bool {
+        get { shared.settings.withLock { $0.autoAdvance } }
+        set { shared.settings.withLock { $0.autoAdvance = newValue } }
+    }
+
+    /// Replaces the queue and the current session with `videos`, starting at the first.
+    public func setVideos(_ videos: some Sequence<Video>) {
+        loop.send(.command(.setVideos(Array(videos))))
+    }
+
+    /// Ends the current session and starts the next video in the queue.
+    public func advanceToNext() {
+        loop.send(.command(.advanceToNext))
+    }
+
+    /// Inserts `video` after the video at `index`; reported by `videoInserted` or `videoInsertionFailed`.
+    public func insertVideo(_ video: Video, afterVideoAt index: Int) {
+        loop.send(.command(.insert(video, after: index)))
+    }
+
+    // MARK: Transport
+
+    public func play() {
+        loop.send(.command(.play))
+    }
+
+    public func pause() {
+        loop.send(.command(.pause))
+    }
+
+    /// Seeks the current session. Before `Ready` the seek is queued and performed as soon as the media
+    /// is loaded (a later seek replaces a queued one, whose completion receives `false`). A seek that a
+    /// newer seek interrupts also completes with `false`. The completion runs on the delivery task,
+    /// after the events that precede it.
+    public func seek(to time: MediaTime, tolerance: SeekTolerance = .default, completion: (@Sendable (Bool) -> Void)? = nil) {
+        loop.send(.command(.seek(time, tolerance, completion)))
+    }
+
+    /// Seeks and waits for the outcome: true when the seek landed, false when it was interrupted or impossible.
+    @discardableResult
+    public func seekAndWait(to time: MediaTime, tolerance: SeekTolerance = .default) async -> Bool {
+        await withCheckedContinuation { continuation in
+            seek(to: time, tolerance: tolerance) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// Playback rate; values ≤ 0 (and NaN) become 1.0. Audio keeps its pitch.
+    public var playbackRate: Double {
+        get { shared.settings.withLock { $0.rate } }
+        set {
+            let rate = newValue > 0 && newValue.isFinite ? newValue : 1
+            shared.settings.withLock { $0.rate = rate }
+            loop.send(.command(.setRate(rate)))
+        }
+    }
+
+    /// Caps adaptive streaming at `bitsPerSecond` for the current session and every later one;
+    /// 0 or nil removes the cap (the seed's `setPreferredPeakBitRate`).
+    public func setPreferredPeakBitRate(_ bitsPerSecond: Int?) {
+        let cap = bitsPerSecond.flatMap { $0 > 0 ? $0 : nil }
+        shared.settings.withLock { $0.peakBitrate = cap }
+        loop.send(.command(.setPeakBitrate(cap)))
+    }
+
+    /// The preferred peak bit rate in effect (nil when uncapped).
+    public var preferredPeakBitRate: Int? { shared.settings.withLock { $0.peakBitrate } }
+
+    /// Stops everything: terminates the session, ends every event stream. Also happens on deinit.
+    public func shutdown() {
+        loop.send(.command(.shutdown))
+    }
+}
+
+/// State the facade, the loop and the dispatcher share. References to the delegate and the controller
+/// are weak, so neither is kept alive by the machinery.
+final class ControllerShared: Sendable {
+    let settings = Mutex(ControllerSettings())
+    let currentSession = Mutex<PlaybackSession?>(nil)
+    private let delegateRef = Mutex(WeakRef<any PlaybackControllerDelegate>())
+    private let controllerRef = Mutex(WeakRef<PlaybackController>())
+
+    var delegate: (any PlaybackControllerDelegate)? { delegateRef.withLock { $0.value } }
+    func setDelegate(_ delegate: (any PlaybackControllerDelegate)?) { delegateRef.withLock { $0 = WeakRef(delegate) } }
+    var controller: PlaybackController? { controllerRef.withLock { $0.value } }
+    func setController(_ controller: PlaybackController) { controllerRef.withLock { $0 = WeakRef(controller) } }
+}
+
+private struct WeakRef<T>: @unchecked Sendable {
+    private weak var object: AnyObject?
+    init(_ value: T? = nil) { object = value.map { $0 as AnyObject } }
+    var value: T? { object as? T }
+}

@@ -1,0 +1,38 @@
+import Logging
+
+/// How a controller is built: its clock, its outputs, its cadence. Fixed for the controller's life.
+public struct PlaybackControllerConfiguration: Sendable {
+    /// How often `progress` is reported while playing.
+    public var progressInterval: Duration
+    public var videoOutput: VideoOutput
+    public var audioOutput: AudioOutput
+    /// `.unsynchronized` plays faster than real time (tests, probes of whole streams).
+    public var pacing: Pacing
+    /// A live stream whose seekable window is at least this long is reported as `liveDVR`.
+    public var liveDVRMinimumWindow: Duration
+    /// The clock behind progress reporting and every timer; inject a test clock to drive time by hand.
+    public var clock: any Clock<Duration>
+    public var logger: Logger
+
+    public init(
+        progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
+        pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "cove")
+    ) {
+        self.progressInterval = progressInterval > .zero ? progressInterval : .milliseconds(250)
+        self.videoOutput = videoOutput
+        self.audioOutput = audioOutput
+        self.pacing = pacing
+        self.liveDVRMinimumWindow = liveDVRMinimumWindow
+        self.clock = clock
+        self.logger = logger
+    }
+}
+
+/// Settings the app may change at any time; the loop reads them when it decides.
+struct ControllerSettings: Sendable {
+    var autoPlay = false
+    var autoAdvance = false
+    var rate = 1.0
+    var peakBitrate: Int?
+}

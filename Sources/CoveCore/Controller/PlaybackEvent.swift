@@ -1,0 +1,160 @@
+/// Everything a playback controller reports, as one value type.
+///
+/// The controller's `events` stream yields these in order; the delegate and session consumers receive
+/// the same events through their callbacks. Session-scoped events carry the session they belong to.
+public enum PlaybackEvent: Sendable, CustomStringConvertible {
+    /// The controller moved to a new session (one per video).
+    case sessionAdvanced(PlaybackSession)
+    case lifecycle(PlaybackSession, LifecycleEvent)
+    /// Periodic playhead position while playing, and after seeks.
+    case progress(PlaybackSession, MediaTime)
+    /// The content duration; nil when unknown (live).
+    case durationChanged(PlaybackSession, Duration?)
+    /// Cue points passed since the last report: everything in `(previousTime, currentTime]`.
+    case cuePointsPassed(PlaybackSession, CuePointPassage)
+    case seekableRangesChanged(PlaybackSession, [TimeRange])
+    case mediaTypeDetermined(PlaybackSession, MediaType)
+    case videoTypeDetermined(PlaybackSession, VideoType)
+    /// Codecs of the playing streams, RFC 6381 style (`avc1.42c015`, `mp4a.40.2`).
+    case codecsDetermined(PlaybackSession, [String])
+    case audioTrackSelected(PlaybackSession, MediaTrack?)
+    case textTrackSelected(PlaybackSession, MediaTrack?)
+    /// The adaptive stream switched variant (the engine's own choice or a bitrate cap).
+    case variantChanged(PlaybackSession, VariantChange)
+    /// A frame reached the screen: the first after loading, or the first at a seek target. Timing for
+    /// QoE measurement, stamped by the engine thread.
+    case framePresented(PlaybackSession, FramePresentation)
+    /// The last video of the queue ended (only with `autoAdvance`).
+    case playlistCompleted([Video])
+    /// No video in the queue has a playable source.
+    case noPlayableVideosFound([Video])
+    case videoInserted(Video, index: Int)
+    case videoInsertionFailed(Video, PlaybackError)
+
+    /// The session the event belongs to, if any.
+    public var session: PlaybackSession? {
+        switch self {
+        case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
+            .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
+            .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
+            .textTrackSelected(let s, _), .variantChanged(let s, _), .framePresented(let s, _):
+            return s
+        case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
+            return nil
+        }
+    }
+
+    /// The lifecycle event, when this is one.
+    public var lifecycleEvent: LifecycleEvent? {
+        if case .lifecycle(_, let event) = self { return event }
+        return nil
+    }
+
+    /// A short stable name for traces and logs.
+    public var name: String {
+        switch self {
+        case .sessionAdvanced: return "SessionAdvanced"
+        case .lifecycle(_, let e): return e.name
+        case .progress: return "Progress"
+        case .durationChanged: return "DurationChanged"
+        case .cuePointsPassed: return "CuePoints"
+        case .seekableRangesChanged: return "SeekableRanges"
+        case .mediaTypeDetermined: return "MediaType"
+        case .videoTypeDetermined: return "VideoType"
+        case .codecsDetermined: return "Codecs"
+        case .audioTrackSelected: return "AudioTrack"
+        case .textTrackSelected: return "TextTrack"
+        case .variantChanged: return "Variant"
+        case .framePresented(_, let f): return f.cause == .start ? "FirstFrame" : "SeekFrame"
+        case .playlistCompleted: return "PlaylistCompleted"
+        case .noPlayableVideosFound: return "NoPlayableVideosFound"
+        case .videoInserted: return "VideoInserted"
+        case .videoInsertionFailed: return "VideoInsertionFailed"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .sessionAdvanced(let s): return "SessionAdvanced(\(s.id))"
+        case .lifecycle(_, let e): return e.description
+        case .progress(_, let t): return "Progress(\(t))"
+        case .durationChanged(_, let d): return "DurationChanged(\(d.map { "\($0)" } ?? "unknown"))"
+        case .cuePointsPassed(_, let p): return "CuePoints(\(p.previousTime)→\(p.currentTime): \(p.cuePoints.count))"
+        case .seekableRangesChanged(_, let r): return "SeekableRanges(\(r))"
+        case .mediaTypeDetermined(_, let m): return "MediaType(\(m))"
+        case .videoTypeDetermined(_, let v): return "VideoType(\(v))"
+        case .codecsDetermined(_, let c): return "Codecs(\(c.joined(separator: ",")))"
+        case .audioTrackSelected(_, let t): return "AudioTrack(\(t?.displayName ?? "none"))"
+        case .textTrackSelected(_, let t): return "TextTrack(\(t?.displayName ?? "none"))"
+        case .variantChanged(_, let v): return "Variant(\(v.bandwidth))"
+        case .framePresented(_, let f): return "\(f.cause == .start ? "FirstFrame" : "SeekFrame")(\(f.wallTime))"
+        case .playlistCompleted(let v): return "PlaylistCompleted(\(v.count))"
+        case .noPlayableVideosFound(let v): return "NoPlayableVideosFound(\(v.count))"
+        case .videoInserted(_, let i): return "VideoInserted(\(i))"
+        case .videoInsertionFailed(_, let e): return "VideoInsertionFailed(\(e))"
+        }
+    }
+}
+
+/// Cue points that playback passed, with the interval they were collected over.
+public struct CuePointPassage: Sendable, Hashable {
+    /// Exclusive lower bound: `.before` on first play.
+    public let previousTime: MediaTime
+    /// Inclusive upper bound: `.after` at the end of the content.
+    public let currentTime: MediaTime
+    public let cuePoints: CuePointCollection
+
+    public init(previousTime: MediaTime, currentTime: MediaTime, cuePoints: CuePointCollection) {
+        self.previousTime = previousTime
+        self.currentTime = currentTime
+        self.cuePoints = cuePoints
+    }
+}
+
+/// Whether a stream has pictures (the seed's `BCOVSourceMediaType`).
+public enum MediaType: String, Sendable, Hashable, CustomStringConvertible {
+    case audio = "Audio"
+    case audioVideo = "AudioVideo"
+    public var description: String { rawValue }
+}
+
+/// On demand or live (the seed's `BCOVVideoType`).
+public enum VideoType: String, Sendable, Hashable, CustomStringConvertible {
+    case vod = "VOD"
+    case live = "Live"
+    /// Live with a seekable window at least `PlaybackControllerConfiguration.liveDVRMinimumWindow` long.
+    case liveDVR = "LiveDVR"
+    public var description: String { rawValue }
+}
+
+/// A variant switch of an adaptive stream.
+public struct VariantChange: Sendable, Hashable {
+    /// The declared bandwidth of the new variant (bits/s).
+    public let bandwidth: Int
+    /// Its media playlist URL, redacted.
+    public let url: String
+
+    public init(bandwidth: Int, url: String) {
+        self.bandwidth = bandwidth
+        self.url = url
+    }
+}
+
+/// When a frame reached the screen, and why it was a notable one.
+public struct FramePresentation: Sendable, Hashable {
+    public enum Cause: String, Sendable, Hashable {
+        /// The first frame after the session started playing.
+        case start
+        /// The first frame at a seek target.
+        case seek
+    }
+
+    public let cause: Cause
+    /// Unix-epoch seconds.
+    public let wallTime: Double
+
+    public init(cause: Cause, wallTime: Double) {
+        self.cause = cause
+        self.wallTime = wallTime
+    }
+}

@@ -1,0 +1,76 @@
+/// The loop's private bookkeeping for the active session. Only the controller loop touches it.
+final class SessionRuntime {
+    enum Phase: Equatable {
+        /// The engine is loading: waiting for the first frame.
+        case loading
+        /// Loaded; seeks and playback allowed.
+        case ready
+        /// Played to the end.
+        case ended
+        /// Failed to load, or failed mid-stream; nothing more will play.
+        case failed
+    }
+
+    let session: PlaybackSession
+    let player: (any EnginePlayer)?
+    var phase: Phase
+    var eventTask: Task<Void, Never>?
+
+    /// The app wants playback (play requested and not paused since).
+    var playRequested = false
+    /// The controller reported Play and has not reported Pause (the playhead is meant to move).
+    var isPlaying = false
+    /// The engine clock is running.
+    var engineRunning = false
+    /// Before-cue points have been reported (first play happened).
+    var hasPlayed = false
+    /// The first-frame timing of this session was reported.
+    var reportedFirstFrame = false
+    /// A seek was issued after the first frame: the next presented frame is the seek's.
+    var awaitingSeekFrame = false
+
+    /// Upper bound of the last cue-point/progress report: the `previous` of the next one.
+    var lastReportedTime: MediaTime = .before
+    var duration: MediaTime?
+    var seekableRanges: [TimeRange] = []
+    var engineTracks: [EngineTrack] = []
+    var selectedTrackIDs: [String] = []
+
+    /// A seek requested before the media was ready; performed on `Ready`.
+    var queuedSeek: PendingSeek?
+    /// The seek the engine is executing, and its completion.
+    var seekInFlight: PendingSeek?
+    /// The start position the engine was asked to open at (a seek queued before preparation).
+    var openingSeek: PendingSeek?
+
+    /// Normal playback ran out of data; the engine is paused until the buffer refills.
+    var stalled = false
+    /// Segment downloads failed; once the buffer runs dry playback cannot continue.
+    var downloadFailure: PlaybackError?
+    var reportedFailedToPlayToEnd = false
+
+    var tickToken = 0
+    var tickTask: Task<Void, Never>?
+
+    init(session: PlaybackSession, player: (any EnginePlayer)?, phase: Phase) {
+        self.session = session
+        self.player = player
+        self.phase = phase
+    }
+
+    struct PendingSeek {
+        let id: Int
+        let target: MediaTime
+        let tolerance: SeekTolerance
+        let completion: (@Sendable (Bool) -> Void)?
+    }
+}
+
+/// A session being prepared by the provider chain, and what the app asked for meanwhile.
+struct Preparation {
+    let id: Int
+    let index: Int
+    let video: Video
+    var playRequested: Bool
+    var queuedSeek: SessionRuntime.PendingSeek?
+}

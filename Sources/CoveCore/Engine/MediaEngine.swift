@@ -1,0 +1,196 @@
+import Foundation
+
+/// The media engine behind the controller: something that can build players for URLs.
+///
+/// The core never imports an engine's C libraries; `CoveGStreamer` provides the real engine and
+/// `CoveTesting` a scripted one for controller tests. Engine players are driven only by the
+/// controller's event loop, one call at a time.
+public protocol MediaEngine: Sendable {
+    /// A short name for logs and probe output ("gstreamer", "scripted").
+    var name: String { get }
+    /// Builds a player for one session. Throws when the engine cannot even build its pipeline
+    /// (missing plugins), never for network or media problems: those arrive as events.
+    func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer
+}
+
+/// One engine pipeline, playing one URL for one session.
+///
+/// Commands return immediately; their outcome arrives on `events`. Methods may be called from any
+/// thread but the controller calls them from a single task.
+public protocol EnginePlayer: AnyObject, Sendable {
+    /// Everything the engine observes, in order. Finishes after `close()`.
+    var events: AsyncStream<EngineEvent> { get }
+
+    /// Starts loading. The engine prerolls (first frame decoded) and reports `.prerolled`;
+    /// with `playWhenReady` it continues straight to playing.
+    func load(playWhenReady: Bool)
+    func play()
+    func pause()
+    /// Flushing seek; completion arrives as `.seekCompleted(id)`. A newer seek supersedes an older one.
+    func seek(to position: MediaTime, tolerance: SeekTolerance, id: Int)
+    /// Playback rate (> 0). Pitch is preserved.
+    func setRate(_ rate: Double)
+    /// Caps adaptive streaming to variants at or below `bitsPerSecond` (nil removes the cap).
+    func setMaxBitrate(_ bitsPerSecond: Int?)
+    /// Target duration of media buffered ahead of the playhead (nil restores the engine default).
+    func setForwardBufferDuration(_ duration: Duration?)
+    /// Chooses which audio and text tracks play; nil text id turns text off.
+    func selectTracks(audio: String?, text: String?)
+    /// Current playback position, when known.
+    var position: MediaTime? { get }
+    /// Current playback state as the engine sees it, for diagnostics and buffer policies.
+    var status: EngineStatus { get }
+    /// The frame on screen as PNG bytes.
+    func snapshotPNG() throws(PlaybackError) -> Data
+    /// Tears the pipeline down and finishes `events`. Idempotent.
+    func close()
+}
+
+/// How the engine presents video.
+public enum VideoOutput: Sendable, Hashable {
+    /// Decode every frame but display nothing (servers, probes, CI).
+    case headless
+    /// Show the video in an X11 window (needs `DISPLAY`).
+    case window
+}
+
+/// Whether sinks wait for the clock.
+public enum Pacing: Sendable, Hashable {
+    /// Frames are presented at their time: normal playback.
+    case realTime
+    /// Sinks do not wait for the clock: media plays as fast as it decodes (about 40× real time here).
+    /// For tests and probes where wall-clock pacing is not the point.
+    case unsynchronized
+}
+
+/// Where audio goes.
+public enum AudioOutput: Sendable, Hashable {
+    /// Decode and discard (headless machines have no sound device).
+    case discard
+    /// The system's default audio device.
+    case system
+}
+
+/// What an engine player is built with.
+public struct EnginePlayerConfiguration: Sendable {
+    public var url: URL
+    public var videoOutput: VideoOutput
+    public var audioOutput: AudioOutput
+    public var pacing: Pacing
+    public var rate: Double
+    public var maxBitrate: Int?
+    public var forwardBufferDuration: Duration?
+    /// Where playback should start (nil: the beginning, or the live edge).
+    public var startPosition: MediaTime?
+    /// Extra HTTP headers for every request the engine makes (user agent, auth for the media CDN).
+    public var httpHeaders: [String: String]
+
+    public init(
+        url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
+        rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
+        httpHeaders: [String: String] = [:]
+    ) {
+        self.url = url
+        self.videoOutput = videoOutput
+        self.audioOutput = audioOutput
+        self.pacing = pacing
+        self.rate = rate
+        self.maxBitrate = maxBitrate
+        self.forwardBufferDuration = forwardBufferDuration
+        self.startPosition = startPosition
+        self.httpHeaders = httpHeaders
+    }
+}
+
+/// A snapshot of engine state, cheap to read.
+public struct EngineStatus: Sendable, Hashable {
+    public var position: MediaTime?
+    public var duration: MediaTime?
+    /// Media buffered ahead of the playhead, when the engine can tell.
+    public var bufferedAhead: Duration?
+    /// The engine's current bandwidth estimate in bits per second.
+    public var bandwidthEstimate: Int?
+    public var isPlaying: Bool
+    /// Media and manifest bytes the engine has read from the network so far.
+    public var bytesRead: Int
+
+    public init(position: MediaTime? = nil, duration: MediaTime? = nil, bufferedAhead: Duration? = nil, bandwidthEstimate: Int? = nil, isPlaying: Bool = false, bytesRead: Int = 0) {
+        self.position = position
+        self.duration = duration
+        self.bufferedAhead = bufferedAhead
+        self.bandwidthEstimate = bandwidthEstimate
+        self.isPlaying = isPlaying
+        self.bytesRead = bytesRead
+    }
+}
+
+/// What the engine learnt once the media prerolled.
+public struct EngineMediaInfo: Sendable, Hashable {
+    /// nil when the duration is unknown (live).
+    public var duration: MediaTime?
+    public var seekableRanges: [TimeRange]
+    /// True for live streams (HLS without `EXT-X-ENDLIST`).
+    public var isLive: Bool
+
+    public init(duration: MediaTime?, seekableRanges: [TimeRange], isLive: Bool) {
+        self.duration = duration
+        self.seekableRanges = seekableRanges
+        self.isLive = isLive
+    }
+}
+
+/// One elementary stream the engine found.
+public struct EngineTrack: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case audio, video, text }
+    public var id: String
+    public var kind: Kind
+    public var language: String?
+    public var title: String?
+    /// A codec string, RFC 6381 style where it can be derived (`avc1.42c015`, `mp4a.40.2`).
+    public var codec: String?
+    public var width: Int?
+    public var height: Int?
+
+    public init(id: String, kind: Kind, language: String? = nil, title: String? = nil, codec: String? = nil, width: Int? = nil, height: Int? = nil) {
+        self.id = id
+        self.kind = kind
+        self.language = language
+        self.title = title
+        self.codec = codec
+        self.width = width
+        self.height = height
+    }
+}
+
+/// Everything an engine player reports. Times stamped with `wallTime` were taken by the engine
+/// thread at the moment it happened (Unix epoch seconds), for accurate traces.
+public enum EngineEvent: Sendable, Hashable {
+    /// The first frame is decoded and the media is ready to play.
+    case prerolled(EngineMediaInfo)
+    /// The streams available changed (audio renditions, text tracks, video).
+    case tracksChanged([EngineTrack])
+    /// The streams now playing.
+    case tracksSelected([String])
+    /// The pipeline is playing (the clock runs).
+    case playing
+    /// The pipeline is paused.
+    case paused
+    /// The first frame after a load or a seek was presented while playing.
+    case firstFrame(wallTime: Double)
+    /// A seek finished: the new position is prerolled (or the engine refused the seek).
+    case seekCompleted(id: Int, succeeded: Bool)
+    /// Network buffering level, 0–100.
+    case buffering(percent: Int)
+    case durationChanged(MediaTime?)
+    /// The video frame size changed (rendition switch).
+    case videoSizeChanged(width: Int, height: Int)
+    /// The adaptive demuxer switched to the variant with this declared bandwidth (its playlist URL, redacted).
+    case variantChanged(bandwidth: Int, url: String)
+    /// Downloads failed but buffered media may still play; playback is not over yet.
+    case downloadFailed(PlaybackError)
+    /// The pipeline cannot continue.
+    case failed(PlaybackError)
+    /// Something worth logging that did not stop playback.
+    case warning(String)
+    case endOfStream
+}

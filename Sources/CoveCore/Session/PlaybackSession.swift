@@ -1,0 +1,90 @@
+import Foundation
+import Synchronization
+
+/// Playback of one video: its chosen source, its engine player and its tracks. A session is created
+/// for each video the controller plays and is never reused; after `terminate()` it is inert.
+public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStringConvertible {
+    /// Unique within the process, increasing.
+    public let id: Int
+    public let video: Video
+    /// The source the provider chain chose; nil when no source was playable.
+    public let source: Source?
+    /// The engine player for this session; nil when the session failed before playing.
+    public let player: (any EnginePlayer)?
+    /// Plugin-specific API attached by a session provider (the seed's `providerExtension`).
+    public let providerExtension: (any SessionProviderExtension)?
+
+    private let state: Mutex<State>
+    private let send: @Sendable (ControllerInput) -> Void
+
+    struct State: Sendable {
+        var audioTracks: [MediaTrack] = []
+        var textTracks: [MediaTrack] = []
+        var selectedAudio: MediaTrack?
+        var selectedText: MediaTrack?
+        var terminated = false
+    }
+
+    init(id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, send: @escaping @Sendable (ControllerInput) -> Void) {
+        self.id = id
+        self.video = video
+        self.source = source
+        self.player = player
+        self.providerExtension = providerExtension
+        self.state = Mutex(State())
+        self.send = send
+    }
+
+    /// Audio renditions (the seed's `audibleMediaSelectionGroup`).
+    public var audioTrackGroup: MediaTrackGroup { MediaTrackGroup(kind: .audio, tracks: state.withLock { $0.audioTracks }) }
+    /// Subtitle and caption renditions (the seed's `legibleMediaSelectionGroup`).
+    public var textTrackGroup: MediaTrackGroup { MediaTrackGroup(kind: .text, tracks: state.withLock { $0.textTracks }) }
+    public var selectedAudioTrack: MediaTrack? { state.withLock { $0.selectedAudio } }
+    public var selectedTextTrack: MediaTrack? { state.withLock { $0.selectedText } }
+    public var isTerminated: Bool { state.withLock { $0.terminated } }
+
+    /// Plays `track`'s audio. Takes effect asynchronously; `audioTrackSelected` reports the change.
+    public func selectAudioTrack(_ track: MediaTrack) {
+        send(.command(.selectTrack(sessionID: id, kind: .audio, trackID: track.id)))
+    }
+
+    /// Shows `track`'s text, or turns text off with nil.
+    public func selectTextTrack(_ track: MediaTrack?) {
+        send(.command(.selectTrack(sessionID: id, kind: .text, trackID: track?.id)))
+    }
+
+    /// Picks the audio track matching the first preferred language, else the default one
+    /// (the seed's `selectAudibleMediaOptionAutomatically`).
+    public func selectAudioTrackAutomatically(preferredLanguages: [String] = Locale.preferredLanguages) {
+        let group = audioTrackGroup
+        guard let track = group.track(preferring: preferredLanguages) ?? group.tracks.first(where: \.isDefault) ?? group.tracks.first else { return }
+        selectAudioTrack(track)
+    }
+
+    /// Shows the text track the content marks as default (in a preferred language when several are),
+    /// and leaves text off otherwise: subtitles are opt-in (the seed's `selectLegibleMediaOptionAutomatically`).
+    public func selectTextTrackAutomatically(preferredLanguages: [String] = Locale.preferredLanguages) {
+        let defaults = MediaTrackGroup(kind: .text, tracks: textTrackGroup.tracks.filter(\.isDefault))
+        guard let track = defaults.track(preferring: preferredLanguages) ?? defaults.tracks.first else { return }
+        selectTextTrack(track)
+    }
+
+    /// Disposes of the session: the controller stops it, closes its player and reports `terminate`.
+    public func terminate() {
+        send(.command(.terminateSession(id)))
+    }
+
+    // Loop-side updates.
+    func update<R: Sendable>(_ change: (inout State) -> R) -> R { state.withLock { value in change(&value) } }
+
+    public static func == (lhs: PlaybackSession, rhs: PlaybackSession) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    public var description: String {
+        "PlaybackSession(\(id), video: \(video.id ?? video.name ?? "untitled"), source: \(source.map { Redaction.redact(url: $0.url) } ?? "none"))"
+    }
+}
+
+/// Plugin API hung off a session by the provider that built it (the seed's `BCOVSessionProviderExtension`).
+/// Plugins define their own protocols refining this one; apps reach them with `session.providerExtension as? …`.
+public protocol SessionProviderExtension: Sendable {}

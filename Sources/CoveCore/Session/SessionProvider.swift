@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+
+/// Turns a video into a plan for a playback session. Providers form a chain: a plugin provider
+/// (SSAI, sidecar captions, offline) wraps an upstream provider, asks it for a plan and decorates the
+/// result, exactly as the seed's `upstreamSessionProvider` chain does:
+///
+/// ```
+/// controller ──▶ SSAIProvider ──▶ CaptionsProvider ──▶ BasicSessionProvider
+///                 (stream URL,      (text tracks)        (source selection)
+///                  ad timeline)
+/// ```
+public protocol PlaybackSessionProvider: Sendable {
+    /// Builds the plan for `video`. Throw `PlaybackError` (e.g. `.noPlayableSource`) when it cannot be played.
+    func prepareSession(for video: Video, context: SessionPreparationContext) async throws(PlaybackError) -> SessionPlan
+}
+
+/// What a provider may use while preparing.
+public struct SessionPreparationContext: Sendable {
+    public let logger: Logger
+
+    public init(logger: Logger) {
+        self.logger = logger
+    }
+}
+
+/// Everything the controller needs to start a session: the video, the chosen source, the URL the engine
+/// should play, and what plugins attach to the session.
+public struct SessionPlan: Sendable {
+    public var video: Video
+    public var source: Source
+    /// The URL handed to the engine. Usually `source.url`; SSAI replaces it with the stitched stream.
+    public var playbackURL: URL
+    /// Plugin API exposed as `PlaybackSession.providerExtension`.
+    public var providerExtension: (any SessionProviderExtension)?
+    /// Extra HTTP headers for the engine's media requests.
+    public var httpHeaders: [String: String]
+
+    public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil, httpHeaders: [String: String] = [:]) {
+        self.video = video
+        self.source = source
+        self.playbackURL = playbackURL ?? source.url
+        self.providerExtension = providerExtension
+        self.httpHeaders = httpHeaders
+    }
+}
+
+/// Chooses which of a video's sources to play.
+public struct SourceSelectionPolicy: Sendable {
+    private let select: @Sendable (Video) -> Source?
+
+    public init(_ select: @escaping @Sendable (Video) -> Source?) {
+        self.select = select
+    }
+
+    public func callAsFunction(_ video: Video) -> Source? { select(video) }
+
+    /// The seed's default: HLS over HTTPS, else HLS over HTTP, else the first MP4, else the first source.
+    public static let `default` = hls(preferringScheme: Source.URLScheme.https)
+
+    /// The seed's `sourceSelectionHLS(withScheme:)`: the first HLS source with `scheme`, else the first
+    /// HLS source with any scheme, else the first MP4, else the first source.
+    ///
+    /// Sources that need a DRM key system (FairPlay, Widevine, PlayReady) are passed over: no DRM
+    /// system is available to the engine on Linux, so choosing them could only fail.
+    public static func hls(preferringScheme scheme: String) -> SourceSelectionPolicy {
+        SourceSelectionPolicy { video in
+            let candidates = video.sources.filter { $0.keySystems.isEmpty }
+            let wanted = scheme.lowercased()
+            if let source = candidates.first(where: { $0.isHLS && $0.scheme == wanted }) { return source }
+            if let source = candidates.first(where: \.isHLS) { return source }
+            if let source = candidates.first(where: \.isMP4) { return source }
+            return candidates.first
+        }
+    }
+}
+
+/// Options of the basic provider.
+public struct BasicSessionProviderOptions: Sendable {
+    public var sourceSelectionPolicy: SourceSelectionPolicy
+
+    public init(sourceSelectionPolicy: SourceSelectionPolicy = .default) {
+        self.sourceSelectionPolicy = sourceSelectionPolicy
+    }
+}
+
+/// The end of every provider chain: picks a source with the selection policy.
+public struct BasicSessionProvider: PlaybackSessionProvider {
+    public let options: BasicSessionProviderOptions
+
+    public init(options: BasicSessionProviderOptions = BasicSessionProviderOptions()) {
+        self.options = options
+    }
+
+    public func prepareSession(for video: Video, context: SessionPreparationContext) async throws(PlaybackError) -> SessionPlan {
+        if let error = video.error {
+            throw PlaybackError(.noPlayableSource, "The catalog could not deliver video \(Self.label(video)): \(error); it has no sources to play")
+        }
+        guard let source = options.sourceSelectionPolicy(video) else {
+            let kinds = video.sources.map { $0.resolvedDeliveryType?.rawValue ?? $0.url.pathExtension }
+            let detail = video.sources.isEmpty ? "it has no sources" : "none of its \(video.sources.count) sources (\(kinds.joined(separator: ", "))) is playable without DRM"
+            throw PlaybackError(.noPlayableSource, "Video \(Self.label(video)) has no playable source: \(detail); give it an HLS or MP4 source or set a sourceSelectionPolicy")
+        }
+        return SessionPlan(video: video, source: source)
+    }
+
+    static func label(_ video: Video) -> String {
+        if let id = video.id { return "'\(id)'" }
+        if let name = video.name { return "'\(name)'" }
+        return "(no id)"
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+
+/// A video: its sources, its cue points and every catalog field, as an immutable value.
+///
+/// `properties` keeps the raw Playback-API object under its own field names (`id`, `name`,
+/// `duration` in milliseconds, `custom_fields`, `text_tracks`, …); the typed accessors below read it.
+/// A video that a playlist could not resolve carries an `error` instead of sources.
+public struct Video: Sendable, Hashable {
+    public let sources: [Source]
+    public let cuePoints: CuePointCollection
+    public let properties: JSONObject
+    /// A thumbnail WebVTT URL set on a hand-made video; when nil, `thumbnailVTTURL` falls back to the
+    /// catalog's thumbnails text track.
+    public let thumbnailVTTOverride: URL?
+    /// Why the catalog could not deliver this video (playlist entries only).
+    public let error: VideoError?
+
+    public init(sources: [Source], cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
+        self.init(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTOverride: nil, error: nil)
+    }
+
+    public init(source: Source, cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
+        self.init(sources: [source], cuePoints: cuePoints, properties: properties)
+    }
+
+    /// A video with one source at `url`; the delivery type is inferred from the URL when not given.
+    public init(url: URL, deliveryMethod: DeliveryType? = nil, properties: JSONObject = [:]) {
+        self.init(source: Source(url: url, deliveryMethod: deliveryMethod ?? DeliveryType.inferred(from: url)), properties: properties)
+    }
+
+    /// A placeholder for a video the catalog failed to deliver (`VIDEO_NOT_FOUND`, `CLIENT_GEO`, …).
+    public init(error: VideoError, properties: JSONObject = [:]) {
+        self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error)
+    }
+
+    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?) {
+        self.sources = sources
+        self.cuePoints = cuePoints
+        self.properties = properties
+        self.thumbnailVTTOverride = thumbnailVTTOverride
+        self.error = error
+    }
+
+    /// The mutable copy handed to `update(_:)` (the seed's `BCOVMutableVideo`).
+    public struct Mutable: Sendable, Hashable {
+        public var sources: [Source]
+        public var cuePoints: CuePointCollection
+        public var properties: JSONObject
+        public var thumbnailVTTURL: URL?
+        public var error: VideoError?
+    }
+
+    /// Returns a modified copy; `self` is unchanged (the seed's `update {}`).
+    public func update(_ change: (inout Mutable) throws -> Void) rethrows -> Video {
+        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error)
+        try change(&m)
+        return Video(sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error)
+    }
+
+    public var hasError: Bool { error != nil }
+
+    public var id: String? { Self.string(properties[PropertyKey.id]) }
+    public var referenceID: String? { Self.string(properties[PropertyKey.referenceID]) }
+    public var accountID: String? { Self.string(properties[PropertyKey.accountID]) }
+    public var name: String? { properties[PropertyKey.name]?.stringValue }
+    public var shortDescription: String? { properties[PropertyKey.description]?.stringValue }
+    public var longDescription: String? { properties[PropertyKey.longDescription]?.stringValue }
+    /// `duration` is milliseconds on the wire.
+    public var duration: Duration? {
+        properties[PropertyKey.duration]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? Duration.milliseconds(Int64($0.rounded())) : nil }
+    }
+    public var tags: [String] { properties[PropertyKey.tags]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+    public var customFields: JSONObject { properties[PropertyKey.customFields]?.objectValue ?? [:] }
+    public var economics: Economics? { properties[PropertyKey.economics]?.stringValue.map(Economics.init(rawValue:)) }
+    /// The seed's `canBeDownloaded`, from `offline_enabled`.
+    public var canBeDownloaded: Bool { properties[PropertyKey.offlineEnabled]?.boolValue ?? false }
+    public var projection: String? { properties[PropertyKey.projection]?.stringValue }
+    public var poster: URL? { properties[PropertyKey.poster]?.stringValue.flatMap(URL.init(string:)) }
+    public var thumbnail: URL? { properties[PropertyKey.thumbnail]?.stringValue.flatMap(URL.init(string:)) }
+    public var posterSources: [URL] { Self.urls(properties[PropertyKey.posterSources]) }
+    public var thumbnailSources: [URL] { Self.urls(properties[PropertyKey.thumbnailSources]) }
+
+    /// Sidecar text tracks from `text_tracks`, skipping entries without a URL.
+    public var textTracks: [TextTrack] {
+        (properties[PropertyKey.textTracks]?.arrayValue ?? []).compactMap { $0.objectValue.flatMap(TextTrack.init(json:)) }
+    }
+
+    /// The thumbnail WebVTT URL: the value set on the video, else the catalog's `thumbnails` metadata track.
+    public var thumbnailVTTURL: URL? {
+        if let thumbnailVTTOverride { return thumbnailVTTOverride }
+        return textTracks.first { $0.kind == .metadata && ($0.label?.lowercased() == "thumbnails") }?.source
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .int(let i): return String(i)
+        default: return nil
+        }
+    }
+
+    private static func urls(_ value: JSONValue?) -> [URL] {
+        (value?.arrayValue ?? []).compactMap { $0["src"]?.stringValue.flatMap(URL.init(string:)) }
+    }
+
+    /// Raw Playback-API field names used in `properties`.
+    public enum PropertyKey {
+        public static let accountID = "account_id"
+        public static let description = "description"
+        public static let duration = "duration"
+        public static let economics = "economics"
+        public static let id = "id"
+        public static let longDescription = "long_description"
+        public static let name = "name"
+        public static let poster = "poster"
+        public static let posterSources = "poster_sources"
+        public static let projection = "projection"
+        public static let referenceID = "reference_id"
+        public static let tags = "tags"
+        public static let textTracks = "text_tracks"
+        public static let thumbnail = "thumbnail"
+        public static let thumbnailSources = "thumbnail_sources"
+        public static let customFields = "custom_fields"
+        public static let offlineEnabled = "offline_enabled"
+        public static let cuePoints = "cue_points"
+        public static let sources = "sources"
+        public static let manifestURLTTL = "manifest_url_ttl"
+        public static let variants = "variants"
+    }
+
+    /// How a video is monetised (`economics`).
+    public struct Economics: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let adSupported = Economics(rawValue: "AD_SUPPORTED")
+        public static let free = Economics(rawValue: "FREE")
+        public var description: String { rawValue }
+    }
+}
+
+/// A catalog's per-video failure, as the Playback API reports it (`error_code`, `error_subcode`, `message`).
+public struct VideoError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let code: String
+    public let subcode: String?
+    public let message: String?
+
+    public init(code: String, subcode: String? = nil, message: String? = nil) {
+        self.code = code
+        self.subcode = subcode
+        self.message = message
+    }
+
+    public var description: String {
+        [code, subcode, message].compactMap { $0 }.joined(separator: ": ")
+    }
+
+    // The seed's BCOVVideoErrorCode strings.
+    public static let videoNotFound = "VIDEO_NOT_FOUND"
+    public static let accessDenied = "ACCESS_DENIED"
+    public static let clientGeo = "CLIENT_GEO"
+    public static let tokenRequired = "TOKEN_REQUIRED"
+    public static let videoNotPlayable = "VIDEO_NOT_PLAYABLE"
+}

@@ -1,0 +1,83 @@
+import CoveCore
+
+/// Maps a GStreamer ERROR message to a `PlaybackError` a developer can act on.
+///
+/// GStreamer errors carry a domain (resource, stream, core, library), a code and a human text; the
+/// HTTP status comes separately from souphttpsrc's `http-headers` messages, which the pipeline tracks.
+struct EngineErrorClassifier {
+    struct Report {
+        var domain: String
+        var code: Int32
+        var text: String
+        var debug: String
+        var sourceElement: String
+        var httpStatus: Int?
+    }
+
+    // GstResourceError codes (gst/gsterror.h).
+    static let resourceNotFound: Int32 = 3
+    static let resourceOpenRead: Int32 = 5
+    static let resourceRead: Int32 = 9
+    static let resourceNotAuthorized: Int32 = 15
+    // GstStreamError codes.
+    static let streamTypeNotFound: Int32 = 7
+    static let streamWrongType: Int32 = 8
+    static let streamCodecNotFound: Int32 = 9
+    static let streamDecode: Int32 = 10
+    static let streamDemux: Int32 = 12
+    static let streamFormat: Int32 = 13
+    static let streamDecrypt: Int32 = 14
+    // GstCoreError code for a missing plugin.
+    static let coreMissingPlugin: Int32 = 12
+
+    /// True when the error means segment downloads stopped, which is not yet the end of playback:
+    /// media already buffered keeps playing.
+    static func isDownloadFailure(_ report: Report) -> Bool {
+        let lower = report.text.lowercased()
+        return report.domain.contains("resource") && (lower.contains("couldn't download fragments") || lower.contains("fragment") || report.sourceElement.hasPrefix("hlsdemux") || report.sourceElement.hasPrefix("dashdemux"))
+    }
+
+    static func classify(_ report: Report, url: String) -> PlaybackError {
+        let cause = [report.text, report.debug].filter { !$0.isEmpty }.joined(separator: " — ")
+        if report.httpStatus == 0 {
+            // souphttpsrc reports status 0 when no HTTP response arrived at all.
+            return PlaybackError(.networkUnreachable, "Could not connect to the server for \(redacted(url)): the host is unreachable or refused the connection; check the network and the URL", url: url, underlying: cause)
+        }
+        if let status = report.httpStatus, status >= 400 {
+            if status == 404 || status == 410 {
+                return PlaybackError(.notFound, "The server has no media at \(redacted(url)) (HTTP \(status)); check the URL or whether the asset was removed", url: url, httpStatus: status, underlying: cause)
+            }
+            let hint = status == 401 || status == 403 ? "the media URL needs credentials or a fresh token" : status >= 500 ? "the server failed; retry later" : "the request was rejected"
+            return PlaybackError(.httpStatus, "The server answered HTTP \(status) for \(redacted(url)): \(hint)", url: url, httpStatus: status, underlying: cause)
+        }
+        if report.domain.contains("resource") {
+            switch report.code {
+            case resourceNotFound:
+                return PlaybackError(.notFound, "Nothing was found at \(redacted(url)); check the URL", url: url, underlying: cause)
+            case resourceNotAuthorized:
+                return PlaybackError(.httpStatus, "Access to \(redacted(url)) was refused; the media URL needs credentials", url: url, underlying: cause)
+            default:
+                if isDownloadFailure(report) {
+                    return PlaybackError(.downloadFailed, "Media segments of \(redacted(url)) stopped downloading; the network or server is failing", url: url, underlying: cause)
+                }
+                return PlaybackError(.networkUnreachable, "Could not read \(redacted(url)): the host is unreachable or the connection failed; check the network and the URL", url: url, underlying: cause)
+            }
+        }
+        if report.domain.contains("stream") {
+            switch report.code {
+            case streamCodecNotFound:
+                return PlaybackError(.unsupportedFormat, "No decoder is installed for the media at \(redacted(url)); install gstreamer1.0-libav and gstreamer1.0-plugins-bad", url: url, underlying: cause)
+            case streamDecrypt:
+                return PlaybackError(.unsupportedFormat, "The media at \(redacted(url)) could not be decrypted (key missing or DRM unsupported)", url: url, underlying: cause)
+            default:
+                return PlaybackError(.corruptMedia, "The data at \(redacted(url)) is not playable media (corrupt, truncated or an unknown format)", url: url, underlying: cause)
+            }
+        }
+        if report.domain.contains("core") && report.code == coreMissingPlugin {
+            return PlaybackError(.unsupportedFormat, "A GStreamer plugin needed for \(redacted(url)) is missing; run `make deps`", url: url, underlying: cause)
+        }
+        return PlaybackError(.loadFailed, "The engine could not play \(redacted(url))", url: url, underlying: cause)
+    }
+
+    private static func redacted(_ url: String) -> String { Redaction.redact(urlString: url) }
+}

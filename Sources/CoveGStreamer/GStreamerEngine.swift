@@ -1,0 +1,49 @@
+import CoveCore
+import Foundation
+import Logging
+
+/// The real media engine: GStreamer 1.22 `playbin3` with `hlsdemux2` for adaptive streams.
+public struct GStreamerEngine: MediaEngine {
+    public let name = "gstreamer"
+    private let logger: Logger
+
+    public init(logger: Logger = Logger(label: "cove.gstreamer")) {
+        self.logger = logger
+    }
+
+    public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
+        try GStreamerRuntime.ensureInitialized()
+        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger))
+    }
+
+    /// Elements this installation lacks, with the Debian package that provides each (empty when complete).
+    public static func missingElements() throws(PlaybackError) -> [(element: String, package: String)] {
+        try GStreamerRuntime.ensureInitialized()
+        return GStreamerRuntime.missingElements()
+    }
+}
+
+/// The `EnginePlayer` handed to the controller. A thin owner of the pipeline: dropping it closes the pipeline.
+final class GStreamerPlayer: EnginePlayer {
+    private let pipeline: GStreamerPipeline
+
+    init(pipeline: GStreamerPipeline) {
+        self.pipeline = pipeline
+    }
+
+    deinit { pipeline.close() }
+
+    var events: AsyncStream<EngineEvent> { pipeline.events }
+    func load(playWhenReady: Bool) { pipeline.load(playWhenReady: playWhenReady) }
+    func play() { pipeline.play() }
+    func pause() { pipeline.pause() }
+    func seek(to position: MediaTime, tolerance: SeekTolerance, id: Int) { pipeline.seek(to: position, tolerance: tolerance, id: id) }
+    func setRate(_ rate: Double) { pipeline.setRate(rate) }
+    func setMaxBitrate(_ bitsPerSecond: Int?) { pipeline.setMaxBitrate(bitsPerSecond) }
+    func setForwardBufferDuration(_ duration: Duration?) { pipeline.setForwardBufferDuration(duration) }
+    func selectTracks(audio: String?, text: String?) { pipeline.selectTracks(audio: audio, text: text) }
+    var position: MediaTime? { pipeline.currentPosition() }
+    var status: EngineStatus { pipeline.status }
+    func snapshotPNG() throws(PlaybackError) -> Data { try pipeline.snapshotPNG() }
+    func close() { pipeline.close() }
+}

@@ -1,0 +1,721 @@
+import CCoveGst
+import CGStreamer
+import CoveCore
+import Foundation
+import Logging
+import Synchronization
+
+/// One playbin3 pipeline and the thread that reads its bus.
+///
+/// Threading: GStreamer calls back on its streaming threads (pad probes, element signals) and posts
+/// messages on the bus. Every `EngineEvent` is emitted by the single bus thread, in bus order; streaming
+/// threads only record facts and post application messages, so events never race each other.
+/// The state lock is never held while calling into GStreamer, because GStreamer may call back
+/// synchronously on the calling thread.
+final class GStreamerPipeline: @unchecked Sendable {
+    let events: AsyncStream<EngineEvent>
+    private let continuation: AsyncStream<EngineEvent>.Continuation
+    private let playbin: ElementRef
+    private let videoSink: ElementRef
+    private let audioSink: ElementRef
+    private let configuration: EnginePlayerConfiguration
+    private let logger: Logger
+    private let state: Mutex<State>
+    private let busThreadDone = DispatchSemaphore(value: 0)
+    private let urlText: String
+
+    /// What streaming threads and the bus thread share.
+    private struct State {
+        var closed = false
+        var wantsPlaying = false
+        var prerolled = false
+        /// The internal seek to `startPosition` (and initial rate) has been issued and not completed.
+        var startSeekInFlight = false
+        var pipelineAtPlaying = false
+        /// nil until the stream collection says whether there is video.
+        var expectsVideo: Bool?
+        /// Set after a load or a flush: the next relevant buffer at a sink is a "first frame".
+        var awaitingBuffer = true
+        /// Wall time of a first frame that arrived before the pipeline was playing.
+        var frameWaitingForPlaying: Double?
+        var pendingSeek: (id: Int, target: MediaTime)?
+        var rate: Double
+        var maxBitrate: Int?
+        var forwardBuffer: Duration?
+        var demuxers: [ElementRef] = []
+        var failed = false
+        var lastBufferingSent = -1
+        var httpStatusByURI: [String: Int] = [:]
+        var lastHTTPError: Int?
+        var videoSize: (width: Int, height: Int)?
+        var tracks: [EngineTrack] = []
+        var selectedTrackIDs: [String] = []
+        /// Signal handlers connected on the playbin.
+        var signalHandlers: [gulong] = []
+        var bytesRead = 0
+    }
+
+    init(configuration: EnginePlayerConfiguration, logger: Logger) throws(PlaybackError) {
+        self.configuration = configuration
+        self.logger = logger
+        self.urlText = configuration.url.absoluteString
+        (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
+
+        guard let playbin = cove_element_make("playbin3", nil) else {
+            let missing = GStreamerRuntime.missingElements()
+            let detail = missing.isEmpty ? "playbin3 could not be created" : "missing elements: " + missing.map { "\($0.element) (\($0.package))" }.joined(separator: ", ")
+            throw PlaybackError(.engineFailure, "GStreamer cannot build a player: \(detail); run `make deps`")
+        }
+        // Take ownership of the floating reference.
+        gst_object_ref_sink(UnsafeMutableRawPointer(playbin))
+        self.playbin = ElementRef(pointer: playbin)
+
+        let sync = configuration.pacing == .realTime
+        do {
+            self.videoSink = try Self.makeVideoSink(configuration.videoOutput, sync: sync)
+            self.audioSink = try Self.makeAudioSink(configuration.audioOutput, sync: sync)
+        } catch {
+            gst_object_unref(UnsafeMutableRawPointer(playbin))
+            throw error
+        }
+        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration))
+
+        let object = self.playbin.object
+        cove_set_string(object, "uri", urlText)
+        // Only what a player needs: no software colour balance or deinterlacer in the chain.
+        cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
+        cove_set_object(object, "video-sink", videoSink.object)
+        cove_set_object(object, "audio-sink", audioSink.object)
+        if let scaletempo = cove_element_make("scaletempo", nil) {
+            // Keeps pitch when the rate changes; passes audio through untouched at rate 1.
+            cove_set_object(object, "audio-filter", UnsafeMutableRawPointer(scaletempo))
+        }
+        if let bitrate = configuration.maxBitrate, bitrate > 0 {
+            cove_set_uint64(object, "connection-speed", guint64(bitrate / 1000))
+        }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let deepAdded = cove_signal_connect(object, "deep-element-added", unsafeBitCast(onDeepElementAdded, to: GCallback.self), context)
+        let sourceSetup = cove_signal_connect(object, "source-setup", unsafeBitCast(onSourceSetup, to: GCallback.self), context)
+        state.withLock { $0.signalHandlers = [deepAdded, sourceSetup] }
+        installProbe(on: videoSink, kind: .video)
+        installProbe(on: audioSink, kind: .audio)
+
+        let thread = Thread { [self] in self.readBus() }
+        thread.name = "cove-gst-bus"
+        thread.start()
+    }
+
+    deinit {
+        close()
+        // References are released only here, never in close(): a query racing with close() must
+        // still find live objects (it sees the NULL state and gets no answer).
+        let demuxers = state.withLock { s -> [ElementRef] in
+            defer { s.demuxers = [] }
+            return s.demuxers
+        }
+        for demuxer in demuxers { gst_object_unref(demuxer.object) }
+        gst_object_unref(videoSink.object)
+        gst_object_unref(audioSink.object)
+        gst_object_unref(playbin.object)
+    }
+
+    private var isClosed: Bool { state.withLock { $0.closed } }
+
+    // MARK: Sinks
+
+    private static func makeVideoSink(_ output: VideoOutput, sync: Bool) throws(PlaybackError) -> ElementRef {
+        let description: String
+        switch output {
+        case .headless:
+            // The caps filter forces decoding: fakesink accepts anything, and without it the
+            // pipeline could link compressed video straight to the sink.
+            description = "capsfilter caps=video/x-raw ! fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true"
+        case .window:
+            description = "ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true"
+        }
+        return try makeBin(description, what: "video sink")
+    }
+
+    private static func makeAudioSink(_ output: AudioOutput, sync: Bool) throws(PlaybackError) -> ElementRef {
+        switch output {
+        case .discard:
+            return try makeBin("capsfilter caps=audio/x-raw ! fakesink name=cove-audio-sink sync=\(sync)", what: "audio sink")
+        case .system:
+            return try makeBin("autoaudiosink name=cove-audio-sink sync=\(sync)", what: "audio sink")
+        }
+    }
+
+    private static func makeBin(_ description: String, what: String) throws(PlaybackError) -> ElementRef {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let bin = cove_bin_from_description(description, &message) else {
+            let text = takeGString(message) ?? "unknown"
+            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base and gstreamer1.0-x", underlying: description)
+        }
+        gst_object_ref_sink(UnsafeMutableRawPointer(bin))
+        return ElementRef(pointer: bin)
+    }
+
+    // MARK: Commands
+
+    func load(playWhenReady: Bool) {
+        let needsStartSeek = (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false)
+        state.withLock {
+            $0.wantsPlaying = playWhenReady
+            $0.awaitingBuffer = true
+        }
+        let target = (playWhenReady && !needsStartSeek) ? GST_STATE_PLAYING : GST_STATE_PAUSED
+        setState(target)
+    }
+
+    func play() {
+        let go = state.withLock { s -> Bool in
+            s.wantsPlaying = true
+            return !s.startSeekInFlight && !s.closed
+        }
+        if go { setState(GST_STATE_PLAYING) }
+    }
+
+    func pause() {
+        let go = state.withLock { s -> Bool in
+            s.wantsPlaying = false
+            return !s.closed
+        }
+        if go { setState(GST_STATE_PAUSED) }
+    }
+
+    func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
+        guard !isClosed else { return }
+        let rate = state.withLock { s -> Double in
+            s.pendingSeek = (id, target)
+            return s.rate
+        }
+        let ns = max(target.nanoseconds ?? 0, 0)
+        if cove_seek(playbin.pointer, rate, gint64(ns), tolerance.allowsKeyframeSnap ? 1 : 0) == 0 {
+            cove_post_application_values(playbin.pointer, "cove-seek-failed", gint64(id), 0)
+        }
+    }
+
+    func setRate(_ rate: Double) {
+        let rate = rate > 0 ? rate : 1
+        let (apply, position) = state.withLock { s -> (Bool, MediaTime?) in
+            let changed = s.rate != rate
+            s.rate = rate
+            return (changed && s.prerolled && !s.startSeekInFlight && !s.closed, s.pendingSeek?.target)
+        }
+        guard apply, let at = position ?? currentPosition() else { return }
+        _ = cove_seek(playbin.pointer, rate, gint64(max(at.nanoseconds ?? 0, 0)), 0)
+    }
+
+    func setMaxBitrate(_ bitsPerSecond: Int?) {
+        let demuxers = state.withLock { s -> [ElementRef] in
+            s.maxBitrate = bitsPerSecond
+            return s.demuxers
+        }
+        for demuxer in demuxers { applyBitrate(bitsPerSecond, to: demuxer) }
+    }
+
+    func setForwardBufferDuration(_ duration: Duration?) {
+        let demuxers = state.withLock { s -> [ElementRef] in
+            s.forwardBuffer = duration
+            return s.demuxers
+        }
+        for demuxer in demuxers { applyForwardBuffer(duration, to: demuxer) }
+    }
+
+    func selectTracks(audio: String?, text: String?) {
+        guard !isClosed else { return }
+        let ids = state.withLock { s -> [String] in
+            var ids = s.tracks.filter { $0.kind == .video && s.selectedTrackIDs.contains($0.id) }.map(\.id)
+            if ids.isEmpty, let firstVideo = s.tracks.first(where: { $0.kind == .video }) { ids.append(firstVideo.id) }
+            if let audio, s.tracks.contains(where: { $0.id == audio && $0.kind == .audio }) { ids.append(audio) }
+            if let text, s.tracks.contains(where: { $0.id == text && $0.kind == .text }) { ids.append(text) }
+            return ids
+        }
+        guard !ids.isEmpty else { return }
+        var cStrings = ids.map { strdup($0) }
+        defer { cStrings.forEach { free($0) } }
+        cStrings.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { base in
+                _ = cove_select_streams(playbin.pointer, base, gint(buffer.count))
+            }
+        }
+    }
+
+    func currentPosition() -> MediaTime? {
+        guard !isClosed else { return nil }
+        var position: gint64 = -1
+        guard gst_element_query_position(playbin.pointer, GST_FORMAT_TIME, &position) != 0 else { return nil }
+        return mediaTime(nanoseconds: Int(position))
+    }
+
+    func currentDuration() -> MediaTime? {
+        guard !isClosed else { return nil }
+        var duration: gint64 = -1
+        guard gst_element_query_duration(playbin.pointer, GST_FORMAT_TIME, &duration) != 0 else { return nil }
+        return mediaTime(nanoseconds: Int(duration))
+    }
+
+    var status: EngineStatus {
+        let (demuxers, playing, bytes) = state.withLock { ($0.demuxers, $0.pipelineAtPlaying, $0.bytesRead) }
+        var status = EngineStatus(position: currentPosition(), duration: currentDuration(), isPlaying: playing, bytesRead: bytes)
+        if let demuxer = demuxers.last {
+            let level = cove_get_uint64(demuxer.object, "current-level-time-video")
+            let audioLevel = cove_get_uint64(demuxer.object, "current-level-time-audio")
+            let best = [level, audioLevel].filter { $0 != UInt64.max && $0 > 0 }.min()
+            status.bufferedAhead = best.map { .nanoseconds(Int64(clamping: $0)) }
+            let bandwidth = cove_get_uint(demuxer.object, "current-bandwidth")
+            status.bandwidthEstimate = bandwidth > 0 ? Int(bandwidth) : nil
+        }
+        return status
+    }
+
+    func snapshotPNG() throws(PlaybackError) -> Data {
+        guard !isClosed else { throw PlaybackError(.invalidState, "The session's player is closed; there is no frame to capture") }
+        var width: gint = 0
+        var height: gint = 0
+        var message: UnsafeMutablePointer<CChar>?
+        guard let buffer = cove_snapshot_png(playbin.pointer, &width, &height, &message) else {
+            throw PlaybackError(.invalidState, "No frame to capture: \(takeGString(message) ?? "unknown reason")")
+        }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: GstMiniObject.self)) }
+        var size: gsize = 0
+        guard let bytes = cove_buffer_copy_bytes(buffer, &size) else {
+            throw PlaybackError(.engineFailure, "The captured frame could not be read")
+        }
+        defer { g_free(bytes) }
+        return Data(bytes: bytes, count: Int(size))
+    }
+
+    func close() {
+        let (alreadyClosed, handlers) = state.withLock { s -> (Bool, [gulong]) in
+            let was = s.closed
+            s.closed = true
+            defer { s.signalHandlers = [] }
+            return (was, s.signalHandlers)
+        }
+        guard !alreadyClosed else { return }
+        cove_post_application_message(playbin.pointer, "cove-stop")
+        for handler in handlers { cove_signal_disconnect(playbin.object, handler) }
+        _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL)
+        _ = busThreadDone.wait(timeout: .now() + .seconds(5))
+        continuation.finish()
+    }
+
+    private func setState(_ target: GstState) {
+        guard !isClosed else { return }
+        if gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE {
+            // The ERROR message that explains the failure (if any) is already on the bus ahead of this one.
+            cove_post_application_values(playbin.pointer, "cove-state-failure", gint64(target.rawValue), 0)
+        }
+    }
+
+    // MARK: Streaming-thread callbacks
+
+    fileprivate func demuxerAdded(_ element: ElementRef) {
+        gst_object_ref(element.object)
+        let (bitrate, buffer) = state.withLock { s -> (Int?, Duration?) in
+            s.demuxers.append(element)
+            return (s.maxBitrate, s.forwardBuffer)
+        }
+        applyBitrate(bitrate, to: element)
+        applyForwardBuffer(buffer, to: element)
+    }
+
+    private func applyBitrate(_ bitsPerSecond: Int?, to demuxer: ElementRef) {
+        let value = bitsPerSecond.map { UInt32(clamping: max($0, 0)) } ?? 0
+        cove_set_uint(demuxer.object, "max-bitrate", value)
+    }
+
+    private func applyForwardBuffer(_ duration: Duration?, to demuxer: ElementRef) {
+        let ns: guint64 = duration.flatMap { MediaTime($0).nanoseconds }.map { guint64(max($0, 0)) } ?? 30 * 1_000_000_000
+        cove_set_uint64(demuxer.object, "max-buffering-time", ns)
+        cove_set_uint64(demuxer.object, "high-watermark-time", ns)
+    }
+
+    fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind) {
+        let post = state.withLock { s -> Bool in
+            guard s.awaitingBuffer, !s.closed else { return false }
+            let relevant = kind == .video ? (s.expectsVideo ?? true) : (s.expectsVideo == false)
+            guard relevant else { return false }
+            s.awaitingBuffer = false
+            return true
+        }
+        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", 0, 0) }
+    }
+
+    fileprivate func sinkFlushed() {
+        state.withLock { $0.awaitingBuffer = true }
+    }
+
+    fileprivate func sinkCaps(width: Int, height: Int) {
+        cove_post_application_values(playbin.pointer, "cove-video-size", gint64(width), gint64(height))
+    }
+
+    fileprivate func sourceBytes(_ count: Int) {
+        state.withLock { $0.bytesRead += count }
+    }
+
+    private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
+        guard let pad = gst_element_get_static_pad(sink.pointer, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        _ = gst_pad_add_probe(pad, mask, kind == .video ? onVideoSinkData : onAudioSinkData, context, nil)
+    }
+
+    // MARK: Bus thread
+
+    private func readBus() {
+        guard let bus = gst_element_get_bus(playbin.pointer) else {
+            busThreadDone.signal()
+            return
+        }
+        defer {
+            gst_object_unref(UnsafeMutableRawPointer(bus))
+            busThreadDone.signal()
+        }
+        while true {
+            // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
+            guard let message = gst_bus_timed_pop(bus, 250_000_000) else {
+                if state.withLock({ $0.closed }) { return }
+                continue
+            }
+            defer { gst_message_unref(message) }
+            if handle(message) == false { return }
+        }
+    }
+
+    /// Maps one bus message to events. Returns false when the thread should stop.
+    private func handle(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        let type = message.pointee.type
+        let fromPipeline = cove_message_source(message) == UnsafeMutableRawPointer(playbin.pointer).assumingMemoryBound(to: GstObject.self)
+        switch type {
+        case GST_MESSAGE_APPLICATION:
+            return handleApplication(message)
+        case GST_MESSAGE_STATE_CHANGED where fromPipeline:
+            var old = GST_STATE_VOID_PENDING
+            var new = GST_STATE_VOID_PENDING
+            cove_message_state_change(message, &old, &new)
+            if new == GST_STATE_PLAYING {
+                let frameTime = state.withLock { s -> Double? in
+                    s.pipelineAtPlaying = true
+                    defer { s.frameWaitingForPlaying = nil }
+                    return s.frameWaitingForPlaying
+                }
+                emit(.playing)
+                if frameTime != nil { emit(.firstFrame(wallTime: wallTime(of: message))) }
+            } else if old == GST_STATE_PLAYING {
+                state.withLock { $0.pipelineAtPlaying = false }
+                emit(.paused)
+            }
+        case GST_MESSAGE_ASYNC_DONE where fromPipeline:
+            handleAsyncDone()
+        case GST_MESSAGE_BUFFERING:
+            let percent = Int(cove_message_buffering_percent(message))
+            let send = state.withLock { s -> Bool in
+                let last = s.lastBufferingSent
+                guard percent != last, percent == 0 || percent == 100 || last < 0 || abs(percent - last) >= 10 else { return false }
+                s.lastBufferingSent = percent
+                return true
+            }
+            if send { emit(.buffering(percent: percent)) }
+        case GST_MESSAGE_DURATION_CHANGED:
+            if state.withLock({ $0.prerolled }) { emit(.durationChanged(currentDuration())) }
+        case GST_MESSAGE_STREAM_COLLECTION:
+            handleCollection(message)
+        case GST_MESSAGE_STREAMS_SELECTED:
+            handleStreamsSelected(message)
+        case GST_MESSAGE_ELEMENT:
+            handleElement(message)
+        case GST_MESSAGE_EOS:
+            emit(.endOfStream)
+        case GST_MESSAGE_ERROR:
+            handleError(message)
+        case GST_MESSAGE_WARNING:
+            var domain: UnsafeMutablePointer<CChar>?
+            var text: UnsafeMutablePointer<CChar>?
+            var debug: UnsafeMutablePointer<CChar>?
+            var code: gint = 0
+            cove_message_error(message, 1, &domain, &code, &text, &debug)
+            _ = takeGString(domain)
+            _ = takeGString(debug)
+            emit(.warning(Redaction.redactSecrets(in: takeGString(text) ?? "warning")))
+        default:
+            break
+        }
+        return true
+    }
+
+    private func handleApplication(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
+        let name = String(cString: cove_message_structure_name(message))
+        var a: gint64 = 0
+        var b: gint64 = 0
+        _ = cove_message_application_values(message, &a, &b)
+        switch name {
+        case "cove-stop":
+            return false
+        case "cove-first-buffer":
+            let time = wallTime(of: message)
+            let playingNow = state.withLock { s -> Bool in
+                if !s.pipelineAtPlaying { s.frameWaitingForPlaying = time }
+                return s.pipelineAtPlaying
+            }
+            if playingNow { emit(.firstFrame(wallTime: time)) }
+        case "cove-video-size":
+            let changed = state.withLock { s -> Bool in
+                if let current = s.videoSize, current.width == Int(a), current.height == Int(b) { return false }
+                s.videoSize = (Int(a), Int(b))
+                return true
+            }
+            if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
+        case "cove-seek-failed":
+            state.withLock { s in
+                if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
+            }
+            emit(.seekCompleted(id: Int(a), succeeded: false))
+        case "cove-state-failure":
+            let report = state.withLock { s -> Bool in
+                defer { s.failed = true }
+                return !s.failed
+            }
+            if report {
+                emit(.failed(PlaybackError(.engineFailure, "The engine could not start playing \(Redaction.redact(urlString: urlText))", url: urlText)))
+            }
+        default:
+            break
+        }
+        return true
+    }
+
+    private func handleAsyncDone() {
+        enum Step { case none, startSeek(MediaTime, Double), prerolled(Bool, Double), seekDone(Int) }
+        let step = state.withLock { s -> Step in
+            if !s.prerolled {
+                if !s.startSeekInFlight, let start = configuration.startPosition, start > .zero, start.isFinite {
+                    s.startSeekInFlight = true
+                    return .startSeek(start, s.rate)
+                }
+                s.prerolled = true
+                s.startSeekInFlight = false
+                return .prerolled(s.wantsPlaying, s.rate)
+            }
+            if let pending = s.pendingSeek {
+                s.pendingSeek = nil
+                return .seekDone(pending.id)
+            }
+            return .none
+        }
+        switch step {
+        case .none:
+            break
+        case .startSeek(let start, let rate):
+            if cove_seek(playbin.pointer, rate, gint64(start.nanoseconds ?? 0), 0) == 0 {
+                // Could not seek: start from where we are rather than stall.
+                handleAsyncDone()
+            }
+        case .prerolled(let wantsPlaying, let rate):
+            let duration = currentDuration()
+            let info = EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)
+            emit(.prerolled(info))
+            if rate != 1, configuration.startPosition == nil, let at = currentPosition() {
+                _ = cove_seek(playbin.pointer, rate, gint64(at.nanoseconds ?? 0), 0)
+            }
+            if wantsPlaying { setState(GST_STATE_PLAYING) }
+        case .seekDone(let id):
+            emit(.seekCompleted(id: id, succeeded: true))
+        }
+    }
+
+    func seekableRanges() -> [TimeRange] {
+        guard !isClosed, let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return [] }
+        defer { gst_query_unref(query) }
+        guard gst_element_query(playbin.pointer, query) != 0 else { return [] }
+        var format = GST_FORMAT_TIME
+        var seekable: gboolean = 0
+        var start: gint64 = -1
+        var end: gint64 = -1
+        gst_query_parse_seeking(query, &format, &seekable, &start, &end)
+        guard seekable != 0, start >= 0 else { return [] }
+        let endTime = end >= 0 ? MediaTime(nanoseconds: Int64(end)) : (currentDuration() ?? MediaTime(nanoseconds: Int64(start)))
+        return [TimeRange(start: MediaTime(nanoseconds: Int64(start)), end: endTime)]
+    }
+
+    private func handleCollection(_ message: UnsafeMutablePointer<GstMessage>) {
+        guard let collection = cove_message_stream_collection(message) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(collection)) }
+        var tracks: [EngineTrack] = []
+        let count = gst_stream_collection_get_size(collection)
+        for index in 0..<count {
+            guard let stream = gst_stream_collection_get_stream(collection, index) else { continue }
+            if let track = Self.track(from: stream) { tracks.append(track) }
+        }
+        let changed = state.withLock { s -> Bool in
+            guard s.tracks != tracks else { return false }
+            s.tracks = tracks
+            if s.expectsVideo == nil { s.expectsVideo = tracks.contains { $0.kind == .video } }
+            return true
+        }
+        if changed { emit(.tracksChanged(tracks)) }
+    }
+
+    private func handleStreamsSelected(_ message: UnsafeMutablePointer<GstMessage>) {
+        var ids: [String] = []
+        var kinds: [EngineTrack.Kind] = []
+        let count = cove_message_streams_selected_count(message)
+        for index in 0..<count {
+            guard let stream = cove_message_streams_selected_stream(message, index) else { continue }
+            defer { gst_object_unref(UnsafeMutableRawPointer(stream)) }
+            if let id = gst_stream_get_stream_id(stream) { ids.append(String(cString: id)) }
+            if let track = Self.track(from: stream) { kinds.append(track.kind) }
+        }
+        state.withLock { s in
+            s.selectedTrackIDs = ids
+            s.expectsVideo = kinds.contains(.video)
+        }
+        emit(.tracksSelected(ids))
+    }
+
+    private static func track(from stream: UnsafeMutablePointer<GstStream>) -> EngineTrack? {
+        guard let rawID = gst_stream_get_stream_id(stream) else { return nil }
+        let type = gst_stream_get_stream_type(stream).rawValue
+        let kind: EngineTrack.Kind
+        if type & GST_STREAM_TYPE_VIDEO.rawValue != 0 { kind = .video }
+        else if type & GST_STREAM_TYPE_AUDIO.rawValue != 0 { kind = .audio }
+        else if type & GST_STREAM_TYPE_TEXT.rawValue != 0 { kind = .text }
+        else { return nil }
+        let caps = takeGString(cove_stream_caps_string(stream))
+        let fields = caps.map(CodecNames.parse)
+        return EngineTrack(
+            id: String(cString: rawID),
+            kind: kind,
+            language: takeGString(cove_stream_language(stream)),
+            title: takeGString(cove_stream_title(stream)),
+            codec: caps.flatMap(CodecNames.rfc6381(fromCaps:)),
+            width: fields?["width"].flatMap(Int.init),
+            height: fields?["height"].flatMap(Int.init)
+        )
+    }
+
+    private func handleElement(_ message: UnsafeMutablePointer<GstMessage>) {
+        let name = String(cString: cove_message_structure_name(message))
+        switch name {
+        case "http-headers":
+            var status: guint = 0
+            guard cove_message_get_uint(message, "http-status-code", &status) != 0 else { return }
+            let uri = takeGString(cove_message_get_string(message, "uri")) ?? ""
+            state.withLock { s in
+                s.httpStatusByURI[uri] = Int(status)
+                if status >= 400 || status == 0 { s.lastHTTPError = Int(status) }
+            }
+        case "adaptive-streaming-statistics":
+            // hlsdemux2 posts this with a `bitrate` field when it switches variant.
+            var bitrate: guint64 = 0
+            if let uri = takeGString(cove_message_get_string(message, "uri")), cove_message_get_uint64(message, "bitrate", &bitrate) != 0 || cove_message_get_int(message, "bitrate", &bitrate) != 0 {
+                emit(.variantChanged(bandwidth: Int(bitrate), url: Redaction.redact(urlString: uri)))
+            }
+        default:
+            break
+        }
+    }
+
+    private func handleError(_ message: UnsafeMutablePointer<GstMessage>) {
+        var domain: UnsafeMutablePointer<CChar>?
+        var text: UnsafeMutablePointer<CChar>?
+        var debug: UnsafeMutablePointer<CChar>?
+        var code: gint = 0
+        cove_message_error(message, 0, &domain, &code, &text, &debug)
+        let source = cove_object_name(UnsafeMutableRawPointer(cove_message_source(message))).map { String(cString: $0) } ?? ""
+        let (prerolled, alreadyFailed, status) = state.withLock { s -> (Bool, Bool, Int?) in
+            (s.prerolled, s.failed, s.httpStatusByURI[urlText] ?? s.lastHTTPError)
+        }
+        let report = EngineErrorClassifier.Report(
+            domain: takeGString(domain) ?? "", code: code, text: takeGString(text) ?? "", debug: takeGString(debug) ?? "",
+            sourceElement: source, httpStatus: status
+        )
+        logger.debug("engine error", metadata: ["domain": "\(report.domain)", "code": "\(report.code)", "source": "\(source)", "text": "\(Redaction.redactSecrets(in: report.text))"])
+        guard !alreadyFailed else { return }
+        if prerolled && EngineErrorClassifier.isDownloadFailure(report) {
+            emit(.downloadFailed(EngineErrorClassifier.classify(report, url: urlText)))
+            return
+        }
+        state.withLock { $0.failed = true }
+        emit(.failed(EngineErrorClassifier.classify(report, url: urlText)))
+    }
+
+    private func emit(_ event: EngineEvent) {
+        continuation.yield(event)
+    }
+
+    /// The Unix-epoch time at which GStreamer created `message` (its monotonic timestamp, rebased).
+    private func wallTime(of message: UnsafeMutablePointer<GstMessage>) -> Double {
+        let created = cove_message_timestamp(message)
+        let now = cove_monotonic_now()
+        let age = created == UInt64.max || created > now ? 0 : Double(now - created) / 1e9
+        return Date().timeIntervalSince1970 - age
+    }
+}
+
+// MARK: - C callbacks (streaming threads)
+
+private let adaptiveDemuxers: Set<String> = ["hlsdemux2", "dashdemux2", "mssdemux2"]
+
+private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, parent, element, data in
+    guard let element, let data else { return }
+    let ref = ElementRef(pointer: element)
+    let factory = ref.factoryName
+    if adaptiveDemuxers.contains(factory) {
+        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerAdded(ref)
+    } else if factory == "parsebin", let parent,
+        adaptiveDemuxers.contains(String(cString: cove_factory_name(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))))
+    {
+        // An adaptive demuxer feeds each downloaded segment into its own parsebin: count those bytes.
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
+    }
+}
+
+private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in
+    guard let source, let data else { return }
+    // Count what the HTTP source reads: the whole file for progressive media, the master playlist for HLS.
+    guard ElementRef(pointer: source).factoryName == "souphttpsrc" else { return }
+    guard let pad = gst_element_get_static_pad(source, "src") else { return }
+    defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
+}
+
+private let onSourceData: GstPadProbeCallback = { _, info, data in
+    guard let info, let data, let buffer = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let size = gst_buffer_get_size(buffer.assumingMemoryBound(to: GstBuffer.self))
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sourceBytes(Int(size))
+    return GST_PAD_PROBE_OK
+}
+
+private let onVideoSinkData: GstPadProbeCallback = { _, info, data in
+    sinkProbe(info, data, kind: .video)
+}
+
+private let onAudioSinkData: GstPadProbeCallback = { _, info, data in
+    sinkProbe(info, data, kind: .audio)
+}
+
+private func sinkProbe(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: gpointer?, kind: EngineTrack.Kind) -> GstPadProbeReturn {
+    guard let info, let data else { return GST_PAD_PROBE_OK }
+    let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
+    let type = info.pointee.type.rawValue
+    if type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
+        pipeline.sinkSawBuffer(kind)
+    } else if let raw = info.pointee.data {
+        let event = raw.assumingMemoryBound(to: GstEvent.self)
+        let eventType = cove_event_type(event)
+        if eventType == GST_EVENT_FLUSH_STOP {
+            pipeline.sinkFlushed()
+        } else if eventType == GST_EVENT_CAPS, kind == .video {
+            var width: gint = 0
+            var height: gint = 0
+            if cove_event_video_size(event, &width, &height) != 0 { pipeline.sinkCaps(width: Int(width), height: Int(height)) }
+        }
+    }
+    return GST_PAD_PROBE_OK
+}

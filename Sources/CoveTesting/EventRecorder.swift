@@ -1,0 +1,128 @@
+import CoveCore
+import Foundation
+import Synchronization
+
+/// Records a controller's events from the moment it is created and lets a test wait for one,
+/// instead of sleeping.
+///
+/// ```swift
+/// let recorder = EventRecorder(controller)
+/// controller.setVideos([video])
+/// try await recorder.waitFor(lifecycle: "Ready")
+/// #expect(recorder.lifecycleNames == ["PlayRequest", "PlaybackBufferEmpty", "Ready", …])
+/// ```
+public final class EventRecorder: Sendable {
+    private let storage: Storage
+    private let task: Task<Void, Never>
+
+    public init(_ controller: PlaybackController) {
+        let stream = controller.events
+        let storage = Storage()
+        self.storage = storage
+        task = Task {
+            for await event in stream { storage.append(event) }
+            storage.finish()
+        }
+    }
+
+    deinit { task.cancel() }
+
+    /// Everything recorded so far.
+    public var events: [PlaybackEvent] { storage.state.withLock { $0.events } }
+
+    /// The number of events recorded so far (a cursor for `waitFor(from:)`).
+    public var count: Int { storage.state.withLock { $0.events.count } }
+
+    /// Names of the lifecycle events recorded so far, in order.
+    public var lifecycleNames: [String] { events.compactMap { $0.lifecycleEvent?.name } }
+
+    /// Event names (lifecycle events by their seed name), progress excluded, in order.
+    public var names: [String] {
+        events.filter { if case .progress = $0 { return false } else { return true } }.map(\.name)
+    }
+
+    /// The first event from `index` on that matches, waiting up to `timeout` for it.
+    @discardableResult
+    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+        let storage = self.storage
+        let id = storage.state.withLock { s -> Int in
+            s.nextID += 1
+            return s.nextID
+        }
+        return try await withThrowingTaskGroup(of: PlaybackEvent.self) { group in
+            group.addTask {
+                try await withCheckedThrowingContinuation { continuation in
+                    let immediate = storage.state.withLock { s -> Result<PlaybackEvent, any Error>? in
+                        if let hit = s.events.dropFirst(index).first(where: predicate) { return .success(hit) }
+                        if s.finished { return .failure(RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(Self.summary(s.events))")) }
+                        s.waiters[id] = Storage.Waiter(predicate: predicate, startIndex: index, continuation: continuation)
+                        return nil
+                    }
+                    if let immediate { continuation.resume(with: immediate) }
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                let recorded = storage.state.withLock { Self.summary($0.events) }
+                throw RecorderError(description: "timed out after \(timeout) waiting for an event; recorded: \(recorded)")
+            }
+            defer {
+                group.cancelAll()
+                if let waiter = storage.state.withLock({ $0.waiters.removeValue(forKey: id) }) {
+                    waiter.continuation.resume(throwing: CancellationError())
+                }
+            }
+            return try await group.next()!
+        }
+    }
+
+    /// Waits for a lifecycle event by its seed name ("Ready", "End", …).
+    @discardableResult
+    public func waitFor(lifecycle name: String, from index: Int = 0, timeout: Duration = .seconds(30)) async throws -> PlaybackEvent {
+        try await waitFor(from: index, timeout: timeout) { $0.lifecycleEvent?.name == name }
+    }
+
+    private static func summary(_ events: [PlaybackEvent]) -> String {
+        events.filter { if case .progress = $0 { return false } else { return true } }.suffix(40).map(\.description).joined(separator: ", ")
+    }
+}
+
+public struct RecorderError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// The recorder's state, shared with its reading task (which must not keep the recorder alive).
+private final class Storage: Sendable {
+    struct Waiter {
+        let predicate: @Sendable (PlaybackEvent) -> Bool
+        let startIndex: Int
+        let continuation: CheckedContinuation<PlaybackEvent, any Error>
+    }
+
+    let state = Mutex<(events: [PlaybackEvent], waiters: [Int: Waiter], finished: Bool, nextID: Int)>(([], [:], false, 0))
+
+    func append(_ event: PlaybackEvent) {
+        let ready = state.withLock { s -> [CheckedContinuation<PlaybackEvent, any Error>] in
+            s.events.append(event)
+            let index = s.events.count - 1
+            var hits: [CheckedContinuation<PlaybackEvent, any Error>] = []
+            for (id, waiter) in s.waiters where index >= waiter.startIndex && waiter.predicate(event) {
+                hits.append(waiter.continuation)
+                s.waiters.removeValue(forKey: id)
+            }
+            return hits
+        }
+        for continuation in ready { continuation.resume(returning: event) }
+    }
+
+    func finish() {
+        let waiting = state.withLock { s -> [Waiter] in
+            s.finished = true
+            defer { s.waiters.removeAll() }
+            return Array(s.waiters.values)
+        }
+        for waiter in waiting {
+            waiter.continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived"))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import CoveCore
+import Foundation
+import Synchronization
+
+/// Small generated media for tests and demos: a 3-variant HLS ladder (MPEG-TS), fMP4 HLS, audio-only
+/// HLS, AES-128 HLS, HLS with alternate audio renditions, a progressive MP4, a WebVTT file and
+/// deliberately corrupt media. Generated with ffmpeg on first use and cached on disk per spec, so a
+/// test run pays for it once (about 10 s on 2 cores); nothing is committed.
+public struct FixtureMedia: Sendable {
+    /// The folder holding every asset (serve it with `MediaServer`).
+    public let root: URL
+    public let spec: Spec
+
+    /// What to generate.
+    public struct Spec: Sendable, Hashable {
+        /// Length of every clip.
+        public var duration: Int
+        /// HLS segment length; every segment starts with a keyframe.
+        public var segmentDuration: Int
+
+        public init(duration: Int = 20, segmentDuration: Int = 2) {
+            self.duration = max(2, duration)
+            self.segmentDuration = max(1, segmentDuration)
+        }
+
+        /// The test default: 20 s, 2 s segments.
+        public static let standard = Spec()
+
+        var cacheKey: String { "v3-\(duration)s-\(segmentDuration)s" }
+    }
+
+    /// The assets, as paths relative to `root`.
+    public enum Asset: String, Sendable, CaseIterable {
+        /// Master playlist with 240p/480p/720p variants (BANDWIDTH, RESOLUTION, CODECS), muxed AAC.
+        case ladder = "ladder/master.m3u8"
+        /// fMP4 (CMAF) HLS, one 480p variant.
+        case fmp4 = "fmp4/master.m3u8"
+        /// Audio-only HLS.
+        case audioOnly = "audio/master.m3u8"
+        /// AES-128 encrypted HLS; the key is served at `aes/key.bin`.
+        case aes = "aes/master.m3u8"
+        /// One video variant with two EXT-X-MEDIA audio renditions: English (default) and French.
+        case alternateAudio = "altaudio/master.m3u8"
+        /// Progressive 480p MP4 with faststart.
+        case mp4 = "clip.mp4"
+        /// WebVTT with one cue every segment: "Cue N at Ns".
+        case webVTT = "subs.vtt"
+        /// Random bytes named like an MP4.
+        case corruptMP4 = "corrupt.mp4"
+        /// A valid playlist whose segments are random bytes.
+        case corruptHLS = "corrupt/index.m3u8"
+    }
+
+    public func url(_ asset: Asset) -> URL { root.appendingPathComponent(asset.rawValue) }
+
+    /// Generates (or reuses) the fixtures for `spec`.
+    public static func prepare(_ spec: Spec = .standard) async throws -> FixtureMedia {
+        try await FixtureCache.shared.media(for: spec)
+    }
+}
+
+/// Why fixture generation failed.
+public struct FixtureError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+}
+
+/// Generates each spec once per process; concurrent test processes coordinate through an atomic rename.
+actor FixtureCache {
+    static let shared = FixtureCache()
+    private var ready: [FixtureMedia.Spec: FixtureMedia] = [:]
+    private var inFlight: [FixtureMedia.Spec: Task<FixtureMedia, any Error>] = [:]
+
+    func media(for spec: FixtureMedia.Spec) async throws -> FixtureMedia {
+        if let media = ready[spec] { return media }
+        if let task = inFlight[spec] { return try await task.value }
+        let task = Task.detached { try FixtureGenerator(spec: spec).generateIfNeeded() }
+        inFlight[spec] = task
+        defer { inFlight[spec] = nil }
+        let media = try await task.value
+        ready[spec] = media
+        return media
+    }
+}
+
+struct FixtureGenerator {
+    let spec: FixtureMedia.Spec
+
+    static var baseDirectory: URL {
+        if let custom = ProcessInfo.processInfo.environment["COVE_FIXTURE_DIR"], !custom.isEmpty {
+            return URL(fileURLWithPath: custom)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("cove-fixtures")
+    }
+
+    func generateIfNeeded() throws -> FixtureMedia {
+        let fm = FileManager.default
+        let final = Self.baseDirectory.appendingPathComponent(spec.cacheKey)
+        let marker = final.appendingPathComponent(".complete")
+        if fm.fileExists(atPath: marker.path) { return FixtureMedia(root: final, spec: spec) }
+        try fm.createDirectory(at: Self.baseDirectory, withIntermediateDirectories: true)
+        let staging = Self.baseDirectory.appendingPathComponent("\(spec.cacheKey).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try? fm.removeItem(at: staging)
+        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        do {
+            try generate(into: staging)
+            try Data().write(to: staging.appendingPathComponent(".complete"))
+        } catch {
+            try? fm.removeItem(at: staging)
+            throw error
+        }
+        // Another process may have finished first; either copy is good.
+        if fm.fileExists(atPath: marker.path) {
+            try? fm.removeItem(at: staging)
+        } else {
+            try? fm.removeItem(at: final)
+            do {
+                try fm.moveItem(at: staging, to: final)
+            } catch {
+                try? fm.removeItem(at: staging)
+                guard fm.fileExists(atPath: marker.path) else { throw error }
+            }
+        }
+        return FixtureMedia(root: final, spec: spec)
+    }
+
+    private func generate(into dir: URL) throws {
+        let d = String(spec.duration)
+        let seg = String(spec.segmentDuration)
+        let gop = String(spec.segmentDuration * 24)
+        let video = ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=\(d)"]
+        let tone = { (hz: Int) in ["-f", "lavfi", "-i", "sine=frequency=\(hz):sample_rate=48000:duration=\(d)"] }
+        let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-x264-params", "nal-hrd=cbr"]
+        let aac = ["-c:a", "aac", "-b:a", "64k", "-ac", "2"]
+        let hls = { (sub: String) in
+            ["-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_filename", dir.path + "/\(sub)/v%v/seg%03d.ts", "-master_pl_name", "master.m3u8"]
+        }
+        let fm = FileManager.default
+        for sub in ["ladder", "fmp4", "audio", "aes", "altaudio", "corrupt"] {
+            try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
+
+        // 3-variant ladder: 240p 400k, 480p 1.1M, 720p 2.6M, CBR so segment sizes match the declared bitrates.
+        try ffmpeg(video + tone(440) + [
+            "-filter_complex", "[0:v]split=3[a][b][c];[a]scale=426:240[v0];[b]scale=854:480[v1];[c]null[v2]",
+            "-map", "[v0]", "-map", "[v1]", "-map", "[v2]", "-map", "1:a", "-map", "1:a", "-map", "1:a",
+        ] + x264 + [
+            "-b:v:0", "400k", "-maxrate:v:0", "400k", "-bufsize:v:0", "400k",
+            "-b:v:1", "1100k", "-maxrate:v:1", "1100k", "-bufsize:v:1", "1100k",
+            "-b:v:2", "2600k", "-maxrate:v:2", "2600k", "-bufsize:v:2", "2600k",
+        ] + aac + hls("ladder") + ["-var_stream_map", "v:0,a:0 v:1,a:1 v:2,a:2", dir.path + "/ladder/v%v/index.m3u8"])
+
+        // fMP4 HLS, one variant.
+        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k", "-maxrate", "1000k", "-bufsize", "1000k"] + aac + [
+            "-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
+            "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", dir.path + "/fmp4/v%v/seg%03d.m4s",
+            "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0", dir.path + "/fmp4/v%v/index.m3u8",
+        ])
+
+        // Audio-only HLS.
+        try ffmpeg(tone(440) + ["-map", "0:a"] + aac + hls("audio") + ["-var_stream_map", "a:0", dir.path + "/audio/v%v/index.m3u8"])
+
+        // AES-128 HLS with a fixed key (served next to the playlist).
+        let key = Data((0..<16).map { UInt8(($0 * 37 + 11) & 0xFF) })
+        try key.write(to: dir.appendingPathComponent("aes/key.bin"))
+        let keyInfo = dir.appendingPathComponent("aes/keyinfo")
+        try "../key.bin\n\(dir.path)/aes/key.bin\n".write(to: keyInfo, atomically: true, encoding: .utf8)
+        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
+            + hls("aes") + ["-hls_key_info_file", keyInfo.path, "-var_stream_map", "v:0,a:0", dir.path + "/aes/v%v/index.m3u8"])
+        try? fm.removeItem(at: keyInfo)
+
+        // One video variant and two audio renditions in an EXT-X-MEDIA group.
+        try ffmpeg(video + tone(440) + tone(660) + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
+            + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra"]
+            + hls("altaudio") + [
+                "-var_stream_map", "a:0,agroup:aud,language:en,name:English,default:yes a:1,agroup:aud,language:fr,name:French v:0,agroup:aud",
+                dir.path + "/altaudio/v%v/index.m3u8",
+            ])
+
+        // Progressive MP4.
+        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
+
+        // WebVTT: one cue per segment.
+        var vtt = "WEBVTT\n\n"
+        for (n, start) in stride(from: 0, to: spec.duration, by: spec.segmentDuration).enumerated() {
+            vtt += "cue-\(n + 1)\n\(Self.vttTime(start)).000 --> \(Self.vttTime(start + spec.segmentDuration - 1)).900\nCue \(n + 1) at \(start)s\n\n"
+        }
+        try vtt.write(to: dir.appendingPathComponent("subs.vtt"), atomically: true, encoding: .utf8)
+
+        // Corrupt media: deterministic noise.
+        var generator = SplitMix64(seed: 0xC0DE)
+        let noise = Data((0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        try noise.write(to: dir.appendingPathComponent("corrupt.mp4"))
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(spec.segmentDuration)\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        for n in 0..<3 {
+            try noise.write(to: dir.appendingPathComponent("corrupt/seg\(n).ts"))
+            playlist += "#EXTINF:\(spec.segmentDuration).0,\nseg\(n).ts\n"
+        }
+        playlist += "#EXT-X-ENDLIST\n"
+        try playlist.write(to: dir.appendingPathComponent("corrupt/index.m3u8"), atomically: true, encoding: .utf8)
+    }
+
+    static func vttTime(_ seconds: Int) -> String {
+        let h = seconds / 3600, m = (seconds / 60) % 60, s = seconds % 60
+        return String(format: "%02d:%02d:%02d", h, m, s)
+    }
+
+    private func ffmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw FixtureError(description: "ffmpeg could not be started (\(error)); install it with `make deps`")
+        }
+        let output = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let text = String(decoding: output, as: UTF8.self)
+            if process.terminationStatus == 127 { throw FixtureError(description: "ffmpeg is not installed; run `make deps`") }
+            throw FixtureError(description: "ffmpeg failed (\(process.terminationStatus)): \(text.suffix(800))")
+        }
+    }
+}
+
+/// A tiny deterministic generator so "random" fixtures are identical on every machine.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

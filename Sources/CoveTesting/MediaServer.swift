@@ -1,0 +1,466 @@
+import CoveCore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import Synchronization
+
+/// A loopback HTTP server for media, built to misbehave on request: it serves a folder (with Range
+/// support), logs every request, and can cap its bandwidth, delay first bytes, force error statuses
+/// and go completely offline for a window — all changeable while a test runs.
+///
+/// ```swift
+/// let server = try await MediaServer.start(root: fixtures.root)
+/// server.setBandwidth(bitsPerSecond: 800_000)
+/// server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(3))
+/// ```
+public final class MediaServer: Sendable {
+    public let root: URL
+    /// The port stays the same across outages, so URLs handed out remain valid.
+    public let port: Int
+    private let state: Mutex<ServerState>
+    private let throttle = Throttle()
+    private let files = FileCache()
+    private let logger: Logger
+
+    struct ServerState {
+        var appTask: Task<Void, Never>?
+        var forcedStatuses: [ForcedStatus] = []
+        var outage = false
+        var outageTriggers: [OutageTrigger] = []
+        var firstByteDelay: Duration = .zero
+        var records: [MediaRequest] = []
+        var routes: [(prefix: String, handler: RouteHandler)] = []
+        var liveStreams: [String: LiveStream] = [:]
+        var stopped = false
+    }
+
+    struct ForcedStatus {
+        let status: Int
+        let pathFragment: String?
+        var remaining: Int?
+    }
+
+    struct OutageTrigger {
+        let pathFragment: String
+        let duration: Duration
+    }
+
+    /// Handles requests under a path prefix (used by the catalog and SSAI servers built on this one).
+    public typealias RouteHandler = @Sendable (MediaServerRequest) async -> MediaServerResponse
+
+    private init(root: URL, port: Int, logger: Logger) {
+        self.root = root.standardizedFileURL
+        self.port = port
+        self.logger = logger
+        self.state = Mutex(ServerState())
+    }
+
+    /// Starts serving `root` on 127.0.0.1 (`port` 0 picks a free port).
+    public static func start(root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> MediaServer {
+        let boundPort = try await Self.launch(port: port, responder: nil, logger: logger)
+        let server = MediaServer(root: root, port: boundPort.port, logger: logger)
+        // The probe app was only used to find a free port; run the real one there.
+        await boundPort.stop()
+        try await server.run()
+        return server
+    }
+
+    /// `http://127.0.0.1:<port>/`
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+
+    /// The URL of a path under the served folder.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path))!
+    }
+
+    public func url(_ asset: FixtureMedia.Asset) -> URL { url(asset.rawValue) }
+
+    /// Stops the server for good.
+    public func stop() async {
+        let task = state.withLock { s -> Task<Void, Never>? in
+            s.stopped = true
+            defer { s.appTask = nil }
+            return s.appTask
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    // MARK: Faults
+
+    /// Caps the shared link to `bitsPerSecond` (nil removes the cap). Applies to bytes not yet sent.
+    public func setBandwidth(bitsPerSecond: Int?) {
+        throttle.setRate(bytesPerSecond: bitsPerSecond.map { max(1, $0 / 8) })
+    }
+
+    /// Waits this long before answering every request (emulates round-trip time).
+    public func setFirstByteDelay(_ delay: Duration) {
+        state.withLock { $0.firstByteDelay = delay }
+    }
+
+    /// Answers `status` to requests whose path contains `pathFragment` (every request when nil),
+    /// for the next `count` matching requests (forever when nil).
+    public func forceStatus(_ status: Int, forPathsContaining pathFragment: String? = nil, count: Int? = nil) {
+        state.withLock { $0.forcedStatuses.append(ForcedStatus(status: status, pathFragment: pathFragment, remaining: count)) }
+    }
+
+    public func clearForcedStatuses() {
+        state.withLock { $0.forcedStatuses.removeAll() }
+    }
+
+    /// Takes the server offline now: the listening socket closes and every connection drops, so
+    /// clients see refused connections, as when a server dies.
+    public func beginOutage() async {
+        let task = state.withLock { s -> Task<Void, Never>? in
+            guard !s.outage, !s.stopped else { return nil }
+            s.outage = true
+            defer { s.appTask = nil }
+            return s.appTask
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Brings the server back on the same port.
+    public func endOutage() async throws {
+        let wasDown = state.withLock { s -> Bool in
+            defer { s.outage = false }
+            return s.outage && !s.stopped
+        }
+        guard wasDown else { return }
+        try await run()
+    }
+
+    /// Goes offline for `duration` as soon as a request path contains `pathFragment` (that request
+    /// fails too), then comes back by itself. Ties the outage to playback progress, not to wall time.
+    public func scheduleOutage(whenPathContains pathFragment: String, lasting duration: Duration) {
+        state.withLock { $0.outageTriggers.append(OutageTrigger(pathFragment: pathFragment, duration: duration)) }
+    }
+
+    public var isInOutage: Bool { state.withLock { $0.outage } }
+
+    // MARK: Request log
+
+    /// Every request so far, in arrival order.
+    public var requests: [MediaRequest] { state.withLock { $0.records } }
+
+    public func clearRequestLog() {
+        state.withLock { $0.records.removeAll() }
+    }
+
+    /// Total body bytes sent so far.
+    public var bytesSent: Int { requests.reduce(0) { $0 + $1.bytesSent } }
+
+    // MARK: Routes
+
+    /// Serves requests whose path starts with `prefix` with `handler` instead of files.
+    public func addRoute(prefix: String, handler: @escaping RouteHandler) {
+        state.withLock { $0.routes.append((prefix, handler)) }
+    }
+
+    /// Publishes a simulated live HLS stream at `path` built from a VOD media playlist: a sliding
+    /// window of `windowSegments` segments that advances by one segment per segment duration, looping
+    /// the source with discontinuities.
+    public func addLiveStream(path: String, sourcePlaylist: String, windowSegments: Int) throws {
+        let source = root.appendingPathComponent(sourcePlaylist)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let stream = try LiveStream(sourceText: text, sourcePath: sourcePlaylist, windowSegments: max(1, windowSegments), startedAt: .now)
+        state.withLock { $0.liveStreams[path.hasPrefix("/") ? path : "/" + path] = stream }
+    }
+
+    // MARK: Serving
+
+    private func run() async throws {
+        let launched = try await Self.launch(port: port, responder: MediaResponder(server: self), logger: logger)
+        state.withLock { $0.appTask = launched.task }
+    }
+
+    private struct Launched {
+        let port: Int
+        let task: Task<Void, Never>
+        func stop() async {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    private static func launch(port: Int, responder: MediaResponder?, logger: Logger) async throws -> Launched {
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil, reuseAddress: true)
+        let responder = responder ?? MediaResponder(server: nil)
+        let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
+            portContinuation.yield(.success(channel.localAddress?.port ?? port))
+        }, logger: logger)
+        let task = Task {
+            do {
+                try await app.run()
+            } catch {
+                portContinuation.yield(.failure(error))
+            }
+            portContinuation.finish()
+        }
+        for await result in portStream {
+            switch result {
+            case .success(let bound): return Launched(port: bound, task: task)
+            case .failure(let error): throw error
+            }
+        }
+        throw FixtureError(description: "the media server stopped before it started listening on port \(port)")
+    }
+
+    fileprivate func respond(to request: Request) async throws -> Response {
+        let path = request.uri.path
+        let recordID = state.withLock { s -> Int in
+            s.records.append(MediaRequest(method: request.method.rawValue, path: path, query: request.uri.query, range: request.headers[.range], headers: Self.headerDictionary(request.headers)))
+            return s.records.count - 1
+        }
+        // Outage triggered by this very request.
+        if let trigger = state.withLock({ s -> OutageTrigger? in
+            guard let index = s.outageTriggers.firstIndex(where: { path.contains($0.pathFragment) }) else { return nil }
+            return s.outageTriggers.remove(at: index)
+        }) {
+            finish(recordID, status: 0, aborted: true)
+            Task.detached { [self] in
+                await self.beginOutage()
+                try? await Task.sleep(for: trigger.duration)
+                try? await self.endOutage()
+            }
+            throw ConnectionDropped()
+        }
+        if let status = takeForcedStatus(for: path) {
+            finish(recordID, status: status)
+            return Response(status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "forced status \(status)\n")))
+        }
+        let delay = state.withLock { $0.firstByteDelay }
+        if delay > .zero { try? await Task.sleep(for: delay) }
+
+        if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
+            let reply = await route.handler(MediaServerRequest(method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers)))
+            return body(reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, recordID: recordID)
+        }
+        if let live = state.withLock({ $0.liveStreams[path] }) {
+            let text = live.playlist(at: .now)
+            return body(Data(text.utf8), status: 200, contentType: "application/vnd.apple.mpegurl", recordID: recordID)
+        }
+        guard let file = resolve(path) else {
+            finish(recordID, status: 404)
+            return Response(status: .notFound, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "not found\n")))
+        }
+        let data: Data
+        do {
+            data = try files.contents(of: file)
+        } catch {
+            finish(recordID, status: 404)
+            return Response(status: .notFound, body: .init(byteBuffer: ByteBuffer(string: "not found\n")))
+        }
+        let type = Self.contentType(for: file.pathExtension)
+        if request.method == .head {
+            finish(recordID, status: 200)
+            return Response(status: .ok, headers: [.contentType: type, .contentLength: String(data.count), .acceptRanges: "bytes"])
+        }
+        if let rangeHeader = request.headers[.range], let range = Self.byteRange(rangeHeader, size: data.count) {
+            var headers: HTTPFields = [.contentRange: "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(data.count)", .acceptRanges: "bytes"]
+            headers[.contentType] = type
+            return body(data.subdata(in: range), status: 206, contentType: type, extraHeaders: headers, recordID: recordID)
+        }
+        return body(data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID)
+    }
+
+    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], recordID: Int) -> Response {
+        var headers = extraHeaders
+        headers[.contentType] = contentType
+        state.withLock { $0.records[recordID].status = status }
+        let throttle = self.throttle
+        let body = ResponseBody(contentLength: data.count) { [self] writer in
+            var offset = 0
+            do {
+                while offset < data.count {
+                    if state.withLock({ $0.outage }) { throw ConnectionDropped() }
+                    let chunk = min(16_384, data.count - offset)
+                    await throttle.consume(bytes: chunk)
+                    try await writer.write(ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + offset + chunk]))
+                    offset += chunk
+                    state.withLock { $0.records[recordID].bytesSent = offset }
+                }
+                finish(recordID, status: status)
+            } catch {
+                finish(recordID, status: status, aborted: true)
+                throw error
+            }
+        }
+        return Response(status: .init(code: status), headers: headers, body: body)
+    }
+
+    private func finish(_ recordID: Int, status: Int, aborted: Bool = false) {
+        state.withLock { s in
+            guard recordID < s.records.count else { return }
+            s.records[recordID].status = status
+            s.records[recordID].finishedAt = Date()
+            s.records[recordID].aborted = aborted
+        }
+    }
+
+    private func takeForcedStatus(for path: String) -> Int? {
+        state.withLock { s in
+            guard let index = s.forcedStatuses.firstIndex(where: { $0.pathFragment.map(path.contains) ?? true }) else { return nil }
+            let status = s.forcedStatuses[index].status
+            if let remaining = s.forcedStatuses[index].remaining {
+                if remaining <= 1 { s.forcedStatuses.remove(at: index) } else { s.forcedStatuses[index].remaining = remaining - 1 }
+            }
+            return status
+        }
+    }
+
+    /// Maps a request path to a file inside `root`; nil for anything that escapes it.
+    private func resolve(_ path: String) -> URL? {
+        let decoded = path.removingPercentEncoding ?? path
+        let parts = decoded.split(separator: "/").map(String.init)
+        guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        let candidate = parts.reduce(root) { $0.appendingPathComponent($1) }.standardizedFileURL
+        guard candidate.path.hasPrefix(root.path + "/") else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue else { return nil }
+        return candidate
+    }
+
+    static func contentType(for pathExtension: String) -> String {
+        switch pathExtension.lowercased() {
+        case "m3u8": return "application/vnd.apple.mpegurl"
+        case "ts": return "video/mp2t"
+        case "m4s": return "video/iso.segment"
+        case "mp4", "m4v": return "video/mp4"
+        case "vtt": return "text/vtt"
+        case "json": return "application/json"
+        case "xml", "vmap", "vast": return "application/xml"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        default: return "application/octet-stream"
+        }
+    }
+
+    /// Parses `bytes=a-b`, `bytes=a-` and `bytes=-n`; nil when unsatisfiable or malformed.
+    static func byteRange(_ header: String, size: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), size > 0 else { return nil }
+        let spec = header.dropFirst(6).split(separator: ",").first.map(String.init) ?? ""
+        let bounds = spec.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard bounds.count == 2 else { return nil }
+        if bounds[0].isEmpty, let suffix = Int(bounds[1]), suffix > 0 {
+            return max(0, size - suffix)..<size
+        }
+        guard let start = Int(bounds[0]), start < size else { return nil }
+        let end = bounds[1].isEmpty ? size - 1 : min(Int(bounds[1]) ?? size - 1, size - 1)
+        guard end >= start else { return nil }
+        return start..<(end + 1)
+    }
+
+    private static func headerDictionary(_ fields: HTTPFields) -> [String: String] {
+        var result: [String: String] = [:]
+        for field in fields { result[field.name.canonicalName] = field.value }
+        return result
+    }
+}
+
+/// One logged request.
+public struct MediaRequest: Sendable, Hashable {
+    public let method: String
+    public let path: String
+    public let query: String?
+    public let range: String?
+    /// Request headers, lower-cased names.
+    public let headers: [String: String]
+    public let startedAt: Date
+    /// 0 when the connection was dropped before a status was sent.
+    public internal(set) var status: Int = 0
+    public internal(set) var bytesSent: Int = 0
+    public internal(set) var finishedAt: Date?
+    /// The response was cut off (outage, client went away).
+    public internal(set) var aborted = false
+
+    init(method: String, path: String, query: String?, range: String?, headers: [String: String]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.range = range
+        self.headers = headers
+        self.startedAt = Date()
+    }
+}
+
+/// A request as seen by a custom route.
+public struct MediaServerRequest: Sendable {
+    public let method: String
+    public let path: String
+    public let query: String?
+    /// Lower-cased header names.
+    public let headers: [String: String]
+
+    /// Query parameters, percent-decoded; the last value wins for repeated keys.
+    public var queryItems: [String: String] {
+        var items: [String: String] = [:]
+        for item in URLComponents(string: "http://x/?" + (query ?? ""))?.queryItems ?? [] { items[item.name] = item.value ?? "" }
+        return items
+    }
+}
+
+/// A custom route's answer.
+public struct MediaServerResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: Data
+    public var headers: HTTPFields
+
+    public init(status: Int, contentType: String = "application/json", body: Data, headers: HTTPFields = [:]) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+}
+
+/// Thrown from a response body to cut the connection.
+struct ConnectionDropped: Error {}
+
+/// Hummingbird responder that forwards to the server (or answers 503 while only probing for a port).
+struct MediaResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let server: MediaServer?
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard let server else { return Response(status: .serviceUnavailable) }
+        return try await server.respond(to: request)
+    }
+}
+
+/// Paces bytes on one shared timeline, like a single bottleneck link.
+final class Throttle: Sendable {
+    private let state = Mutex<(rate: Int?, nextFree: ContinuousClock.Instant)>((nil, .now))
+
+    func setRate(bytesPerSecond: Int?) {
+        state.withLock { $0 = (bytesPerSecond, .now) }
+    }
+
+    func consume(bytes: Int) async {
+        let wait = state.withLock { s -> Duration in
+            guard let rate = s.rate else { return .zero }
+            let now = ContinuousClock.Instant.now
+            let start = max(now, s.nextFree)
+            let cost = Duration.nanoseconds(Int64(Double(bytes) / Double(rate) * 1e9))
+            s.nextFree = start + cost
+            return (start + cost) - now
+        }
+        if wait > .milliseconds(1) { try? await Task.sleep(for: wait) }
+    }
+}
+
+/// Files are small and read often: keep them in memory.
+final class FileCache: Sendable {
+    private let cache = Mutex<[String: Data]>([:])
+
+    func contents(of url: URL) throws -> Data {
+        if let data = cache.withLock({ $0[url.path] }) { return data }
+        let data = try Data(contentsOf: url)
+        cache.withLock { $0[url.path] = data }
+        return data
+    }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import CoveCore
+import CoveGStreamer
+import Foundation
+import Logging
+
+/// Options shared by every command that plays media.
+struct PlayerOptions: ParsableArguments {
+    @Flag(help: "Show the video in an X11 window (needs DISPLAY); headless otherwise.")
+    var window = false
+
+    @Flag(help: "Play as fast as the media decodes instead of in real time.")
+    var fast = false
+
+    @Option(help: "Playback rate (values <= 0 become 1.0).")
+    var rate: Double = 1
+
+    @Option(name: .customLong("peak-bitrate"), help: "Cap adaptive streaming at this many bits per second.")
+    var peakBitrate: Int?
+
+    @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
+    var logLevel: String = "warning"
+
+    func makeController(provider: (any PlaybackSessionProvider)? = nil) -> PlaybackController {
+        var logger = Logger(label: "cove")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
+        let configuration = PlaybackControllerConfiguration(
+            videoOutput: window ? .window : .headless,
+            pacing: fast ? .unsynchronized : .realTime,
+            logger: logger
+        )
+        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logger), sessionProvider: provider, configuration: configuration)
+        if rate != 1 { controller.playbackRate = rate }
+        if let peakBitrate { controller.setPreferredPeakBitRate(peakBitrate) }
+        return controller
+    }
+}
+
+/// Parses a media URL argument, accepting plain file paths too.
+func mediaURL(_ text: String) throws -> URL {
+    if text.contains("://"), let url = URL(string: text), url.scheme != nil { return url }
+    let path = URL(fileURLWithPath: text).standardizedFileURL
+    guard FileManager.default.fileExists(atPath: path.path) else {
+        throw ValidationError("'\(text)' is neither a URL nor an existing file")
+    }
+    return path
+}
+
+/// Stops on Ctrl-C: the first one ends playback cleanly, a second one exits at once.
+enum Interrupt {
+    static func install(_ onInterrupt: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let count = Counter()
+        source.setEventHandler {
+            if count.increment() > 1 { exit(130) }
+            onInterrupt()
+        }
+        source.resume()
+        return source
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func increment() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            value += 1
+            return value
+        }
+    }
+}
+
+/// Text for one event in `cove play`'s log.
+func describe(_ event: PlaybackEvent) -> String? {
+    switch event {
+    case .progress: return nil
+    case .lifecycle(_, let e):
+        if let error = e.error { return "\(e.name): \(error.message)" }
+        return e.name
+    case .sessionAdvanced(let s):
+        return "Session \(s.id): \(s.video.name ?? s.source.map { Redaction.redact(url: $0.url) } ?? "video")"
+    case .durationChanged(_, let d):
+        return "Duration \(d.map { Terminal.clock(MediaTime($0).seconds) } ?? "live")"
+    case .cuePointsPassed(_, let p):
+        return "Cue points (\(p.previousTime) → \(p.currentTime)]: " + p.cuePoints.map { "\($0.type)@\($0.position)" }.joined(separator: ", ")
+    case .variantChanged(_, let v):
+        return String(format: "Variant %.2f Mb/s", Double(v.bandwidth) / 1e6)
+    case .framePresented(_, let f):
+        return f.cause == .start ? "First frame" : "Frame at seek target"
+    default:
+        return event.description
+    }
+}

@@ -52,13 +52,23 @@ public final class EventRecorder: Sendable {
         return try await withThrowingTaskGroup(of: PlaybackEvent.self) { group in
             group.addTask {
                 try await withCheckedThrowingContinuation { continuation in
-                    let immediate = storage.state.withLock { s -> Result<PlaybackEvent, any Error>? in
-                        if let hit = s.events.dropFirst(index).first(where: predicate) { return .success(hit) }
-                        if s.finished { return .failure(RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(Self.summary(s.events))")) }
-                        s.waiters[id] = Storage.Waiter(predicate: predicate, startIndex: index, continuation: continuation)
-                        return nil
+                    // Predicates run outside the lock, so they may read the recorder themselves.
+                    var cursor = index
+                    while true {
+                        let (fresh, end, finished) = storage.state.withLock { s in (Array(s.events.dropFirst(cursor)), s.events.count, s.finished) }
+                        if let hit = fresh.first(where: predicate) { return continuation.resume(returning: hit) }
+                        if finished {
+                            let recorded = storage.state.withLock { Self.summary($0.events) }
+                            return continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(recorded)"))
+                        }
+                        let registered = storage.state.withLock { s -> Bool in
+                            guard s.events.count == end else { return false }
+                            s.waiters[id] = Storage.Waiter(predicate: predicate, startIndex: end, continuation: continuation)
+                            return true
+                        }
+                        if registered { return }
+                        cursor = end
                     }
-                    if let immediate { continuation.resume(with: immediate) }
                 }
             }
             group.addTask {
@@ -102,16 +112,15 @@ private final class Storage: Sendable {
     let state = Mutex<(events: [PlaybackEvent], waiters: [Int: Waiter], finished: Bool, nextID: Int)>(([], [:], false, 0))
 
     func append(_ event: PlaybackEvent) {
-        let ready = state.withLock { s -> [CheckedContinuation<PlaybackEvent, any Error>] in
+        let candidates = state.withLock { s -> [(Int, @Sendable (PlaybackEvent) -> Bool)] in
             s.events.append(event)
             let index = s.events.count - 1
-            var hits: [CheckedContinuation<PlaybackEvent, any Error>] = []
-            for (id, waiter) in s.waiters where index >= waiter.startIndex && waiter.predicate(event) {
-                hits.append(waiter.continuation)
-                s.waiters.removeValue(forKey: id)
-            }
-            return hits
+            return s.waiters.filter { index >= $0.value.startIndex }.map { ($0.key, $0.value.predicate) }
         }
+        // Evaluated without the lock: a predicate may read the recorder.
+        let matched = candidates.filter { $0.1(event) }.map(\.0)
+        guard !matched.isEmpty else { return }
+        let ready = state.withLock { s in matched.compactMap { s.waiters.removeValue(forKey: $0)?.continuation } }
         for continuation in ready { continuation.resume(returning: event) }
     }
 

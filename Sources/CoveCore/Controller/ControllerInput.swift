@@ -19,6 +19,8 @@ enum ControllerInput: Sendable {
         case addConsumer(any PlaybackSessionConsumer)
         case removeConsumer(ObjectIdentifier)
         case terminateSession(Int)
+        /// Runs `done` after everything before it has been handled and delivered.
+        case settle(@Sendable () -> Void)
         case shutdown
     }
 }

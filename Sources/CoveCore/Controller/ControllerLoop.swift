@@ -24,7 +24,13 @@ final class ControllerLoop: Sendable {
     }
 
     func send(_ item: ControllerInput) {
-        input.yield(item)
+        guard case .terminated = input.yield(item) else { return }
+        // The loop has shut down: answer what would otherwise wait forever.
+        switch item {
+        case .command(.settle(let done)): done()
+        case .command(.seek(_, _, let completion)): completion?(false)
+        default: break
+        }
     }
 
     var currentSessionSnapshot: PlaybackSession? { shared.currentSession.withLock { $0 } }
@@ -73,7 +79,10 @@ private actor LoopState {
     private var settings: ControllerSettings { shared.settings.withLock { $0 } }
 
     func handle(_ item: ControllerInput) {
-        guard !isShutDown else { return }
+        guard !isShutDown else {
+            if case .command(.settle(let done)) = item { done() }
+            return
+        }
         switch item {
         case .command(let command): handle(command)
         case .engine(let sessionID, let event):
@@ -135,6 +144,8 @@ private actor LoopState {
             dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
         case .removeConsumer(let id):
             dispatcher.enqueue(.removeConsumer(id))
+        case .settle(let done):
+            dispatcher.enqueue(.callback(done))
         case .terminateSession(let id):
             guard current?.session.id == id else { return }
             terminateCurrent()
@@ -214,7 +225,9 @@ private actor LoopState {
             return
         }
         if runtime.phase == .loading {
-            if let replaced = runtime.queuedSeek { complete(replaced, succeeded: false) }
+            // The newest request wins, whether the older one was queued or given to the engine as its start.
+            for replaced in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(replaced, succeeded: false) }
+            runtime.openingSeek = nil
             runtime.queuedSeek = request
             return
         }

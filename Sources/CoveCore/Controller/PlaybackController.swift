@@ -133,6 +133,14 @@ public final class PlaybackController: Sendable {
     /// The preferred peak bit rate in effect (nil when uncapped).
     public var preferredPeakBitRate: Int? { shared.settings.withLock { $0.peakBitrate } }
 
+    /// Waits until every command issued before this call has been handled and every event it produced
+    /// has been delivered to the delegate and consumers. Returns at once after `shutdown()`.
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.send(.command(.settle { continuation.resume() }))
+        }
+    }
+
     /// Stops everything: terminates the session, ends every event stream. Also happens on deinit.
     public func shutdown() {
         loop.send(.command(.shutdown))

@@ -37,6 +37,13 @@ struct EngineErrorClassifier {
         return report.domain.contains("resource") && (lower.contains("couldn't download fragments") || lower.contains("fragment") || report.sourceElement.hasPrefix("hlsdemux") || report.sourceElement.hasPrefix("dashdemux"))
     }
 
+    /// A mid-stream segment failure: not fatal yet, so it gets its own code whatever the HTTP status.
+    static func downloadFailure(_ report: Report, url: String) -> PlaybackError {
+        let cause = [report.text, report.debug].filter { !$0.isEmpty }.joined(separator: " — ")
+        let status = report.debug.range(of: #"\b[45]\d\d\b"#, options: .regularExpression).flatMap { Int(report.debug[$0]) }
+        return PlaybackError(.downloadFailed, "Media segments of \(redacted(url)) stopped downloading (\(report.text)); media already buffered keeps playing, and playback fails once it runs out", url: url, httpStatus: status, underlying: cause)
+    }
+
     static func classify(_ report: Report, url: String) -> PlaybackError {
         let cause = [report.text, report.debug].filter { !$0.isEmpty }.joined(separator: " — ")
         if report.httpStatus == 0 {

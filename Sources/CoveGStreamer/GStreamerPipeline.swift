@@ -131,8 +131,9 @@ final class GStreamerPipeline: @unchecked Sendable {
             // The caps filter forces decoding: fakesink accepts anything, and without it the
             // pipeline could link compressed video straight to the sink.
             description = "capsfilter caps=video/x-raw ! fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true"
-        case .window:
-            description = "ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true"
+        case .x11(let display):
+            let target = display.map { " display=\"\($0.filter { $0.isLetter || $0.isNumber || $0 == ":" || $0 == "." })\"" } ?? ""
+            description = "ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true\(target)"
         }
         return try makeBin(description, what: "video sink")
     }
@@ -636,7 +637,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         logger.debug("engine error", metadata: ["domain": "\(report.domain)", "code": "\(report.code)", "source": "\(source)", "text": "\(Redaction.redactSecrets(in: report.text))"])
         guard !alreadyFailed else { return }
         if prerolled && EngineErrorClassifier.isDownloadFailure(report) {
-            emit(.downloadFailed(EngineErrorClassifier.classify(report, url: urlText)))
+            emit(.downloadFailed(EngineErrorClassifier.downloadFailure(report, url: urlText)))
             return
         }
         state.withLock { $0.failed = true }

@@ -99,6 +99,7 @@ public final class EventRecorder: Sendable {
 
 public struct RecorderError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// The recorder's state, shared with its reading task (which must not keep the recorder alive).

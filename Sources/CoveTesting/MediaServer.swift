@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A loopback HTTP server for media, built to misbehave on request: it serves a folder (with Range
@@ -24,7 +25,7 @@ public final class MediaServer: Sendable {
     private let logger: Logger
 
     struct ServerState {
-        var appTask: Task<Void, Never>?
+        var running: Launched?
         var forcedStatuses: [ForcedStatus] = []
         var outage = false
         var outageTriggers: [OutageTrigger] = []
@@ -78,13 +79,12 @@ public final class MediaServer: Sendable {
 
     /// Stops the server for good.
     public func stop() async {
-        let task = state.withLock { s -> Task<Void, Never>? in
+        let running = state.withLock { s -> Launched? in
             s.stopped = true
-            defer { s.appTask = nil }
-            return s.appTask
+            defer { s.running = nil }
+            return s.running
         }
-        task?.cancel()
-        await task?.value
+        await running?.stop()
     }
 
     // MARK: Faults
@@ -112,14 +112,13 @@ public final class MediaServer: Sendable {
     /// Takes the server offline now: the listening socket closes and every connection drops, so
     /// clients see refused connections, as when a server dies.
     public func beginOutage() async {
-        let task = state.withLock { s -> Task<Void, Never>? in
+        let running = state.withLock { s -> Launched? in
             guard !s.outage, !s.stopped else { return nil }
             s.outage = true
-            defer { s.appTask = nil }
-            return s.appTask
+            defer { s.running = nil }
+            return s.running
         }
-        task?.cancel()
-        await task?.value
+        await running?.stop()
     }
 
     /// Brings the server back on the same port.
@@ -173,14 +172,17 @@ public final class MediaServer: Sendable {
 
     private func run() async throws {
         let launched = try await Self.launch(port: port, responder: MediaResponder(server: self), logger: logger)
-        state.withLock { $0.appTask = launched.task }
+        state.withLock { $0.running = launched }
     }
 
-    private struct Launched {
+    struct Launched {
         let port: Int
         let task: Task<Void, Never>
+        let group: ServiceGroup
+        /// Graceful: stops accepting, closes idle connections, lets in-flight responses end (they abort
+        /// themselves during an outage). Cancelling instead would tear down live response writers.
         func stop() async {
-            task.cancel()
+            await group.triggerGracefulShutdown()
             await task.value
         }
     }
@@ -192,9 +194,10 @@ public final class MediaServer: Sendable {
         let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
             portContinuation.yield(.success(channel.localAddress?.port ?? port))
         }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 portContinuation.yield(.failure(error))
             }
@@ -202,7 +205,7 @@ public final class MediaServer: Sendable {
         }
         for await result in portStream {
             switch result {
-            case .success(let bound): return Launched(port: bound, task: task)
+            case .success(let bound): return Launched(port: bound, task: task, group: group)
             case .failure(let error): throw error
             }
         }
@@ -276,7 +279,7 @@ public final class MediaServer: Sendable {
             var offset = 0
             do {
                 while offset < data.count {
-                    if state.withLock({ $0.outage }) { throw ConnectionDropped() }
+                    if state.withLock({ $0.outage || $0.stopped }) { throw ConnectionDropped() }
                     let chunk = min(16_384, data.count - offset)
                     await throttle.consume(bytes: chunk)
                     try await writer.write(ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + offset + chunk]))

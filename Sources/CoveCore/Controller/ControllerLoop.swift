@@ -87,6 +87,7 @@ private actor LoopState {
         case .command(let command): handle(command)
         case .engine(let sessionID, let event):
             guard let runtime = current, runtime.session.id == sessionID else { return }
+            logger.trace("engine event", metadata: ["session": "\(sessionID)", "event": "\(event)"])
             handle(event, in: runtime)
         case .prepared(let id, let result):
             guard let preparation, preparation.id == id else { return }

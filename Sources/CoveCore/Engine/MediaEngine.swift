@@ -50,8 +50,11 @@ public protocol EnginePlayer: AnyObject, Sendable {
 public enum VideoOutput: Sendable, Hashable {
     /// Decode every frame but display nothing (servers, probes, CI).
     case headless
-    /// Show the video in an X11 window (needs `DISPLAY`).
-    case window
+    /// Show the video in an X11 window on `display` (`":0"`), or on `$DISPLAY` when nil.
+    case x11(display: String?)
+
+    /// An X11 window on `$DISPLAY`.
+    public static let window = VideoOutput.x11(display: nil)
 }
 
 /// Whether sinks wait for the clock.

@@ -1,0 +1,304 @@
+import CoveCore
+import CoveGStreamer
+import CoveTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// End-to-end playback on GStreamer against media served by the test kit.
+extension RealEngineTests {
+    @Suite("GStreamer playback")
+    struct PlaybackTests {
+        @Test func hlsLadderPlaysToTheEndWithTheFullLifecycle() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            let delegate = NameRecorder()
+            controller.delegate = delegate
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder, ["id": "ladder"])])
+            try await recorder.waitFor(lifecycle: "End")
+            await controller.settle()
+            let core = recorder.names.filter { !["Variant", "AudioTrack"].contains($0) }
+            #expect(core == [
+                "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "DurationChanged", "SeekableRanges", "MediaType",
+                "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play", "FirstFrame", "End",
+            ])
+            #expect(delegate.names == recorder.lifecycleNames)
+            #expect(recorder.duration == .some(.seconds(20)))
+            #expect(recorder.mediaType == .audioVideo)
+            #expect(recorder.videoType == .vod)
+            let codecs = try #require(recorder.codecs)
+            #expect(codecs.contains { $0.hasPrefix("avc1.42c0") } && codecs.contains("mp4a.40.2"))
+            let progress = recorder.progress
+            #expect(progress.count >= 2)
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0 <= $1 })
+            #expect(try #require(progress.last) >= .seconds(19.9))
+            #expect(!h.server.segmentRequests.isEmpty)
+            let session = try #require(recorder.events.first?.session)
+            #expect(session.player?.status.bytesRead ?? 0 > 100_000)
+            _ = session
+        }
+
+        @Test func cuePointsFireOnceInOrderFromPreRollToPostRoll() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            let cues: CuePointCollection = [
+                .before(type: .adSlot), CuePoint(type: .code, position: .seconds(5)), CuePoint(type: .ad, position: .seconds(10.5)),
+                CuePoint(type: .code, position: .seconds(19.5)), .after(type: .adSlot),
+            ]
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder).update { $0.cuePoints = cues }])
+            try await recorder.waitFor(lifecycle: "End")
+            let passages = recorder.passages
+            #expect(passages.flatMap(\.cuePoints) == cues.array)
+            #expect(passages.first?.previousTime == .before)
+            #expect(passages.last?.currentTime == .after)
+            for passage in passages { #expect(passage.cuePoints.allSatisfy { $0.position > passage.previousTime || $0.position == .before }) }
+            // Pre-roll cue points come before Play; post-roll ones before End.
+            let names = recorder.names
+            #expect(names.firstIndex(of: "CuePoints")! < names.firstIndex(of: "Play")!)
+            #expect(names.lastIndex(of: "CuePoints")! < names.firstIndex(of: "End")!)
+        }
+
+        @Test func progressiveMP4Plays() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.mp4)])
+            try await recorder.waitFor(lifecycle: "End")
+            #expect(recorder.mediaType == .audioVideo)
+            #expect(try #require(recorder.progress.last) >= .seconds(19.9))
+            #expect(h.server.requests.contains { $0.path == "/clip.mp4" })
+            #expect(recorder.events.last?.session?.player?.status.bytesRead ?? 0 > 500_000)
+        }
+
+        @Test func fragmentedMP4HLSPlays() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.fmp4)])
+            try await recorder.waitFor(lifecycle: "End")
+            #expect(h.server.requests.contains { $0.path.hasSuffix("init.mp4") })
+            #expect(h.server.segmentRequests.contains { $0.path.hasSuffix(".m4s") })
+            #expect(try #require(recorder.progress.last) >= .seconds(19.9))
+        }
+
+        @Test func audioOnlyHLSIsReportedAsAudio() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.audioOnly)])
+            try await recorder.waitFor(lifecycle: "End")
+            #expect(recorder.mediaType == .audio)
+            #expect(recorder.names.contains("FirstFrame"))
+            #expect(recorder.codecs == ["mp4a.40.2"])
+        }
+
+        @Test func aes128HLSFetchesItsKeyAndPlays() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.aes)])
+            try await recorder.waitFor(lifecycle: "End")
+            #expect(h.server.requests.contains { $0.path == "/aes/key.bin" && $0.status == 200 })
+            #expect(try #require(recorder.progress.last) >= .seconds(19.9))
+            #expect(recorder.errors.isEmpty)
+        }
+
+        @Test func alternateAudioRenditionsAreListedAndSelectable() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.alternateAudio)])
+            try await recorder.waitFor(lifecycle: "Play")
+            let session = try #require(controller.currentSession)
+            let group = session.audioTrackGroup
+            #expect(group.tracks.count == 2)
+            let french = try #require(group.track(preferring: ["fr"]))
+            #expect(session.selectedAudioTrack?.language?.hasPrefix("en") == true)
+            #expect(!h.server.requests.contains { $0.path.contains("/altaudio/vFrench/") })
+            session.selectAudioTrack(french)
+            try await recorder.waitFor { if case .audioTrackSelected(_, let t) = $0 { t?.id == french.id } else { false } }
+            #expect(session.selectedAudioTrack?.id == french.id)
+            #expect(session.selectedAudioTrack?.displayName == "French")
+            // The French rendition is fetched once selected (progress ticks keep events coming while it plays).
+            try await recorder.waitFor { _ in h.server.requests.contains { $0.path.contains("/altaudio/vFrench/") } }
+            controller.shutdown()
+        }
+
+        @Test func liveAndLiveDVRStreamsAreRecognised() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            try h.server.addLiveStream(path: "/live/short.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 3)
+            try h.server.addLiveStream(path: "/live/dvr.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 10)
+            for (path, expected) in [("live/short.m3u8", VideoType.live), ("live/dvr.m3u8", VideoType.liveDVR)] {
+                let controller = h.controller(fast: false, liveDVRMinimumWindow: .seconds(12))
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([Video(url: h.server.url(path), deliveryMethod: .hls)])
+                try await recorder.waitFor(lifecycle: "Ready")
+                #expect(recorder.videoType == expected)
+                #expect(recorder.duration == .some(nil))
+                controller.shutdown()
+            }
+        }
+
+        @Test func seekLandsAtTheTargetWithItsFrameAndCompletion() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder).update { $0.cuePoints = [CuePoint(type: .code, position: .seconds(8))] }])
+            try await recorder.waitFor { $0.name == "FirstFrame" }
+            let mark = recorder.count
+            #expect(await controller.seekAndWait(to: .seconds(12)))
+            let after = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let position) = after else { return }
+            #expect(position >= .seconds(11.9) && position < .seconds(13))
+            try await recorder.waitFor(from: mark) { $0.name == "SeekFrame" }
+            let jumped = recorder.passages.last
+            #expect(jumped?.cuePoints.map(\.position) == [.seconds(8)])
+            #expect(Array(recorder.lifecycleNames[recorder.lifecycleNames.lastIndex(of: "PlaybackBufferEmpty")!...].prefix(2)) == ["PlaybackBufferEmpty", "PlaybackLikelyToKeepUp"])
+            controller.shutdown()
+        }
+
+        @Test func seekBeforeReadyOpensAtTheTarget() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setPreferredPeakBitRate(600_000)
+            controller.setVideos([h.video(.ladder)])
+            let landed = Task { await controller.seekAndWait(to: .seconds(14)) }
+            try await recorder.waitFor(lifecycle: "Play")
+            #expect(await landed.value)
+            let first = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let position) = first else { return }
+            #expect(position >= .seconds(13.9))
+            // Nothing before the target was ever reported, and the target's segment was fetched.
+            #expect(recorder.progress.allSatisfy { $0 >= .seconds(13.9) })
+            #expect(h.server.segmentRequests.contains { $0.path.hasSuffix("seg007.ts") })
+            controller.shutdown()
+        }
+
+        @Test func rateTwoPlaysTwiceAsFast() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "Play")
+            controller.playbackRate = 2
+            // Let the rate change settle, then measure media time against wall time over a second.
+            let start = try await recorder.waitFor(from: recorder.count) { if case .progress = $0 { true } else { false } }
+            let wallStart = ContinuousClock.now
+            guard case .progress(_, let from) = start else { return }
+            var to = from
+            var elapsed = Duration.zero
+            while elapsed < .milliseconds(1200) {
+                let next = try await recorder.waitFor(from: recorder.count) { if case .progress = $0 { true } else { false } }
+                if case .progress(_, let t) = next { to = t }
+                elapsed = ContinuousClock.now - wallStart
+            }
+            let media = try #require(to.offset(from: from))
+            let ratio = Double(media.components.seconds) + Double(media.components.attoseconds) / 1e18
+            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            #expect(ratio / wall > 1.6 && ratio / wall < 2.5, "media advanced \(ratio)s in \(wall)s")
+            controller.shutdown()
+        }
+
+        @Test func snapshotCapturesARealFrame() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { $0.name == "FirstFrame" }
+            let session = try #require(controller.currentSession)
+            let png = try #require(try session.player?.snapshotPNG())
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            #expect(try ImageProbe.meanBrightness(png) > 0.1)
+            controller.shutdown()
+        }
+
+        @Test func peakBitrateCapLimitsVariantsForLaterSessionsAndTheCurrentOne() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.setPreferredPeakBitRate(600_000)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "End")
+            #expect(!h.server.segmentRequests.isEmpty)
+            #expect(h.server.segmentRequests.allSatisfy { $0.path.contains("/ladder/v0/") })
+
+            // Changed mid-session: later segments come from the capped variant.
+            h.server.clearRequestLog()
+            h.server.setBandwidth(bitsPerSecond: 6_000_000)
+            controller.setPreferredPeakBitRate(nil)
+            let realTime = h.controller(fast: false)
+            let live = EventRecorder(realTime)
+            realTime.isAutoPlay = true
+            realTime.setVideos([h.video(.ladder)])
+            try await live.waitFor { _ in h.server.segmentRequests.contains { !$0.path.contains("/ladder/v0/") } }
+            realTime.setPreferredPeakBitRate(600_000)
+            let capAt = h.server.requests.count
+            try await live.waitFor { _ in h.server.requests.dropFirst(capAt).filter { $0.path.hasSuffix(".ts") }.count >= 3 }
+            let later = h.server.requests.dropFirst(capAt).filter { $0.path.hasSuffix(".ts") }
+            // At most the segment already in flight comes from the old variant.
+            #expect(later.dropFirst().allSatisfy { $0.path.contains("/ladder/v0/") }, "\(later.map(\.path))")
+            realTime.shutdown()
+        }
+    }
+}
+
+/// Records delegate lifecycle names.
+final class NameRecorder: PlaybackControllerDelegate {
+    private let recorded = Mutex<[String]>([])
+    var names: [String] { recorded.withLock { $0 } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {
+        recorded.withLock { $0.append(lifecycleEvent.name) }
+    }
+}
+
+/// Pixel checks through ImageMagick (installed by `make deps`).
+enum ImageProbe {
+    static func meanBrightness(_ png: Data) throws -> Double {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-snap-\(UUID().uuidString).png")
+        try png.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try meanBrightness(ofFile: file.path)
+    }
+
+    static func meanBrightness(ofFile path: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["convert", path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

@@ -74,6 +74,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CoveCLITests",
+            dependencies: ["CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CoveTestingTests",
             dependencies: ["CoveCore", "CoveTesting"],
             swiftSettings: strict

@@ -73,7 +73,7 @@ actor FixtureCache {
     func media(for spec: FixtureMedia.Spec) async throws -> FixtureMedia {
         if let media = ready[spec] { return media }
         if let task = inFlight[spec] { return try await task.value }
-        let task = Task.detached { try FixtureGenerator(spec: spec).generateIfNeeded() }
+        let task = Task.detached { try await FixtureGenerator(spec: spec).generateIfNeeded() }
         inFlight[spec] = task
         defer { inFlight[spec] = nil }
         let media = try await task.value
@@ -92,7 +92,7 @@ struct FixtureGenerator {
         return FileManager.default.temporaryDirectory.appendingPathComponent("cove-fixtures")
     }
 
-    func generateIfNeeded() throws -> FixtureMedia {
+    func generateIfNeeded() async throws -> FixtureMedia {
         let fm = FileManager.default
         let final = Self.baseDirectory.appendingPathComponent(spec.cacheKey)
         let marker = final.appendingPathComponent(".complete")
@@ -102,7 +102,7 @@ struct FixtureGenerator {
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
         do {
-            try generate(into: staging)
+            try await generate(into: staging)
             try Data().write(to: staging.appendingPathComponent(".complete"))
         } catch {
             try? fm.removeItem(at: staging)
@@ -123,7 +123,7 @@ struct FixtureGenerator {
         return FixtureMedia(root: final, spec: spec)
     }
 
-    private func generate(into dir: URL) throws {
+    private func generate(into dir: URL) async throws {
         let d = String(spec.duration)
         let seg = String(spec.segmentDuration)
         let gop = String(spec.segmentDuration * 24)
@@ -140,7 +140,7 @@ struct FixtureGenerator {
         }
 
         // 3-variant ladder: 240p 400k, 480p 1.1M, 720p 2.6M, CBR so segment sizes match the declared bitrates.
-        try ffmpeg(video + tone(440) + [
+        try await ffmpeg(video + tone(440) + [
             "-filter_complex", "[0:v]split=3[a][b][c];[a]scale=426:240[v0];[b]scale=854:480[v1];[c]null[v2]",
             "-map", "[v0]", "-map", "[v1]", "-map", "[v2]", "-map", "1:a", "-map", "1:a", "-map", "1:a",
         ] + x264 + [
@@ -150,26 +150,26 @@ struct FixtureGenerator {
         ] + aac + hls("ladder") + ["-var_stream_map", "v:0,a:0 v:1,a:1 v:2,a:2", dir.path + "/ladder/v%v/index.m3u8"])
 
         // fMP4 HLS, one variant.
-        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k", "-maxrate", "1000k", "-bufsize", "1000k"] + aac + [
+        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k", "-maxrate", "1000k", "-bufsize", "1000k"] + aac + [
             "-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
             "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", dir.path + "/fmp4/v%v/seg%03d.m4s",
             "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0", dir.path + "/fmp4/v%v/index.m3u8",
         ])
 
         // Audio-only HLS.
-        try ffmpeg(tone(440) + ["-map", "0:a"] + aac + hls("audio") + ["-var_stream_map", "a:0", dir.path + "/audio/v%v/index.m3u8"])
+        try await ffmpeg(tone(440) + ["-map", "0:a"] + aac + hls("audio") + ["-var_stream_map", "a:0", dir.path + "/audio/v%v/index.m3u8"])
 
         // AES-128 HLS with a fixed key (served next to the playlist).
         let key = Data((0..<16).map { UInt8(($0 * 37 + 11) & 0xFF) })
         try key.write(to: dir.appendingPathComponent("aes/key.bin"))
         let keyInfo = dir.appendingPathComponent("aes/keyinfo")
         try "../key.bin\n\(dir.path)/aes/key.bin\n".write(to: keyInfo, atomically: true, encoding: .utf8)
-        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
+        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
             + hls("aes") + ["-hls_key_info_file", keyInfo.path, "-var_stream_map", "v:0,a:0", dir.path + "/aes/v%v/index.m3u8"])
         try? fm.removeItem(at: keyInfo)
 
         // One video variant and two audio renditions in an EXT-X-MEDIA group.
-        try ffmpeg(video + tone(440) + tone(660) + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
+        try await ffmpeg(video + tone(440) + tone(660) + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
             + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra"]
             + hls("altaudio") + [
                 "-var_stream_map", "a:0,agroup:aud,language:en,name:English,default:yes a:1,agroup:aud,language:fr,name:French v:0,agroup:aud",
@@ -177,7 +177,7 @@ struct FixtureGenerator {
             ])
 
         // Progressive MP4.
-        try ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
+        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
 
         // WebVTT: one cue per segment.
         var vtt = "WEBVTT\n\n"
@@ -204,24 +204,16 @@ struct FixtureGenerator {
         return String(format: "%02d:%02d:%02d", h, m, s)
     }
 
-    private func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+    private func ffmpeg(_ arguments: [String]) async throws {
+        let result: ProcessRunner.Result
         do {
-            try process.run()
+            result = try await ProcessRunner.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
         } catch {
             throw FixtureError(description: "ffmpeg could not be started (\(error)); install it with `make deps`")
         }
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let text = String(decoding: output, as: UTF8.self)
-            if process.terminationStatus == 127 { throw FixtureError(description: "ffmpeg is not installed; run `make deps`") }
-            throw FixtureError(description: "ffmpeg failed (\(process.terminationStatus)): \(text.suffix(800))")
+        guard result.status == 0 else {
+            if result.status == 127 { throw FixtureError(description: "ffmpeg is not installed; run `make deps`") }
+            throw FixtureError(description: "ffmpeg failed (\(result.status)): \(result.errorOutput.suffix(800))")
         }
     }
 }

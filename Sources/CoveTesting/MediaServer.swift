@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
-import ServiceLifecycle
 import Synchronization
 
 /// A loopback HTTP server for media, built to misbehave on request: it serves a folder (with Range
@@ -34,6 +33,7 @@ public final class MediaServer: Sendable {
         var routes: [(prefix: String, handler: RouteHandler)] = []
         var liveStreams: [String: LiveStream] = [:]
         var stopped = false
+        var outageWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     struct ForcedStatus {
@@ -79,11 +79,15 @@ public final class MediaServer: Sendable {
 
     /// Stops the server for good.
     public func stop() async {
-        let running = state.withLock { s -> Launched? in
+        let (running, waiters) = state.withLock { s -> (Launched?, [CheckedContinuation<Void, Never>]) in
             s.stopped = true
-            defer { s.running = nil }
-            return s.running
+            defer {
+                s.running = nil
+                s.outageWaiters.removeAll()
+            }
+            return (s.running, s.outageWaiters)
         }
+        for waiter in waiters { waiter.resume() }
         await running?.stop()
     }
 
@@ -112,12 +116,20 @@ public final class MediaServer: Sendable {
     /// Takes the server offline now: the listening socket closes and every connection drops, so
     /// clients see refused connections, as when a server dies.
     public func beginOutage() async {
-        let running = state.withLock { s -> Launched? in
+        await takeDown(markOutage())
+    }
+
+    /// Flags the outage (so new requests are dropped at once) and hands back what must be torn down.
+    private func markOutage() -> Launched? {
+        state.withLock { s -> Launched? in
             guard !s.outage, !s.stopped else { return nil }
             s.outage = true
             defer { s.running = nil }
             return s.running
         }
+    }
+
+    private func takeDown(_ running: Launched?) async {
         await running?.stop()
     }
 
@@ -128,6 +140,12 @@ public final class MediaServer: Sendable {
             return s.outage && !s.stopped
         }
         guard wasDown else { return }
+        defer {
+            for waiter in state.withLock({ s -> [CheckedContinuation<Void, Never>] in
+                defer { s.outageWaiters.removeAll() }
+                return s.outageWaiters
+            }) { waiter.resume() }
+        }
         try await run()
     }
 
@@ -138,6 +156,20 @@ public final class MediaServer: Sendable {
     }
 
     public var isInOutage: Bool { state.withLock { $0.outage } }
+
+    /// Returns once the server is serving again (immediately when it is not in an outage).
+    public func waitUntilServing() async {
+        await withCheckedContinuation { continuation in
+            let serving = state.withLock { s -> Bool in
+                if s.outage && !s.stopped {
+                    s.outageWaiters.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if serving { continuation.resume() }
+        }
+    }
 
     // MARK: Request log
 
@@ -172,32 +204,41 @@ public final class MediaServer: Sendable {
 
     private func run() async throws {
         let launched = try await Self.launch(port: port, responder: MediaResponder(server: self), logger: logger)
+        if state.withLock({ $0.stopped }) {
+            await launched.stop()
+            return
+        }
         state.withLock { $0.running = launched }
     }
 
+    /// A running Hummingbird application: its listening channel and the task running it.
     struct Launched {
         let port: Int
         let task: Task<Void, Never>
-        let group: ServiceGroup
-        /// Graceful: stops accepting, closes idle connections, lets in-flight responses end (they abort
-        /// themselves during an outage). Cancelling instead would tear down live response writers.
+        let listener: any Channel
+        let connections: ConnectionRegistry
+
+        /// Closes the listening socket and every open connection, like a server dying: clients get
+        /// refused or reset connections. (Cancelling the task instead would tear down live response
+        /// writers mid-write; graceful shutdown would wait for idle keep-alive clients.)
         func stop() async {
-            await group.triggerGracefulShutdown()
+            try? await listener.close()
+            connections.closeAll()
             await task.value
         }
     }
 
     private static func launch(port: Int, responder: MediaResponder?, logger: Logger) async throws -> Launched {
-        let (portStream, portContinuation) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Result<any Channel, any Error>.self)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil, reuseAddress: true)
-        let responder = responder ?? MediaResponder(server: nil)
+        let connections = ConnectionRegistry()
+        let responder = MediaResponder(server: responder?.server, connections: connections)
         let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
-            portContinuation.yield(.success(channel.localAddress?.port ?? port))
+            portContinuation.yield(.success(channel))
         }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             do {
-                try await group.run()
+                try await app.run()
             } catch {
                 portContinuation.yield(.failure(error))
             }
@@ -205,14 +246,16 @@ public final class MediaServer: Sendable {
         }
         for await result in portStream {
             switch result {
-            case .success(let bound): return Launched(port: bound, task: task, group: group)
+            case .success(let listener):
+                return Launched(port: listener.localAddress?.port ?? port, task: task, listener: listener, connections: connections)
             case .failure(let error): throw error
             }
         }
         throw FixtureError(description: "the media server stopped before it started listening on port \(port)")
     }
 
-    fileprivate func respond(to request: Request) async throws -> Response {
+    /// `drop` closes the client's connection without an answer.
+    fileprivate func respond(to request: Request, drop: @Sendable () -> Void) async throws -> Response {
         let path = request.uri.path
         let recordID = state.withLock { s -> Int in
             s.records.append(MediaRequest(method: request.method.rawValue, path: path, query: request.uri.query, range: request.headers[.range], headers: Self.headerDictionary(request.headers)))
@@ -224,8 +267,10 @@ public final class MediaServer: Sendable {
             return s.outageTriggers.remove(at: index)
         }) {
             finish(recordID, status: 0, aborted: true)
+            let running = markOutage()
+            drop()
             Task.detached { [self] in
-                await self.beginOutage()
+                await self.takeDown(running)
                 try? await Task.sleep(for: trigger.duration)
                 try? await self.endOutage()
             }
@@ -424,14 +469,62 @@ public struct MediaServerResponse: Sendable {
 /// Thrown from a response body to cut the connection.
 struct ConnectionDropped: Error {}
 
+/// A request context that remembers its connection, so outages can drop it.
+struct MediaRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let channel: any Channel
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+    }
+}
+
 /// Hummingbird responder that forwards to the server (or answers 503 while only probing for a port).
 struct MediaResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = MediaRequestContext
     let server: MediaServer?
+    let connections: ConnectionRegistry
 
-    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+    init(server: MediaServer?, connections: ConnectionRegistry = ConnectionRegistry()) {
+        self.server = server
+        self.connections = connections
+    }
+
+    func respond(to request: Request, context: MediaRequestContext) async throws -> Response {
+        connections.track(context.channel)
         guard let server else { return Response(status: .serviceUnavailable) }
-        return try await server.respond(to: request)
+        if server.isInOutage {
+            context.channel.close(promise: nil)
+            throw ConnectionDropped()
+        }
+        let channel = context.channel
+        return try await server.respond(to: request, drop: { channel.close(promise: nil) })
+    }
+}
+
+/// Open client connections of one running server.
+final class ConnectionRegistry: Sendable {
+    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+
+    func track(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let isNew = channels.withLock { open -> Bool in
+            guard open[id] == nil else { return false }
+            open[id] = channel
+            return true
+        }
+        if isNew {
+            channel.closeFuture.whenComplete { [weak self] _ in _ = self?.channels.withLock { $0.removeValue(forKey: id) } }
+        }
+    }
+
+    func closeAll() {
+        let open = channels.withLock { current -> [any Channel] in
+            defer { current.removeAll() }
+            return Array(current.values)
+        }
+        for channel in open { channel.close(promise: nil) }
     }
 }
 

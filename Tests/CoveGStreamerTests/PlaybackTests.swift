@@ -235,7 +235,7 @@ extension RealEngineTests {
             let session = try #require(controller.currentSession)
             let png = try #require(try session.player?.snapshotPNG())
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-            #expect(try ImageProbe.meanBrightness(png) > 0.1)
+            #expect(try await ImageProbe.meanBrightness(png) > 0.1)
             controller.shutdown()
         }
 
@@ -282,23 +282,15 @@ final class NameRecorder: PlaybackControllerDelegate {
 
 /// Pixel checks through ImageMagick (installed by `make deps`).
 enum ImageProbe {
-    static func meanBrightness(_ png: Data) throws -> Double {
+    static func meanBrightness(_ png: Data) async throws -> Double {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-snap-\(UUID().uuidString).png")
         try png.write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        return try meanBrightness(ofFile: file.path)
+        return try await meanBrightness(ofFile: file.path)
     }
 
-    static func meanBrightness(ofFile path: String) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["convert", path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    static func meanBrightness(ofFile path: String) async throws -> Double {
+        let result = try await ProcessRunner.run("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }

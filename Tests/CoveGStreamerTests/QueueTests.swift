@@ -54,7 +54,7 @@ extension RealEngineTests {
 
         @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))
         func windowOutputRendersIntoAnXWindow() async throws {
-            let x = try XServer.start()
+            let x = try await XServer.start()
             defer { x.stop() }
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
@@ -65,12 +65,12 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder)])
             try await recorder.waitFor { $0.name == "FirstFrame" }
             try await recorder.waitFor { if case .progress(_, let t) = $0 { t > .seconds(1) } else { false } }
-            let windows = try x.run("xwininfo", "-root", "-tree")
+            let windows = try await x.run("xwininfo", "-root", "-tree")
             #expect(windows.contains("\"GStreamer\")") && windows.contains("x240+"), "\(windows)")
             let shot = FileManager.default.temporaryDirectory.appendingPathComponent("cove-x-\(UUID().uuidString).png")
             defer { try? FileManager.default.removeItem(at: shot) }
-            _ = try x.run("import", "-window", "root", shot.path)
-            #expect(try ImageProbe.meanBrightness(ofFile: shot.path) > 0.02)
+            try await x.run("import", "-window", "root", shot.path)
+            #expect(try await ImageProbe.meanBrightness(ofFile: shot.path) > 0.02)
             controller.shutdown()
         }
     }
@@ -90,44 +90,46 @@ struct XServer {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
 
-    static func start() throws -> XServer {
-        let number = Int.random(in: 50...250)
-        let arguments = ["/usr/bin/Xvfb", ":\(number)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+    /// Starts Xvfb on a display it picks itself; `-displayfd` reports the number once it is ready.
+    static func start() async throws -> XServer {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw RecorderError(description: "pipe() failed") }
+        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else {
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
             throw RecorderError(description: "could not start Xvfb")
         }
-        let server = XServer(display: ":\(number)", pid: pid)
-        // Xvfb takes a moment to open its socket; wait until the display answers.
-        for _ in 0..<100 {
-            if (try? server.run("xdpyinfo")) != nil { return server }
-            usleep(50_000)
+        let reader = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        let number = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let text = String(decoding: reader.availableData, as: UTF8.self)
+                continuation.resume(returning: Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
         }
-        server.stop()
-        throw RecorderError(description: "Xvfb did not start on :\(number)")
+        guard let number else {
+            XServer(display: "", pid: pid).stop()
+            throw RecorderError(description: "Xvfb did not report a display")
+        }
+        return XServer(display: ":\(number)", pid: pid)
     }
 
     @discardableResult
-    func run(_ arguments: String...) throws -> String {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = arguments
-        child.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { _, new in new }
-        let out = Pipe()
-        child.standardOutput = out
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw RecorderError(description: "\(arguments.joined(separator: " ")) failed") }
-        return String(decoding: data, as: UTF8.self)
+    func run(_ command: String, _ arguments: String...) async throws -> String {
+        let result = try await ProcessRunner.run(command, arguments, environment: ["DISPLAY": display])
+        guard result.status == 0 else { throw RecorderError(description: "\(command) failed: \(result.errorOutput)") }
+        return result.output
     }
 
     func stop() {

@@ -5,6 +5,9 @@ import Synchronization
 /// Records a controller's events from the moment it is created and lets a test wait for one,
 /// instead of sleeping.
 ///
+/// It listens as a session consumer, so `await controller.settle()` (or `cursor()`) guarantees that
+/// everything the controller emitted so far has been recorded.
+///
 /// ```swift
 /// let recorder = EventRecorder(controller)
 /// controller.setVideos([video])
@@ -13,19 +16,28 @@ import Synchronization
 /// ```
 public final class EventRecorder: Sendable {
     private let storage: Storage
-    private let task: Task<Void, Never>
+    private let controller: WeakController
 
     public init(_ controller: PlaybackController) {
-        let stream = controller.events
         let storage = Storage()
         self.storage = storage
-        task = Task {
-            for await event in stream { storage.append(event) }
+        self.controller = WeakController(controller)
+        controller.addSessionConsumer(storage)
+        // The event stream only tells us when the controller shuts down.
+        let stream = controller.events
+        Task {
+            for await _ in stream {}
+            await controller.settle()
             storage.finish()
         }
     }
 
-    deinit { task.cancel() }
+    /// The index the next event will get, once everything emitted so far is recorded: a cursor for
+    /// `waitFor(from:)` that cannot be behind.
+    public func cursor() async -> Int {
+        await controller.value?.settle()
+        return count
+    }
 
     /// Everything recorded so far.
     public var events: [PlaybackEvent] { storage.state.withLock { $0.events } }
@@ -41,9 +53,28 @@ public final class EventRecorder: Sendable {
         events.filter { if case .progress = $0 { return false } else { return true } }.map(\.name)
     }
 
-    /// The first event from `index` on that matches, waiting up to `timeout` for it.
+    /// Lifecycle events that end a wait early (unless they are what is awaited): a session that failed
+    /// will not produce the awaited event, so the test fails at once with the error instead of timing out.
+    public static let fatalLifecycle: Set<String> = ["Fail", "FailedToPlayToEndTime"]
+
+    /// The first event from `index` on that matches, waiting up to `timeout` for it. A `Fail` or
+    /// `FailedToPlayToEndTime` that does not match throws immediately (pass `failOn: []` to wait through them).
     @discardableResult
-    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<String> = EventRecorder.fatalLifecycle, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+        // Failures already recorded when the wait starts belong to the past (an earlier session);
+        // only new ones cut the wait short.
+        let fatalFrom = max(index, count)
+        let match: @Sendable (Int, PlaybackEvent) -> Bool = { at, event in
+            predicate(event) || (at >= fatalFrom && (event.lifecycleEvent.map { failOn.contains($0.name) } ?? false))
+        }
+        let hit = try await waitForMatch(from: index, timeout: timeout, match)
+        if !predicate(hit), let lifecycle = hit.lifecycleEvent {
+            throw RecorderError(description: "the session reported \(lifecycle) while waiting; recorded: \(Self.summary(events))")
+        }
+        return hit
+    }
+
+    private func waitForMatch(from index: Int, timeout: Duration, _ predicate: @escaping @Sendable (Int, PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
         let storage = self.storage
         let id = storage.state.withLock { s -> Int in
             s.nextID += 1
@@ -56,7 +87,7 @@ public final class EventRecorder: Sendable {
                     var cursor = index
                     while true {
                         let (fresh, end, finished) = storage.state.withLock { s in (Array(s.events.dropFirst(cursor)), s.events.count, s.finished) }
-                        if let hit = fresh.first(where: predicate) { return continuation.resume(returning: hit) }
+                        if let hit = fresh.enumerated().first(where: { predicate(cursor + $0.offset, $0.element) })?.element { return continuation.resume(returning: hit) }
                         if finished {
                             let recorded = storage.state.withLock { Self.summary($0.events) }
                             return continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(recorded)"))
@@ -88,8 +119,8 @@ public final class EventRecorder: Sendable {
 
     /// Waits for a lifecycle event by its seed name ("Ready", "End", …).
     @discardableResult
-    public func waitFor(lifecycle name: String, from index: Int = 0, timeout: Duration = .seconds(30)) async throws -> PlaybackEvent {
-        try await waitFor(from: index, timeout: timeout) { $0.lifecycleEvent?.name == name }
+    public func waitFor(lifecycle name: String, from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<String> = EventRecorder.fatalLifecycle) async throws -> PlaybackEvent {
+        try await waitFor(from: index, timeout: timeout, failOn: failOn.subtracting([name])) { $0.lifecycleEvent?.name == name }
     }
 
     private static func summary(_ events: [PlaybackEvent]) -> String {
@@ -102,10 +133,12 @@ public struct RecorderError: Error, CustomStringConvertible {
     public init(description: String) { self.description = description }
 }
 
-/// The recorder's state, shared with its reading task (which must not keep the recorder alive).
-private final class Storage: Sendable {
+/// The recorder's state; it is the session consumer the controller delivers to.
+private final class Storage: PlaybackSessionConsumer {
+    func didReceive(_ event: PlaybackEvent) { append(event) }
+
     struct Waiter {
-        let predicate: @Sendable (PlaybackEvent) -> Bool
+        let predicate: @Sendable (Int, PlaybackEvent) -> Bool
         let startIndex: Int
         let continuation: CheckedContinuation<PlaybackEvent, any Error>
     }
@@ -113,13 +146,13 @@ private final class Storage: Sendable {
     let state = Mutex<(events: [PlaybackEvent], waiters: [Int: Waiter], finished: Bool, nextID: Int)>(([], [:], false, 0))
 
     func append(_ event: PlaybackEvent) {
-        let candidates = state.withLock { s -> [(Int, @Sendable (PlaybackEvent) -> Bool)] in
+        let (index, candidates) = state.withLock { s -> (Int, [(Int, @Sendable (Int, PlaybackEvent) -> Bool)]) in
             s.events.append(event)
             let index = s.events.count - 1
-            return s.waiters.filter { index >= $0.value.startIndex }.map { ($0.key, $0.value.predicate) }
+            return (index, s.waiters.filter { index >= $0.value.startIndex }.map { ($0.key, $0.value.predicate) })
         }
         // Evaluated without the lock: a predicate may read the recorder.
-        let matched = candidates.filter { $0.1(event) }.map(\.0)
+        let matched = candidates.filter { $0.1(index, event) }.map(\.0)
         guard !matched.isEmpty else { return }
         let ready = state.withLock { s in matched.compactMap { s.waiters.removeValue(forKey: $0)?.continuation } }
         for continuation in ready { continuation.resume(returning: event) }
@@ -135,4 +168,9 @@ private final class Storage: Sendable {
             waiter.continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived"))
         }
     }
+}
+
+private final class WeakController: @unchecked Sendable {
+    weak var value: PlaybackController?
+    init(_ value: PlaybackController) { self.value = value }
 }

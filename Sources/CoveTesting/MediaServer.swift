@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// A loopback HTTP server for media, built to misbehave on request: it serves a folder (with Range
@@ -211,18 +212,20 @@ public final class MediaServer: Sendable {
         state.withLock { $0.running = launched }
     }
 
-    /// A running Hummingbird application: its listening channel and the task running it.
+    /// A running Hummingbird application: the service group running it and its open connections.
     struct Launched {
         let port: Int
         let task: Task<Void, Never>
-        let listener: any Channel
+        let group: ServiceGroup
         let connections: ConnectionRegistry
 
-        /// Closes the listening socket and every open connection, like a server dying: clients get
-        /// refused or reset connections. (Cancelling the task instead would tear down live response
-        /// writers mid-write; graceful shutdown would wait for idle keep-alive clients.)
+        /// Stops like a server dying, without tearing Hummingbird apart: graceful shutdown closes the
+        /// listener (new connections are refused) and drains accepted connections, while closing every
+        /// tracked connection cuts keep-alive clients and in-flight responses at once. (Cancelling the
+        /// task, or closing the listener behind Hummingbird's back, can drop an accepted connection's
+        /// writer unfinished, which traps in NIO.)
         func stop() async {
-            try? await listener.close()
+            await group.triggerGracefulShutdown()
             connections.closeAll()
             await task.value
         }
@@ -236,9 +239,10 @@ public final class MediaServer: Sendable {
         let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
             portContinuation.yield(.success(channel))
         }, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             do {
-                try await app.run()
+                try await group.run()
             } catch {
                 portContinuation.yield(.failure(error))
             }
@@ -247,7 +251,7 @@ public final class MediaServer: Sendable {
         for await result in portStream {
             switch result {
             case .success(let listener):
-                return Launched(port: listener.localAddress?.port ?? port, task: task, listener: listener, connections: connections)
+                return Launched(port: listener.localAddress?.port ?? port, task: task, group: group, connections: connections)
             case .failure(let error): throw error
             }
         }

@@ -84,7 +84,7 @@ struct ControllerTests {
         #expect(delegate.durations == [.seconds(20)])
         controller.removeSessionConsumer(late)
         controller.play()
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         await drain(controller)
         #expect(late.lifecycle == ["PauseRequest", "Pause"])
         #expect(early.lifecycle.suffix(2) == ["PlayRequest", "Play"])
@@ -229,7 +229,7 @@ struct ControllerTests {
         try await recorder.waitFor(lifecycle: "Play")
         let first = try #require(controller.currentSession)
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         let second = try #require(controller.currentSession)
         #expect(first.id != second.id)
         #expect(first.isTerminated)
@@ -250,7 +250,7 @@ struct ControllerTests {
         controller.setVideos([Self.hls, Self.hls2])
         try await recorder.waitFor(lifecycle: "Play")
         await engine.player(number: 1).emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         await engine.player(number: 2).emit(.endOfStream)
         try await recorder.waitFor { if case .playlistCompleted = $0 { true } else { false } }
         await drain(controller)
@@ -271,10 +271,10 @@ struct ControllerTests {
         controller.insertVideo(Video(sources: []), afterVideoAt: 0)
         try await recorder.waitFor { if case .videoInsertionFailed = $0 { recorder.events.filter { if case .videoInsertionFailed = $0 { true } else { false } }.count == 2 } else { false } }
         controller.advanceToNext()
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         #expect(controller.currentSession?.video.id == "b")
         controller.advanceToNext()
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         #expect(controller.currentSession?.video.id == "c")
         controller.advanceToNext()
         await drain(controller)
@@ -292,7 +292,7 @@ struct ControllerTests {
         controller.delegate = delegate
         controller.isAutoPlay = true
         controller.setVideos([Video(sources: [], properties: ["id": "empty"])])
-        try await recorder.waitFor { if case .noPlayableVideosFound = $0 { true } else { false } }
+        try await recorder.waitFor(failOn: []) { if case .noPlayableVideosFound = $0 { true } else { false } }
         await drain(controller)
         #expect(recorder.names == ["SessionAdvanced", "Fail", "NoPlayableVideosFound"])
         let errors = recorder.events.compactMap { $0.lifecycleEvent?.error }
@@ -310,7 +310,7 @@ struct ControllerTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Video(sources: []), Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(lifecycle: "Play", failOn: [])
         #expect(controller.currentSession?.video.id == "b")
         #expect(!recorder.names.contains("NoPlayableVideosFound"))
     }
@@ -343,7 +343,7 @@ struct ControllerTests {
 
         engine.behavior.loadFailure = nil
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         let player = await engine.player(number: 2)
         player.emit(.failed(PlaybackError(.corruptMedia, "decoder error")))
         player.emit(.failed(PlaybackError(.corruptMedia, "decoder error again")))
@@ -360,7 +360,7 @@ struct ControllerTests {
         controller.setVideos([Self.hls])
         try await recorder.waitFor(lifecycle: "Play")
         let player = await engine.player(number: 1)
-        let mark = recorder.count
+        let mark = await recorder.cursor()
         player.emit(.buffering(percent: 0))
         try await recorder.waitFor(lifecycle: "PlaybackStalled")
         #expect(player.calls.last == .pause)
@@ -404,7 +404,7 @@ struct ControllerTests {
         controller.setPreferredPeakBitRate(0)
         controller.playbackRate = 0
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
         let second = await engine.player(number: 2)
         #expect(second.configuration.maxBitrate == nil)
         #expect(second.configuration.rate == 1)

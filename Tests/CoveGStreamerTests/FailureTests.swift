@@ -75,7 +75,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(sources: [], properties: ["id": "nothing"])])
-            try await recorder.waitFor { if case .noPlayableVideosFound = $0 { true } else { false } }
+            try await recorder.waitFor(failOn: []) { if case .noPlayableVideosFound = $0 { true } else { false } }
             #expect(recorder.names == ["SessionAdvanced", "Fail", "NoPlayableVideosFound"])
             #expect(h.server.requests.isEmpty)
         }

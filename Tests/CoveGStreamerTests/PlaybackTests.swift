@@ -165,7 +165,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder).update { $0.cuePoints = [CuePoint(type: .code, position: .seconds(8))] }])
             try await recorder.waitFor { $0.name == "FirstFrame" }
-            let mark = recorder.count
+            let mark = await recorder.cursor()
             #expect(await controller.seekAndWait(to: .seconds(12)))
             let after = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let position) = after else { return }
@@ -207,13 +207,13 @@ extension RealEngineTests {
             try await recorder.waitFor(lifecycle: "Play")
             controller.playbackRate = 2
             // Let the rate change settle, then measure media time against wall time over a second.
-            let start = try await recorder.waitFor(from: recorder.count) { if case .progress = $0 { true } else { false } }
+            let start = try await recorder.waitFor(from: await recorder.cursor()) { if case .progress = $0 { true } else { false } }
             let wallStart = ContinuousClock.now
             guard case .progress(_, let from) = start else { return }
             var to = from
             var elapsed = Duration.zero
             while elapsed < .milliseconds(1200) {
-                let next = try await recorder.waitFor(from: recorder.count) { if case .progress = $0 { true } else { false } }
+                let next = try await recorder.waitFor(from: await recorder.cursor()) { if case .progress = $0 { true } else { false } }
                 if case .progress(_, let t) = next { to = t }
                 elapsed = ContinuousClock.now - wallStart
             }

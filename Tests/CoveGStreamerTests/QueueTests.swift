@@ -42,11 +42,11 @@ extension RealEngineTests {
             controller.insertVideo(h.video(.audioOnly, ["id": "inserted"]), afterVideoAt: 0)
             try await recorder.waitFor { if case .videoInserted(_, 1) = $0 { true } else { false } }
             controller.advanceToNext()
-            try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+            try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
             #expect(controller.currentSession?.video.id == "inserted")
             #expect(first.isTerminated)
             controller.setVideos([h.video(.mp4, ["id": "replacement"])])
-            try await recorder.waitFor(lifecycle: "Play", from: recorder.count)
+            try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
             #expect(controller.currentSession?.video.id == "replacement")
             #expect(recorder.lifecycleNames.filter { $0 == "Terminate" }.count == 2)
             controller.shutdown()
@@ -90,8 +90,18 @@ struct XServer {
 
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
 
-    /// Starts Xvfb on a display it picks itself; `-displayfd` reports the number once it is ready.
+    /// Starts Xvfb on a display it picks itself, and checks that the display answers.
     static func start() async throws -> XServer {
+        for _ in 0..<3 {
+            let server = try await launch()
+            if (try? await server.run("xdpyinfo")) != nil { return server }
+            server.stop()
+        }
+        throw RecorderError(description: "Xvfb started but its display never answered")
+    }
+
+    /// `-displayfd` makes Xvfb pick a free display and report its number once it is ready.
+    private static func launch() async throws -> XServer {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw RecorderError(description: "pipe() failed") }
         let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]

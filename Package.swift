@@ -63,6 +63,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "cove-bench",
+            dependencies: [
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CCoveGst", "CGStreamer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/CoveBench",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "CoveCoreTests",
             dependencies: ["CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],

@@ -24,6 +24,12 @@ final class GStreamerPipeline: @unchecked Sendable {
     private let busThreadDone = DispatchSemaphore(value: 0)
     private let urlText: String
 
+    struct RenderHandler: Sendable {
+        let sink: ElementRef
+        let kind: EngineTrack.Kind
+        let id: gulong
+    }
+
     /// What streaming threads and the bus thread share.
     private struct State {
         var closed = false
@@ -52,6 +58,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         var selectedTrackIDs: [String] = []
         /// Signal handlers connected on the playbin.
         var signalHandlers: [gulong] = []
+        /// Handoff handlers on headless sinks (each holds a reference to its sink).
+        var renderHandlers: [RenderHandler] = []
+        /// Kinds whose frames are timed by sink render handoffs rather than buffer arrival.
+        var renderTimedKinds: Set<EngineTrack.Kind> { Set(renderHandlers.map(\.kind)) }
         var bytesRead = 0
     }
 
@@ -100,6 +110,20 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.signalHandlers = [deepAdded, sourceSetup] }
         installProbe(on: videoSink, kind: .video)
         installProbe(on: audioSink, kind: .audio)
+        // Headless sinks say exactly when they render a buffer: time frames from that. Real outputs
+        // are timed from buffer arrival and the pipeline reaching PLAYING instead.
+        var renderHandlers: [RenderHandler] = []
+        for (sink, kind, callback) in [(videoSink, EngineTrack.Kind.video, onVideoRendered), (audioSink, .audio, onAudioRendered)] {
+            let name = kind == .video ? "cove-video-sink" : "cove-audio-sink"
+            guard let inner = gst_bin_get_by_name(sink.bin, name) else { continue }
+            guard cove_has_property(UnsafeMutableRawPointer(inner), "signal-handoffs") != 0 else {
+                gst_object_unref(UnsafeMutableRawPointer(inner))
+                continue
+            }
+            let ref = ElementRef(pointer: inner)
+            renderHandlers.append(RenderHandler(sink: ref, kind: kind, id: cove_signal_connect(ref.object, "handoff", unsafeBitCast(callback, to: GCallback.self), context)))
+        }
+        state.withLock { $0.renderHandlers = renderHandlers }
 
         let thread = Thread { [self] in self.readBus() }
         thread.name = "cove-gst-bus"
@@ -130,7 +154,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .headless:
             // The caps filter forces decoding: fakesink accepts anything, and without it the
             // pipeline could link compressed video straight to the sink.
-            description = "capsfilter caps=video/x-raw ! fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true"
+            description = "capsfilter caps=video/x-raw ! fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true signal-handoffs=true"
         case .x11(let display):
             let target = display.map { " display=\"\($0.filter { $0.isLetter || $0.isNumber || $0 == ":" || $0 == "." })\"" } ?? ""
             description = "ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true\(target)"
@@ -141,7 +165,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     private static func makeAudioSink(_ output: AudioOutput, sync: Bool) throws(PlaybackError) -> ElementRef {
         switch output {
         case .discard:
-            return try makeBin("capsfilter caps=audio/x-raw ! fakesink name=cove-audio-sink sync=\(sync)", what: "audio sink")
+            return try makeBin("capsfilter caps=audio/x-raw ! fakesink name=cove-audio-sink sync=\(sync) signal-handoffs=true", what: "audio sink")
         case .system:
             return try makeBin("autoaudiosink name=cove-audio-sink sync=\(sync)", what: "audio sink")
         }
@@ -289,15 +313,22 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func close() {
-        let (alreadyClosed, handlers) = state.withLock { s -> (Bool, [gulong]) in
+        let (alreadyClosed, handlers, renderHandlers) = state.withLock { s -> (Bool, [gulong], [RenderHandler]) in
             let was = s.closed
             s.closed = true
-            defer { s.signalHandlers = [] }
-            return (was, s.signalHandlers)
+            defer {
+                s.signalHandlers = []
+                s.renderHandlers = []
+            }
+            return (was, s.signalHandlers, s.renderHandlers)
         }
         guard !alreadyClosed else { return }
         cove_post_application_message(playbin.pointer, "cove-stop")
         for handler in handlers { cove_signal_disconnect(playbin.object, handler) }
+        for handler in renderHandlers {
+            cove_signal_disconnect(handler.sink.object, handler.id)
+            gst_object_unref(handler.sink.object)
+        }
         _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL)
         _ = busThreadDone.wait(timeout: .now() + .seconds(5))
         continuation.finish()
@@ -334,15 +365,16 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_uint64(demuxer.object, "high-watermark-time", ns)
     }
 
-    fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind) {
+    /// A buffer reached a sink (`rendered`: the sink presented it, which only happens while playing).
+    fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind, rendered: Bool) {
         let post = state.withLock { s -> Bool in
-            guard s.awaitingBuffer, !s.closed else { return false }
+            guard s.awaitingBuffer, !s.closed, s.renderTimedKinds.contains(kind) == rendered else { return false }
             let relevant = kind == .video ? (s.expectsVideo ?? true) : (s.expectsVideo == false)
             guard relevant else { return false }
             s.awaitingBuffer = false
             return true
         }
-        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", 0, 0) }
+        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", rendered ? 1 : 0, 0) }
     }
 
     fileprivate func sinkFlushed() {
@@ -399,16 +431,20 @@ final class GStreamerPipeline: @unchecked Sendable {
             var new = GST_STATE_VOID_PENDING
             cove_message_state_change(message, &old, &new)
             if new == GST_STATE_PLAYING {
-                let frameTime = state.withLock { s -> Double? in
+                let (wasPlaying, frameTime) = state.withLock { s -> (Bool, Double?) in
+                    let was = s.pipelineAtPlaying
                     s.pipelineAtPlaying = true
                     defer { s.frameWaitingForPlaying = nil }
-                    return s.frameWaitingForPlaying
+                    return (was, s.frameWaitingForPlaying)
                 }
-                emit(.playing)
+                if !wasPlaying { emit(.playing) }
                 if frameTime != nil { emit(.firstFrame(wallTime: wallTime(of: message))) }
             } else if old == GST_STATE_PLAYING {
-                state.withLock { $0.pipelineAtPlaying = false }
-                emit(.paused)
+                let wasPlaying = state.withLock { s -> Bool in
+                    defer { s.pipelineAtPlaying = false }
+                    return s.pipelineAtPlaying
+                }
+                if wasPlaying { emit(.paused) }
             }
         case GST_MESSAGE_ASYNC_DONE where fromPipeline:
             handleAsyncDone()
@@ -458,10 +494,17 @@ final class GStreamerPipeline: @unchecked Sendable {
             return false
         case "cove-first-buffer":
             let time = wallTime(of: message)
-            let playingNow = state.withLock { s -> Bool in
+            let rendered = a == 1
+            let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
+                if rendered && !s.pipelineAtPlaying {
+                    // A sink rendered it: the pipeline is playing, even if its state message is still queued.
+                    s.pipelineAtPlaying = true
+                    return (true, true)
+                }
                 if !s.pipelineAtPlaying { s.frameWaitingForPlaying = time }
-                return s.pipelineAtPlaying
+                return (s.pipelineAtPlaying, false)
             }
+            if becamePlaying { emit(.playing) }
             if playingNow { emit(.firstFrame(wallTime: time)) }
         case "cove-video-size":
             let changed = state.withLock { s -> Bool in
@@ -693,6 +736,18 @@ private let onSourceData: GstPadProbeCallback = { _, info, data in
     return GST_PAD_PROBE_OK
 }
 
+private typealias HandoffCallback = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
+
+private let onVideoRendered: HandoffCallback = { _, _, _, data in
+    guard let data else { return }
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkSawBuffer(.video, rendered: true)
+}
+
+private let onAudioRendered: HandoffCallback = { _, _, _, data in
+    guard let data else { return }
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkSawBuffer(.audio, rendered: true)
+}
+
 private let onVideoSinkData: GstPadProbeCallback = { _, info, data in
     sinkProbe(info, data, kind: .video)
 }
@@ -706,7 +761,7 @@ private func sinkProbe(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: g
     let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
     let type = info.pointee.type.rawValue
     if type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
-        pipeline.sinkSawBuffer(kind)
+        pipeline.sinkSawBuffer(kind, rendered: false)
     } else if let raw = info.pointee.data {
         let event = raw.assumingMemoryBound(to: GstEvent.self)
         let eventType = cove_event_type(event)

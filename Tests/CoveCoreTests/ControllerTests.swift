@@ -485,6 +485,19 @@ struct ControllerTests {
         #expect(late == 0)
     }
 
+    @Test func callsRightAfterShutdownStillGetAnswers() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Play")
+        controller.shutdown()
+        // Queued behind the shutdown: answered, never left waiting.
+        await controller.settle()
+        #expect(await controller.seekAndWait(to: .seconds(3)) == false)
+        await controller.settle()
+    }
+
     @Test func sdkManagerIdentityIsStableAndComponentsRegister() {
         let manager = PlayerSDKManager.shared
         #expect(manager.sessionID == PlayerSDKManager.shared.sessionID)

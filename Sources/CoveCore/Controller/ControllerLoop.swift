@@ -17,9 +17,9 @@ final class ControllerLoop: Sendable {
         Task.detached {
             for await item in stream {
                 await state.handle(item)
-                if await state.isShutDown { break }
+                // Stop accepting input, but drain what is queued so every waiter gets an answer.
+                if await state.isShutDown { continuation.finish() }
             }
-            continuation.finish()
         }
     }
 
@@ -80,7 +80,11 @@ private actor LoopState {
 
     func handle(_ item: ControllerInput) {
         guard !isShutDown else {
-            if case .command(.settle(let done)) = item { done() }
+            switch item {
+            case .command(.settle(let done)): done()
+            case .command(.seek(_, _, let completion)): completion?(false)
+            default: break
+            }
             return
         }
         switch item {

@@ -1,0 +1,141 @@
+import ArgumentParser
+import CoveCore
+import CoveGStreamer
+import CoveTesting
+import Foundation
+
+@main
+struct CoveBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cove-bench",
+        abstract: "Engine-relative benchmarks: Cove against raw playbin3, interleaved in one run, reported as ratios."
+    )
+
+    @Option(help: "Repetitions per player (the first is a discarded warm-up).")
+    var reps = 8
+
+    @Option(help: "Markdown file to write the results into.")
+    var out = "bench/RESULTS.md"
+
+    @Option(help: "Seconds to play before seeking.")
+    var settle = 1.0
+
+    @Option(help: "Seek target in seconds (outside what is buffered at the start).")
+    var seekTo = 24.0
+
+    func run() async throws {
+        let fixtures = try await FixtureMedia.prepare(.init(duration: 30))
+        let server = try await MediaServer.start(root: fixtures.root)
+        let url = server.url(.ladder).absoluteString
+        var raw: [RawPlaybin.Result] = []
+        var cove: [RawPlaybin.Result] = []
+        let load = Self.loadAverage()
+        say("Stream: 30 s, 3-variant HLS ladder, 2 s TS segments, served on loopback. Reps: \(reps) (first discarded).")
+        for rep in 0..<reps {
+            let order = rep % 2 == 0 ? ["raw", "cove"] : ["cove", "raw"]
+            for player in order {
+                let result: RawPlaybin.Result?
+                if player == "raw" {
+                    result = await Self.onThread { RawPlaybin().measure(url: url, seekTo: seekTo, settle: settle) }
+                } else {
+                    result = try await Self.measureCove(url: server.url(.ladder), seekTo: seekTo, settle: settle)
+                }
+                guard let result else { throw ValidationError("\(player) run \(rep) did not produce frames") }
+                say(String(format: "rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000, result.seekFrame * 1000))
+                if rep > 0 { if player == "raw" { raw.append(result) } else { cove.append(result) } }
+            }
+        }
+        await server.stop()
+        let report = Report(raw: raw, cove: cove, load: load, loadAfter: Self.loadAverage())
+        say(report.text)
+        try report.write(to: out)
+        say("Wrote \(out)")
+    }
+
+    /// Cove: the full SDK path, setVideos + play → first rendered frame; seek → first frame at the target.
+    static func measureCove(url: URL, seekTo: Double, settle: Double) async throws -> RawPlaybin.Result? {
+        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine())
+        let recorder = EventRecorder(controller)
+        let start = Date().timeIntervalSince1970
+        controller.setVideos([Video(url: url)])
+        controller.play()
+        let first = try await recorder.waitFor(timeout: .seconds(15)) { $0.name == "FirstFrame" }
+        guard case .framePresented(_, let frame) = first else { return nil }
+        try await Task.sleep(for: .seconds(settle))
+        let seekStart = Date().timeIntervalSince1970
+        controller.seek(to: .seconds(seekTo), tolerance: .zero)
+        let seekEvent = try await recorder.waitFor(timeout: .seconds(15)) { $0.name == "SeekFrame" }
+        guard case .framePresented(_, let seekFrame) = seekEvent else { return nil }
+        controller.shutdown()
+        await controller.settle()
+        return RawPlaybin.Result(firstFrame: frame.wallTime - start, seekFrame: seekFrame.wallTime - seekStart)
+    }
+
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: body()) }
+        }
+    }
+
+    static func loadAverage() -> String {
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    }
+}
+
+struct Report {
+    let raw: [RawPlaybin.Result]
+    let cove: [RawPlaybin.Result]
+    let load: String
+    let loadAfter: String
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    func row(_ name: String, _ pick: (RawPlaybin.Result) -> Double, target: Double) -> String {
+        let c = cove.map(pick), r = raw.map(pick)
+        let ratio = Self.median(c) / Self.median(r)
+        let range = { (v: [Double]) in String(format: "%.0f–%.0f", (v.min() ?? 0) * 1000, (v.max() ?? 0) * 1000) }
+        return String(format: "| %@ | %.0f (%@) | %.0f (%@) | **%.2f×** | ≤ %.2f× | %@ |",
+            name as NSString, Self.median(c) * 1000, range(c) as NSString, Self.median(r) * 1000, range(r) as NSString, ratio, target, (ratio <= target ? "met" : "not met") as NSString)
+    }
+
+    var text: String {
+        """
+        ## Engine overhead: Cove vs raw playbin3 (issue #2)
+
+        One run, \(cove.count) measured repetitions per player (plus one discarded warm-up), interleaved,
+        same loopback server and stream (30 s, 3-variant HLS ladder, 2 s TS segments). Both time frames
+        from the video fakesink's render handoff. Cove's start is measured from `setVideos` + `play()`,
+        raw playbin3's from `set_state(PLAYING)`; the seek is an accurate flushing seek to 24 s after 1 s of play.
+        Load average before/after: \(load) / \(loadAfter).
+
+        | metric | Cove median ms (min–max) | raw playbin3 median ms (min–max) | ratio Cove/raw | target | |
+        |---|---|---|---|---|---|
+        \(row("play() → first frame", \.firstFrame, target: 1.10))
+        \(row("seek → first frame at target", \.seekFrame, target: 1.10))
+        """
+    }
+
+    func write(to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let marker = "## Engine overhead: Cove vs raw playbin3 (issue #2)"
+        var document = (try? String(contentsOf: url, encoding: .utf8)) ?? "# Cove benchmark results\n\nGenerated by `make bench`; numbers are medians from one run on this machine, compared as ratios.\n\n"
+        if let range = document.range(of: marker) {
+            let rest = document[range.upperBound...]
+            let end = rest.range(of: "\n## ")?.lowerBound ?? document.endIndex
+            document.replaceSubrange(range.lowerBound..<end, with: text + "\n")
+        } else {
+            document += text + "\n"
+        }
+        try document.write(to: url, atomically: true, encoding: .utf8)
+    }
+}
+
+/// Unbuffered output, so progress shows while the bench runs.
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

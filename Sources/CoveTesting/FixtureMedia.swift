@@ -26,7 +26,7 @@ public struct FixtureMedia: Sendable {
         /// The test default: 20 s, 2 s segments.
         public static let standard = Spec()
 
-        var cacheKey: String { "v3-\(duration)s-\(segmentDuration)s" }
+        var cacheKey: String { "v4-\(duration)s-\(segmentDuration)s" }
     }
 
     /// The assets, as paths relative to `root`.
@@ -41,6 +41,8 @@ public struct FixtureMedia: Sendable {
         case aes = "aes/master.m3u8"
         /// One video variant with two EXT-X-MEDIA audio renditions: English (default) and French.
         case alternateAudio = "altaudio/master.m3u8"
+        /// One 240p variant with an in-manifest English WebVTT subtitle rendition (EXT-X-MEDIA SUBTITLES).
+        case subtitles = "subtitles/master.m3u8"
         /// Progressive 480p MP4 with faststart.
         case mp4 = "clip.mp4"
         /// WebVTT with one cue every segment: "Cue N at Ns".
@@ -135,7 +137,7 @@ struct FixtureGenerator {
             ["-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_filename", dir.path + "/\(sub)/v%v/seg%03d.ts", "-master_pl_name", "master.m3u8"]
         }
         let fm = FileManager.default
-        for sub in ["ladder", "fmp4", "audio", "aes", "altaudio", "corrupt"] {
+        for sub in ["ladder", "fmp4", "audio", "aes", "altaudio", "subtitles", "corrupt"] {
             try fm.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
 
@@ -176,15 +178,17 @@ struct FixtureGenerator {
                 dir.path + "/altaudio/v%v/index.m3u8",
             ])
 
+        // WebVTT first: the subtitle rendition below is segmented from it.
+        try webVTT().write(to: dir.appendingPathComponent("subs.vtt"), atomically: true, encoding: .utf8)
+
+        // One variant with an in-manifest WebVTT subtitle rendition.
+        try await ffmpeg(video + tone(440) + ["-i", dir.path + "/subs.vtt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-vf", "scale=426:240"] + x264
+            + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac + ["-c:s", "webvtt", "-metadata:s:s:0", "language=eng"]
+            + hls("subtitles") + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en,name:English", dir.path + "/subtitles/v%v/index.m3u8"])
+
         // Progressive MP4.
         try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
 
-        // WebVTT: one cue per segment.
-        var vtt = "WEBVTT\n\n"
-        for (n, start) in stride(from: 0, to: spec.duration, by: spec.segmentDuration).enumerated() {
-            vtt += "cue-\(n + 1)\n\(Self.vttTime(start)).000 --> \(Self.vttTime(start + spec.segmentDuration - 1)).900\nCue \(n + 1) at \(start)s\n\n"
-        }
-        try vtt.write(to: dir.appendingPathComponent("subs.vtt"), atomically: true, encoding: .utf8)
 
         // Corrupt media: deterministic noise.
         var generator = SplitMix64(seed: 0xC0DE)
@@ -197,6 +201,15 @@ struct FixtureGenerator {
         }
         playlist += "#EXT-X-ENDLIST\n"
         try playlist.write(to: dir.appendingPathComponent("corrupt/index.m3u8"), atomically: true, encoding: .utf8)
+    }
+
+    /// One cue per segment: "Cue N at Ns".
+    private func webVTT() -> String {
+        var vtt = "WEBVTT\n\n"
+        for (n, start) in stride(from: 0, to: spec.duration, by: spec.segmentDuration).enumerated() {
+            vtt += "cue-\(n + 1)\n\(Self.vttTime(start)).000 --> \(Self.vttTime(start + spec.segmentDuration - 1)).900\nCue \(n + 1) at \(start)s\n\n"
+        }
+        return vtt
     }
 
     static func vttTime(_ seconds: Int) -> String {

@@ -153,3 +153,112 @@ struct XServer {
         _ = waitpid(pid, &status, 0)
     }
 }
+
+extension RealEngineTests {
+    @Suite("GStreamer transport and tracks")
+    struct TransportTests {
+        @Test func pauseFreezesThePlayheadAndPlayResumesIt() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { if case .progress(_, let t) = $0 { t > .seconds(0.3) } else { false } }
+            controller.pause()
+            try await recorder.waitFor(lifecycle: "Pause")
+            let frozen = try #require(controller.currentSession?.player?.position)
+            let mark = await recorder.cursor()
+            // A late consumer gets the current session at once.
+            let late = SessionLog()
+            controller.addSessionConsumer(late)
+            await controller.settle()
+            #expect(late.advancedTo == [controller.currentSession!.id])
+            // Paused means paused over time: a wall-clock wait is the point here.
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(controller.currentSession?.player?.position == frozen)
+            controller.play()
+            try await recorder.waitFor(lifecycle: "Play", from: mark)
+            let paused = recorder.events[mark...].prefix { $0.lifecycleEvent?.name != "Play" }
+            #expect(!paused.contains { if case .progress = $0 { true } else { false } })
+            try await recorder.waitFor(from: mark) { if case .progress(_, let t) = $0 { t > frozen.advanced(by: .milliseconds(300)) } else { false } }
+            #expect(recorder.lifecycleNames.suffix(2) == ["PlayRequest", "Play"])
+            controller.shutdown()
+        }
+
+        @Test func inManifestSubtitlesAreATextTrackThatCanBeTurnedOffAndOn() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles)])
+            try await recorder.waitFor(lifecycle: "Play")
+            let session = try #require(controller.currentSession)
+            let english = try #require(session.textTrackGroup.track(preferring: ["en-GB"]))
+            #expect(session.textTrackGroup.tracks.count == 1)
+            #expect(english.displayName == "English")
+            #expect(session.selectedTextTrack?.id == english.id)  // DEFAULT=YES in the manifest
+            session.selectTextTrack(nil)
+            try await recorder.waitFor { if case .textTrackSelected(_, nil) = $0 { true } else { false } }
+            #expect(session.selectedTextTrack == nil)
+            session.selectTextTrack(english)
+            try await recorder.waitFor(from: await recorder.cursor()) { if case .textTrackSelected(_, let t) = $0 { t?.id == english.id } else { false } }
+            #expect(session.selectedAudioTrack != nil)
+            controller.shutdown()
+        }
+
+        @Test func terminatingASessionStopsItsPipeline() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            let delegate = InsertLog()
+            controller.delegate = delegate
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "Play")
+            controller.insertVideo(h.video(.mp4), afterVideoAt: 3)
+            let session = try #require(controller.currentSession)
+            session.terminate()
+            try await recorder.waitFor(lifecycle: "Terminate")
+            await controller.settle()
+            #expect(delegate.failures == [.invalidArgument])
+            #expect(session.isTerminated && controller.currentSession == nil)
+            #expect(session.player?.position == nil)
+            let requests = h.server.requests.count
+            controller.play()
+            await controller.settle()
+            #expect(h.server.requests.count == requests)
+            #expect(h.logs.text.contains("play() ignored: there is no active session"))
+        }
+
+        @Test func theEngineHonoursAForwardBufferLimit() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let engine = GStreamerEngine()
+            let player = try engine.makePlayer(configuration: EnginePlayerConfiguration(url: h.server.url(.ladder), maxBitrate: 600_000, forwardBufferDuration: .seconds(4)))
+            defer { player.close() }
+            var events = player.events.makeAsyncIterator()
+            player.load(playWhenReady: true)
+            while let event = await events.next() {
+                if case .firstFrame = event { break }
+                if case .failed(let error) = event { Issue.record("\(error)"); return }
+            }
+            // Let the demuxer run ahead as far as it is allowed: a wall-clock wait is the point here.
+            try await Task.sleep(for: .seconds(1.5))
+            let fetched = h.server.segmentRequests.count
+            // 4 s of buffer over 2 s segments, plus the one playing and one in flight: far from all 10.
+            #expect(fetched <= 5, "\(h.server.segmentRequests.map(\.path))")
+            #expect(fetched >= 2)
+        }
+    }
+}
+
+final class InsertLog: PlaybackControllerDelegate {
+    private let codes = Mutex<[PlaybackError.Code]>([])
+    var failures: [PlaybackError.Code] { codes.withLock { $0 } }
+    func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) {
+        codes.withLock { $0.append(error.code) }
+    }
+}

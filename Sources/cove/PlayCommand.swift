@@ -47,6 +47,10 @@ struct PlaybackRunner {
             let t = String(format: "[%7.3f]", Date().timeIntervalSince(start))
             if let text = describe(event) { status.log("\(t) \(text)") }
             switch event {
+            case .sessionAdvanced:
+                duration = nil
+                bandwidth = nil
+                state = "loading"
             case .durationChanged(_, let d): duration = d.map { MediaTime($0).seconds }
             case .variantChanged(_, let v): bandwidth = v.bandwidth
             case .lifecycle(_, .ready):

@@ -29,7 +29,7 @@ public struct MediaTrack: Sendable, Hashable, Identifiable {
     /// The language's name in English plus "SDH" for accessibility tracks, falling back to the title
     /// (the seed's `displayNameFromLegibleMediaSelectionOption`).
     public var displayName: String {
-        var name = language.flatMap { Locale(identifier: "en").localizedString(forLanguageCode: $0) } ?? title ?? language ?? id
+        var name = language.flatMap { Locale(identifier: "en").localizedString(forLanguageCode: $0) } ?? title ?? language ?? "Unknown language"
         if isAccessibility { name += " SDH" }
         return name
     }

@@ -12,6 +12,9 @@ struct PlayerOptions: ParsableArguments {
     @Flag(help: "Play as fast as the media decodes instead of in real time.")
     var fast = false
 
+    @Flag(help: "Play sound on the system's audio device (audio is decoded and discarded otherwise).")
+    var audio = false
+
     @Option(help: "Playback rate (values <= 0 become 1.0).")
     var rate: Double = 1
 
@@ -26,6 +29,7 @@ struct PlayerOptions: ParsableArguments {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         let configuration = PlaybackControllerConfiguration(
             videoOutput: window ? .window : .headless,
+            audioOutput: audio ? .system : .discard,
             pacing: fast ? .unsynchronized : .realTime,
             logger: logger
         )

@@ -202,7 +202,9 @@ extension RealEngineTests {
             session.selectTextTrack(nil)
             try await recorder.waitFor { if case .textTrackSelected(_, nil) = $0 { true } else { false } }
             #expect(session.selectedTextTrack == nil)
-            session.selectTextTrack(english)
+            // Automatic selection brings back the stream's default rendition.
+            #expect(english.isDefault)
+            session.selectTextTrackAutomatically(preferredLanguages: ["en"])
             try await recorder.waitFor(from: await recorder.cursor()) { if case .textTrackSelected(_, let t) = $0 { t?.id == english.id } else { false } }
             #expect(session.selectedAudioTrack != nil)
             controller.shutdown()

@@ -317,7 +317,7 @@ private actor LoopState {
         let configuration = EnginePlayerConfiguration(
             url: plan.playbackURL, videoOutput: self.configuration.videoOutput, audioOutput: self.configuration.audioOutput,
             pacing: self.configuration.pacing, rate: current.rate, maxBitrate: current.peakBitrate,
-            startPosition: prep.queuedSeek?.target, httpHeaders: plan.httpHeaders
+            startPosition: prep.queuedSeek?.target
         )
         let player: any EnginePlayer
         do {
@@ -498,8 +498,14 @@ private actor LoopState {
 
     private func publishTracks(_ runtime: SessionRuntime) {
         let session = runtime.session
-        let audio = runtime.engineTracks.filter { $0.kind == .audio }.map { Self.mediaTrack($0, kind: .audio) }
-        let text = runtime.engineTracks.filter { $0.kind == .text }.map { Self.mediaTrack($0, kind: .text) }
+        // The stream's own first selection marks its DEFAULT renditions.
+        if runtime.defaultTrackIDs == nil, !runtime.selectedTrackIDs.isEmpty { runtime.defaultTrackIDs = Set(runtime.selectedTrackIDs) }
+        let defaults = runtime.defaultTrackIDs ?? []
+        let tracks = { (kind: MediaTrack.Kind, engineKind: EngineTrack.Kind) in
+            runtime.engineTracks.filter { $0.kind == engineKind }.map { Self.mediaTrack($0, kind: kind).markedDefault(defaults.contains($0.id)) }
+        }
+        let audio = tracks(.audio, .audio)
+        let text = tracks(.text, .text)
         let selectedAudio = audio.first { runtime.selectedTrackIDs.contains($0.id) }
         let selectedText = text.first { runtime.selectedTrackIDs.contains($0.id) }
         let (audioChanged, textChanged) = session.update { state -> (Bool, Bool) in

@@ -35,6 +35,8 @@ final class SessionRuntime {
     var seekableRanges: [TimeRange] = []
     var engineTracks: [EngineTrack] = []
     var selectedTrackIDs: [String] = []
+    /// What the stream selected on its own at first (its DEFAULT renditions).
+    var defaultTrackIDs: Set<String>?
 
     /// A seek requested before the media was ready; performed on `Ready`.
     var queuedSeek: PendingSeek?

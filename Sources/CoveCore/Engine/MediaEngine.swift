@@ -85,13 +85,10 @@ public struct EnginePlayerConfiguration: Sendable {
     public var forwardBufferDuration: Duration?
     /// Where playback should start (nil: the beginning, or the live edge).
     public var startPosition: MediaTime?
-    /// Extra HTTP headers for every request the engine makes (user agent, auth for the media CDN).
-    public var httpHeaders: [String: String]
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
-        rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
-        httpHeaders: [String: String] = [:]
+        rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil
     ) {
         self.url = url
         self.videoOutput = videoOutput
@@ -101,7 +98,6 @@ public struct EnginePlayerConfiguration: Sendable {
         self.maxBitrate = maxBitrate
         self.forwardBufferDuration = forwardBufferDuration
         self.startPosition = startPosition
-        self.httpHeaders = httpHeaders
     }
 }
 

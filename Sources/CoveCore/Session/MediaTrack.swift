@@ -26,6 +26,11 @@ public struct MediaTrack: Sendable, Hashable, Identifiable {
         self.isDefault = isDefault
     }
 
+    /// A copy with `isDefault` set.
+    func markedDefault(_ value: Bool) -> MediaTrack {
+        MediaTrack(id: id, kind: kind, language: language, title: title, codec: codec, isAccessibility: isAccessibility, isDefault: value)
+    }
+
     /// The language's name in English plus "SDH" for accessibility tracks, falling back to the title
     /// (the seed's `displayNameFromLegibleMediaSelectionOption`).
     public var displayName: String {

@@ -25,7 +25,7 @@ public struct SessionPreparationContext: Sendable {
 }
 
 /// Everything the controller needs to start a session: the video, the chosen source, the URL the engine
-/// should play, and what plugins attach to the session.
+/// should play, and the plugin API attached to the session.
 public struct SessionPlan: Sendable {
     public var video: Video
     public var source: Source
@@ -33,15 +33,12 @@ public struct SessionPlan: Sendable {
     public var playbackURL: URL
     /// Plugin API exposed as `PlaybackSession.providerExtension`.
     public var providerExtension: (any SessionProviderExtension)?
-    /// Extra HTTP headers for the engine's media requests.
-    public var httpHeaders: [String: String]
 
-    public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil, httpHeaders: [String: String] = [:]) {
+    public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil) {
         self.video = video
         self.source = source
         self.playbackURL = playbackURL ?? source.url
         self.providerExtension = providerExtension
-        self.httpHeaders = httpHeaders
     }
 }
 

@@ -131,7 +131,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     deinit {
-        close()
+        // Nobody else can reach the pipeline now, so tear down here, synchronously.
+        if let handlers = beginClose() { tearDown(handlers) }
         // References are released only here, never in close(): a query racing with close() must
         // still find live objects (it sees the NULL state and gets no answer).
         let demuxers = state.withLock { s -> [ElementRef] in
@@ -312,20 +313,36 @@ final class GStreamerPipeline: @unchecked Sendable {
         return Data(bytes: bytes, count: Int(size))
     }
 
+    /// Stops the pipeline without blocking the caller: the state flips to closed at once (queries
+    /// answer nil, commands are ignored) and the teardown to NULL runs on its own thread; `events`
+    /// finishes when it is done.
     func close() {
-        let (alreadyClosed, handlers, renderHandlers) = state.withLock { s -> (Bool, [gulong], [RenderHandler]) in
-            let was = s.closed
+        guard let handlers = beginClose() else { return }
+        Thread.detachNewThread { [self] in tearDown(handlers) }
+    }
+
+    private struct Handlers: @unchecked Sendable {
+        let signals: [gulong]
+        let renders: [RenderHandler]
+    }
+
+    /// Marks the pipeline closed; nil when it already was.
+    private func beginClose() -> Handlers? {
+        state.withLock { s -> Handlers? in
+            guard !s.closed else { return nil }
             s.closed = true
             defer {
                 s.signalHandlers = []
                 s.renderHandlers = []
             }
-            return (was, s.signalHandlers, s.renderHandlers)
+            return Handlers(signals: s.signalHandlers, renders: s.renderHandlers)
         }
-        guard !alreadyClosed else { return }
+    }
+
+    private func tearDown(_ handlers: Handlers) {
         cove_post_application_message(playbin.pointer, "cove-stop")
-        for handler in handlers { cove_signal_disconnect(playbin.object, handler) }
-        for handler in renderHandlers {
+        for handler in handlers.signals { cove_signal_disconnect(playbin.object, handler) }
+        for handler in handlers.renders {
             cove_signal_disconnect(handler.sink.object, handler.id)
             gst_object_unref(handler.sink.object)
         }

@@ -24,3 +24,14 @@ enum ControllerInput: Sendable {
         case shutdown
     }
 }
+
+extension ControllerInput {
+    /// Answers whoever waits on this input when the loop will never handle it (it has shut down).
+    func abandon() {
+        switch self {
+        case .command(.settle(let done)): done()
+        case .command(.seek(_, _, let completion)): completion?(false)
+        default: break
+        }
+    }
+}

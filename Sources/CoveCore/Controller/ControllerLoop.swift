@@ -24,13 +24,7 @@ final class ControllerLoop: Sendable {
     }
 
     func send(_ item: ControllerInput) {
-        guard case .terminated = input.yield(item) else { return }
-        // The loop has shut down: answer what would otherwise wait forever.
-        switch item {
-        case .command(.settle(let done)): done()
-        case .command(.seek(_, _, let completion)): completion?(false)
-        default: break
-        }
+        if case .terminated = input.yield(item) { item.abandon() }
     }
 
     var currentSessionSnapshot: PlaybackSession? { shared.currentSession.withLock { $0 } }
@@ -79,14 +73,7 @@ private actor LoopState {
     private var settings: ControllerSettings { shared.settings.withLock { $0 } }
 
     func handle(_ item: ControllerInput) {
-        guard !isShutDown else {
-            switch item {
-            case .command(.settle(let done)): done()
-            case .command(.seek(_, _, let completion)): completion?(false)
-            default: break
-            }
-            return
-        }
+        guard !isShutDown else { return item.abandon() }
         switch item {
         case .command(let command): handle(command)
         case .engine(let sessionID, let event):

@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .library(name: "CoveCore", targets: ["CoveCore"]),
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
+        .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
+        .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
@@ -22,11 +24,29 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
             name: "CoveCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveNetworking",
+            dependencies: [
+                "CoveCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CovePlaybackService",
+            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .systemLibrary(

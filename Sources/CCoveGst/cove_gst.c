@@ -58,12 +58,17 @@ void cove_signal_disconnect(gpointer o, gulong handler) {
     if (handler && g_signal_handler_is_connected(o, handler)) g_signal_handler_disconnect(o, handler);
 }
 
-gboolean cove_seek(GstElement *e, gdouble rate, gint64 position_ns, gboolean key_unit) {
+GstEvent *cove_make_seek(gdouble rate, gint64 position_ns, gboolean key_unit) {
     GstSeekFlags flags = GST_SEEK_FLAG_FLUSH | (key_unit ? (GST_SEEK_FLAG_KEY_UNIT | GST_SEEK_FLAG_SNAP_NEAREST) : GST_SEEK_FLAG_ACCURATE);
-    if (rate >= 0) {
-        return gst_element_seek(e, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, position_ns, GST_SEEK_TYPE_NONE, GST_CLOCK_TIME_NONE);
-    }
-    return gst_element_seek(e, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, position_ns);
+    return rate >= 0
+        ? gst_event_new_seek(rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, position_ns, GST_SEEK_TYPE_NONE, GST_CLOCK_TIME_NONE)
+        : gst_event_new_seek(rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, 0, GST_SEEK_TYPE_SET, position_ns);
+}
+
+guint32 cove_seek(GstElement *e, gdouble rate, gint64 position_ns, gboolean key_unit) {
+    GstEvent *event = cove_make_seek(rate, position_ns, key_unit);
+    guint32 seqnum = gst_event_get_seqnum(event);
+    return gst_element_send_event(e, event) ? seqnum : 0;
 }
 
 gboolean cove_select_streams(GstElement *e, const char *const *ids, gint count) {
@@ -164,8 +169,7 @@ char *cove_message_get_string(GstMessage *m, const char *f) {
 
 GstStreamCollection *cove_message_stream_collection(GstMessage *m) {
     GstStreamCollection *c = NULL;
-    if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_STREAM_COLLECTION) gst_message_parse_stream_collection(m, &c);
-    else if (GST_MESSAGE_TYPE(m) == GST_MESSAGE_STREAMS_SELECTED) gst_message_parse_streams_selected(m, &c);
+    gst_message_parse_stream_collection(m, &c);
     return c;
 }
 guint cove_message_streams_selected_count(GstMessage *m) { return gst_message_streams_selected_get_size(m); }

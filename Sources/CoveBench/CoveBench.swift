@@ -68,6 +68,8 @@ struct CoveBench: AsyncParsableCommand {
         guard case .framePresented(_, let seekFrame) = seekEvent else { return nil }
         controller.shutdown()
         await controller.settle()
+        // The engine tears its pipeline down on its own thread; let it finish before the next run.
+        try await Task.sleep(for: .milliseconds(300))
         return RawPlaybin.Result(firstFrame: frame.wallTime - start, seekFrame: seekFrame.wallTime - seekStart)
     }
 

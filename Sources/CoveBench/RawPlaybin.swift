@@ -27,10 +27,10 @@ final class RawPlaybin: @unchecked Sendable {
             _ = gst_element_set_state(playbin, GST_STATE_NULL)
             gst_object_unref(UnsafeMutableRawPointer(playbin))
         }
+        // Same decoding work as Cove's headless output: raw video and raw audio into fakesinks.
         guard let video = cove_bin_from_description("capsfilter caps=video/x-raw ! fakesink name=vsink sync=true signal-handoffs=true", &message),
-            let audio = cove_element_make("fakesink", nil)
+            let audio = cove_bin_from_description("capsfilter caps=audio/x-raw ! fakesink sync=true", &message)
         else { return nil }
-        cove_set_bool(UnsafeMutableRawPointer(audio), "sync", 1)
         cove_set_string(UnsafeMutableRawPointer(playbin), "uri", url)
         cove_set_object(UnsafeMutableRawPointer(playbin), "video-sink", UnsafeMutableRawPointer(video))
         cove_set_object(UnsafeMutableRawPointer(playbin), "audio-sink", UnsafeMutableRawPointer(audio))

@@ -43,6 +43,7 @@ final class GStreamerPlayer: EnginePlayer {
     func setForwardBufferDuration(_ duration: Duration?) { pipeline.setForwardBufferDuration(duration) }
     func selectTracks(audio: String?, text: String?) { pipeline.selectTracks(audio: audio, text: text) }
     var position: MediaTime? { pipeline.currentPosition() }
+    var seekableRanges: [TimeRange] { pipeline.seekableRanges() }
     var status: EngineStatus { pipeline.status }
     func snapshotPNG() throws(PlaybackError) -> Data { try pipeline.snapshotPNG() }
     func close() { pipeline.close() }

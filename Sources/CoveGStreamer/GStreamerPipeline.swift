@@ -22,6 +22,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     private let logger: Logger
     private let state: Mutex<State>
     private let busThreadDone = DispatchSemaphore(value: 0)
+    /// Serialises "is it closed?" with state changes, so nothing can set PLAYING after teardown set NULL.
+    private let transitions = Mutex(())
     private let urlText: String
 
     struct RenderHandler: Sendable {
@@ -36,7 +38,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         var wantsPlaying = false
         var prerolled = false
         /// The internal seek to `startPosition` (and initial rate) has been issued and not completed.
-        var startSeekInFlight = false
         var pipelineAtPlaying = false
         /// nil until the stream collection says whether there is video.
         var expectsVideo: Bool?
@@ -44,7 +45,17 @@ final class GStreamerPipeline: @unchecked Sendable {
         var awaitingBuffer = true
         /// Wall time of a first frame that arrived before the pipeline was playing.
         var frameWaitingForPlaying: Double?
-        var pendingSeek: (id: Int, target: MediaTime)?
+        /// The app's seek the engine is executing; completed by the ASYNC_DONE carrying its seqnum.
+        var pendingSeek: (id: Int, target: MediaTime, seqnum: UInt32)?
+        /// The internal start seek's seqnum, while it is in flight.
+        var startSeekSeqnum: UInt32?
+        /// Flushes seen at the sinks, and the seqnum of the latest (a seek's seqnum travels with its flush).
+        var flushGeneration = 0
+        var lastFlushSeqnum: UInt32?
+        /// `flushGeneration` when end-of-stream last reached a sink: an EOS message is stale once a flush followed it.
+        var eosGeneration = 0
+        /// The rate of the latest seek (the pipeline plays at 1.0 until one sets another).
+        var appliedRate = 1.0
         var rate: Double
         var maxBitrate: Int?
         var forwardBuffer: Duration?
@@ -100,9 +111,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             // Keeps pitch when the rate changes; passes audio through untouched at rate 1.
             cove_set_object(object, "audio-filter", UnsafeMutableRawPointer(scaletempo))
         }
-        if let bitrate = configuration.maxBitrate, bitrate > 0 {
-            cove_set_uint64(object, "connection-speed", guint64(bitrate / 1000))
-        }
 
         let context = Unmanaged.passUnretained(self).toOpaque()
         let deepAdded = cove_signal_connect(object, "deep-element-added", unsafeBitCast(onDeepElementAdded, to: GCallback.self), context)
@@ -131,10 +139,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     deinit {
-        // Nobody else can reach the pipeline now, so tear down here, synchronously.
-        if let handlers = beginClose() { tearDown(handlers) }
-        // References are released only here, never in close(): a query racing with close() must
-        // still find live objects (it sees the NULL state and gets no answer).
+        // The bus thread keeps the pipeline alive until close() has torn it down, so only references
+        // are left to release. They are released here, never in close(): a query racing with close()
+        // must still find live objects (it sees the NULL state and gets no answer).
         let demuxers = state.withLock { s -> [ElementRef] in
             defer { s.demuxers = [] }
             return s.demuxers
@@ -197,7 +204,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     func play() {
         let go = state.withLock { s -> Bool in
             s.wantsPlaying = true
-            return !s.startSeekInFlight && !s.closed
+            return s.startSeekSeqnum == nil && !s.closed
         }
         if go { setState(GST_STATE_PLAYING) }
     }
@@ -212,25 +219,41 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
-        let rate = state.withLock { s -> Double in
-            s.pendingSeek = (id, target)
-            return s.rate
+        let rate = state.withLock { $0.rate }
+        let sent = sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap) { s, seqnum in
+            s.pendingSeek = (id, target, seqnum)
         }
-        let ns = max(target.nanoseconds ?? 0, 0)
-        if cove_seek(playbin.pointer, rate, gint64(ns), tolerance.allowsKeyframeSnap ? 1 : 0) == 0 {
+        if !sent {
             cove_post_application_values(playbin.pointer, "cove-seek-failed", gint64(id), 0)
         }
     }
 
+    /// Builds a flushing seek, records its seqnum (with `register`) before sending it — its ASYNC_DONE may
+    /// arrive on the bus thread before `send_event` returns — and sends it.
+    @discardableResult
+    private func sendSeek(rate: Double, to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }) -> Bool {
+        guard let event = cove_make_seek(rate, gint64(max(target.nanoseconds ?? 0, 0)), keyUnit ? 1 : 0) else { return false }
+        let seqnum = gst_event_get_seqnum(event)
+        state.withLock { s in
+            s.appliedRate = rate
+            register(&s, seqnum)
+        }
+        return gst_element_send_event(playbin.pointer, event) != 0
+    }
+
     func setRate(_ rate: Double) {
         let rate = rate > 0 ? rate : 1
-        let (apply, position) = state.withLock { s -> (Bool, MediaTime?) in
-            let changed = s.rate != rate
+        let (apply, pending) = state.withLock { s -> (Bool, (id: Int, target: MediaTime, seqnum: UInt32)?) in
             s.rate = rate
-            return (changed && s.prerolled && !s.startSeekInFlight && !s.closed, s.pendingSeek?.target)
+            return (s.appliedRate != rate && s.prerolled && s.startSeekSeqnum == nil && !s.closed, s.pendingSeek)
         }
-        guard apply, let at = position ?? currentPosition() else { return }
-        _ = cove_seek(playbin.pointer, rate, gint64(max(at.nanoseconds ?? 0, 0)), 0)
+        guard apply else { return }
+        if let pending {
+            // The rate seek replaces the app's seek in flight: it carries on its target and completion.
+            sendSeek(rate: rate, to: pending.target, keyUnit: false) { s, seqnum in s.pendingSeek = (pending.id, pending.target, seqnum) }
+        } else if let at = currentPosition() {
+            sendSeek(rate: rate, to: at, keyUnit: false)
+        }
     }
 
     func setMaxBitrate(_ bitsPerSecond: Int?) {
@@ -346,14 +369,17 @@ final class GStreamerPipeline: @unchecked Sendable {
             cove_signal_disconnect(handler.sink.object, handler.id)
             gst_object_unref(handler.sink.object)
         }
-        _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL)
+        transitions.withLock { _ in _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL) }
         _ = busThreadDone.wait(timeout: .now() + .seconds(5))
         continuation.finish()
     }
 
     private func setState(_ target: GstState) {
-        guard !isClosed else { return }
-        if gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE {
+        let failed = transitions.withLock { _ -> Bool in
+            guard !isClosed else { return false }
+            return gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE
+        }
+        if failed {
             // The ERROR message that explains the failure (if any) is already on the bus ahead of this one.
             cove_post_application_values(playbin.pointer, "cove-state-failure", gint64(target.rawValue), 0)
         }
@@ -391,11 +417,20 @@ final class GStreamerPipeline: @unchecked Sendable {
             s.awaitingBuffer = false
             return true
         }
-        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", rendered ? 1 : 0, 0) }
+        // Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
+        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", rendered ? 1 : 0, gint64(Date().timeIntervalSince1970 * 1_000_000)) }
     }
 
-    fileprivate func sinkFlushed() {
-        state.withLock { $0.awaitingBuffer = true }
+    fileprivate func sinkFlushed(seqnum: UInt32) {
+        state.withLock { s in
+            s.awaitingBuffer = true
+            s.flushGeneration += 1
+            s.lastFlushSeqnum = seqnum
+        }
+    }
+
+    fileprivate func sinkReachedEnd() {
+        state.withLock { $0.eosGeneration = $0.flushGeneration }
     }
 
     fileprivate func sinkCaps(width: Int, height: Int) {
@@ -455,7 +490,8 @@ final class GStreamerPipeline: @unchecked Sendable {
                     return (was, s.frameWaitingForPlaying)
                 }
                 if !wasPlaying { emit(.playing) }
-                if frameTime != nil { emit(.firstFrame(wallTime: wallTime(of: message))) }
+                // The frame was waiting in the sink; it is presented now that the pipeline plays.
+                if frameTime != nil { emit(.firstFrame(wallTime: Date().timeIntervalSince1970)) }
             } else if old == GST_STATE_PLAYING {
                 let wasPlaying = state.withLock { s -> Bool in
                     defer { s.pipelineAtPlaying = false }
@@ -483,7 +519,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_ELEMENT:
             handleElement(message)
         case GST_MESSAGE_EOS:
-            emit(.endOfStream)
+            // An end-of-stream that a seek flushed away is stale: playback has moved on.
+            let current = state.withLock { $0.eosGeneration == $0.flushGeneration }
+            if current { emit(.endOfStream) } else { logger.debug("dropping an end-of-stream that a seek superseded") }
         case GST_MESSAGE_ERROR:
             handleError(message)
         case GST_MESSAGE_WARNING:
@@ -510,7 +548,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "cove-stop":
             return false
         case "cove-first-buffer":
-            let time = wallTime(of: message)
+            let time = Double(b) / 1_000_000
             let rendered = a == 1
             let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
                 if rendered && !s.pipelineAtPlaying {
@@ -549,19 +587,23 @@ final class GStreamerPipeline: @unchecked Sendable {
         return true
     }
 
+    /// ASYNC_DONE: the first one finishes the load (or triggers the start seek); later ones finish a
+    /// seek once its flush has reached the sinks. (The pipeline's ASYNC_DONE carries a seqnum of its own;
+    /// the seek's seqnum is the one its flush carries.) Others — a pause's, a superseded seek's — are ignored.
     private func handleAsyncDone() {
-        enum Step { case none, startSeek(MediaTime, Double), prerolled(Bool, Double), seekDone(Int) }
+        enum Step { case none, startSeek(MediaTime, Double), prerolled(Bool, needsRate: Double?), seekDone(Int) }
         let step = state.withLock { s -> Step in
             if !s.prerolled {
-                if !s.startSeekInFlight, let start = configuration.startPosition, start > .zero, start.isFinite {
-                    s.startSeekInFlight = true
+                if let startSeek = s.startSeekSeqnum {
+                    guard s.lastFlushSeqnum == startSeek else { return .none }
+                } else if let start = configuration.startPosition, start > .zero, start.isFinite {
                     return .startSeek(start, s.rate)
                 }
                 s.prerolled = true
-                s.startSeekInFlight = false
-                return .prerolled(s.wantsPlaying, s.rate)
+                s.startSeekSeqnum = nil
+                return .prerolled(s.wantsPlaying, needsRate: s.appliedRate != s.rate ? s.rate : nil)
             }
-            if let pending = s.pendingSeek {
+            if let pending = s.pendingSeek, pending.seqnum == s.lastFlushSeqnum {
                 s.pendingSeek = nil
                 return .seekDone(pending.id)
             }
@@ -571,21 +613,25 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .none:
             break
         case .startSeek(let start, let rate):
-            if cove_seek(playbin.pointer, rate, gint64(start.nanoseconds ?? 0), 0) == 0 {
+            let sent = sendSeek(rate: rate, to: start, keyUnit: false) { s, seqnum in s.startSeekSeqnum = seqnum }
+            if !sent {
                 // Could not seek: start from where we are rather than stall.
-                handleAsyncDone()
+                state.withLock { $0.startSeekSeqnum = nil }
+                finishLoad(wantsPlaying: state.withLock { $0.wantsPlaying })
             }
         case .prerolled(let wantsPlaying, let rate):
-            let duration = currentDuration()
-            let info = EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)
-            emit(.prerolled(info))
-            if rate != 1, configuration.startPosition == nil, let at = currentPosition() {
-                _ = cove_seek(playbin.pointer, rate, gint64(at.nanoseconds ?? 0), 0)
-            }
-            if wantsPlaying { setState(GST_STATE_PLAYING) }
+            if let rate, let at = currentPosition() { sendSeek(rate: rate, to: at, keyUnit: false) }
+            finishLoad(wantsPlaying: wantsPlaying, alreadyMarked: true)
         case .seekDone(let id):
             emit(.seekCompleted(id: id, succeeded: true))
         }
+    }
+
+    private func finishLoad(wantsPlaying: Bool, alreadyMarked: Bool = false) {
+        if !alreadyMarked { state.withLock { $0.prerolled = true } }
+        let duration = currentDuration()
+        emit(.prerolled(EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)))
+        if wantsPlaying { setState(GST_STATE_PLAYING) }
     }
 
     func seekableRanges() -> [TimeRange] {
@@ -708,13 +754,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         continuation.yield(event)
     }
 
-    /// The Unix-epoch time at which GStreamer created `message` (its monotonic timestamp, rebased).
-    private func wallTime(of message: UnsafeMutablePointer<GstMessage>) -> Double {
-        let created = cove_message_timestamp(message)
-        let now = cove_monotonic_now()
-        let age = created == UInt64.max || created > now ? 0 : Double(now - created) / 1e9
-        return Date().timeIntervalSince1970 - age
-    }
 }
 
 // MARK: - C callbacks (streaming threads)
@@ -783,7 +822,9 @@ private func sinkProbe(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: g
         let event = raw.assumingMemoryBound(to: GstEvent.self)
         let eventType = cove_event_type(event)
         if eventType == GST_EVENT_FLUSH_STOP {
-            pipeline.sinkFlushed()
+            pipeline.sinkFlushed(seqnum: gst_event_get_seqnum(event))
+        } else if eventType == GST_EVENT_EOS {
+            pipeline.sinkReachedEnd()
         } else if eventType == GST_EVENT_CAPS, kind == .video {
             var width: gint = 0
             var height: gint = 0

@@ -25,9 +25,9 @@ public final class EventRecorder: Sendable {
         controller.addSessionConsumer(storage)
         // The event stream only tells us when the controller shuts down.
         let stream = controller.events
-        Task {
+        Task { [weak controller] in
             for await _ in stream {}
-            await controller.settle()
+            await controller?.settle()
             storage.finish()
         }
     }
@@ -93,7 +93,7 @@ public final class EventRecorder: Sendable {
                             return continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(recorded)"))
                         }
                         let registered = storage.state.withLock { s -> Bool in
-                            guard s.events.count == end else { return false }
+                            guard s.events.count == end, !s.finished else { return false }
                             s.waiters[id] = Storage.Waiter(predicate: predicate, startIndex: end, continuation: continuation)
                             return true
                         }

@@ -17,8 +17,7 @@ import Synchronization
 /// ```
 public final class MediaServer: Sendable {
     public let root: URL
-    /// The port stays the same across outages, so URLs handed out remain valid.
-    public let port: Int
+    private let boundPort = Mutex(0)
     private let state: Mutex<ServerState>
     private let throttle = Throttle()
     private let files = FileCache()
@@ -31,6 +30,10 @@ public final class MediaServer: Sendable {
         var outageTriggers: [OutageTrigger] = []
         var firstByteDelay: Duration = .zero
         var records: [MediaRequest] = []
+        /// Position of each record by its id; records are addressed by id so clearing the log cannot
+        /// make an in-flight response write into the wrong record.
+        var recordIndex: [Int: Int] = [:]
+        var nextRecordID = 0
         var routes: [(prefix: String, handler: RouteHandler)] = []
         var liveStreams: [String: LiveStream] = [:]
         var stopped = false
@@ -51,22 +54,21 @@ public final class MediaServer: Sendable {
     /// Handles requests under a path prefix (used by the catalog and SSAI servers built on this one).
     public typealias RouteHandler = @Sendable (MediaServerRequest) async -> MediaServerResponse
 
-    private init(root: URL, port: Int, logger: Logger) {
+    private init(root: URL, logger: Logger) {
         self.root = root.standardizedFileURL
-        self.port = port
         self.logger = logger
         self.state = Mutex(ServerState())
     }
 
     /// Starts serving `root` on 127.0.0.1 (`port` 0 picks a free port).
     public static func start(root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> MediaServer {
-        let boundPort = try await Self.launch(port: port, responder: nil, logger: logger)
-        let server = MediaServer(root: root, port: boundPort.port, logger: logger)
-        // The probe app was only used to find a free port; run the real one there.
-        await boundPort.stop()
-        try await server.run()
+        let server = MediaServer(root: root, logger: logger)
+        try await server.run(port: port)
         return server
     }
+
+    /// The port stays the same across outages, so URLs handed out remain valid.
+    public var port: Int { boundPort.withLock { $0 } }
 
     /// `http://127.0.0.1:<port>/`
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
@@ -141,13 +143,14 @@ public final class MediaServer: Sendable {
             return s.outage && !s.stopped
         }
         guard wasDown else { return }
+        let port = self.port
         defer {
             for waiter in state.withLock({ s -> [CheckedContinuation<Void, Never>] in
                 defer { s.outageWaiters.removeAll() }
                 return s.outageWaiters
             }) { waiter.resume() }
         }
-        try await run()
+        try await run(port: port)
     }
 
     /// Goes offline for `duration` as soon as a request path contains `pathFragment` (that request
@@ -178,7 +181,18 @@ public final class MediaServer: Sendable {
     public var requests: [MediaRequest] { state.withLock { $0.records } }
 
     public func clearRequestLog() {
-        state.withLock { $0.records.removeAll() }
+        state.withLock { s in
+            s.records.removeAll()
+            s.recordIndex.removeAll()
+        }
+    }
+
+    /// Applies `change` to the record with `id`, if it is still in the log.
+    private func updateRecord(_ id: Int, _ change: (inout MediaRequest) -> Void) {
+        state.withLock { s in
+            guard let index = s.recordIndex[id] else { return }
+            change(&s.records[index])
+        }
     }
 
     /// Total body bytes sent so far.
@@ -203,8 +217,9 @@ public final class MediaServer: Sendable {
 
     // MARK: Serving
 
-    private func run() async throws {
-        let launched = try await Self.launch(port: port, responder: MediaResponder(server: self), logger: logger)
+    private func run(port: Int) async throws {
+        let launched = try await Self.launch(port: port, server: self, logger: logger)
+        boundPort.withLock { $0 = launched.port }
         if state.withLock({ $0.stopped }) {
             await launched.stop()
             return
@@ -231,11 +246,11 @@ public final class MediaServer: Sendable {
         }
     }
 
-    private static func launch(port: Int, responder: MediaResponder?, logger: Logger) async throws -> Launched {
+    private static func launch(port: Int, server: MediaServer, logger: Logger) async throws -> Launched {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Result<any Channel, any Error>.self)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil, reuseAddress: true)
         let connections = ConnectionRegistry()
-        let responder = MediaResponder(server: responder?.server, connections: connections)
+        let responder = MediaResponder(server: server, connections: connections)
         let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
             portContinuation.yield(.success(channel))
         }, logger: logger)
@@ -262,8 +277,10 @@ public final class MediaServer: Sendable {
     fileprivate func respond(to request: Request, drop: @Sendable () -> Void) async throws -> Response {
         let path = request.uri.path
         let recordID = state.withLock { s -> Int in
+            s.nextRecordID += 1
+            s.recordIndex[s.nextRecordID] = s.records.count
             s.records.append(MediaRequest(method: request.method.rawValue, path: path, query: request.uri.query, range: request.headers[.range], headers: Self.headerDictionary(request.headers)))
-            return s.records.count - 1
+            return s.nextRecordID
         }
         // Outage triggered by this very request.
         if let trigger = state.withLock({ s -> OutageTrigger? in
@@ -322,7 +339,7 @@ public final class MediaServer: Sendable {
     private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], recordID: Int) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
-        state.withLock { $0.records[recordID].status = status }
+        updateRecord(recordID) { $0.status = status }
         let throttle = self.throttle
         let body = ResponseBody(contentLength: data.count) { [self] writer in
             var offset = 0
@@ -333,7 +350,7 @@ public final class MediaServer: Sendable {
                     await throttle.consume(bytes: chunk)
                     try await writer.write(ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + offset + chunk]))
                     offset += chunk
-                    state.withLock { $0.records[recordID].bytesSent = offset }
+                    updateRecord(recordID) { $0.bytesSent = offset }
                 }
                 finish(recordID, status: status)
             } catch {
@@ -345,11 +362,10 @@ public final class MediaServer: Sendable {
     }
 
     private func finish(_ recordID: Int, status: Int, aborted: Bool = false) {
-        state.withLock { s in
-            guard recordID < s.records.count else { return }
-            s.records[recordID].status = status
-            s.records[recordID].finishedAt = Date()
-            s.records[recordID].aborted = aborted
+        updateRecord(recordID) { record in
+            record.status = status
+            record.finishedAt = Date()
+            record.aborted = aborted
         }
     }
 
@@ -484,20 +500,21 @@ struct MediaRequestContext: RequestContext {
     }
 }
 
-/// Hummingbird responder that forwards to the server (or answers 503 while only probing for a port).
+/// Hummingbird responder that forwards to the server. It holds the server weakly: a stopped server
+/// must not be kept alive by a lingering connection.
 struct MediaResponder: HTTPResponder {
     typealias Context = MediaRequestContext
-    let server: MediaServer?
+    private let reference: ServerReference
     let connections: ConnectionRegistry
 
-    init(server: MediaServer?, connections: ConnectionRegistry = ConnectionRegistry()) {
-        self.server = server
+    init(server: MediaServer, connections: ConnectionRegistry) {
+        self.reference = ServerReference(server)
         self.connections = connections
     }
 
     func respond(to request: Request, context: MediaRequestContext) async throws -> Response {
         connections.track(context.channel)
-        guard let server else { return Response(status: .serviceUnavailable) }
+        guard let server = reference.server else { return Response(status: .serviceUnavailable) }
         if server.isInOutage {
             context.channel.close(promise: nil)
             throw ConnectionDropped()
@@ -563,4 +580,9 @@ final class FileCache: Sendable {
         cache.withLock { $0[url.path] = data }
         return data
     }
+}
+
+private final class ServerReference: @unchecked Sendable {
+    weak var server: MediaServer?
+    init(_ server: MediaServer) { self.server = server }
 }

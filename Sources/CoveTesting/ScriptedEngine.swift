@@ -94,6 +94,7 @@ public final class ScriptedPlayer: EnginePlayer {
         var playing = false
         var closed = false
         var status = EngineStatus()
+        var seekable: [TimeRange]?
     }
 
     init(configuration: EnginePlayerConfiguration, behavior: ScriptedEngine.Behavior) {
@@ -182,6 +183,15 @@ public final class ScriptedPlayer: EnginePlayer {
     }
 
     public var position: MediaTime? { state.withLock { $0.position } }
+
+    public var seekableRanges: [TimeRange] {
+        state.withLock { s in s.seekable ?? s.behavior.seekableRanges ?? s.behavior.duration.map { [TimeRange(start: .zero, end: $0)] } ?? [] }
+    }
+
+    /// Moves the seekable window (a live stream's sliding window).
+    public func setSeekableRanges(_ ranges: [TimeRange]) {
+        state.withLock { $0.seekable = ranges }
+    }
 
     public var status: EngineStatus {
         state.withLock { s in

@@ -61,9 +61,18 @@ struct PlaybackRunner {
             case .lifecycle(_, .end) where !autoAdvance:
                 outcome = .ended
                 controller.shutdown()
-            case .lifecycle(_, .fail), .lifecycle(_, .failedToPlayToEndTime):
+            case .lifecycle(_, .fail):
+                // With autoAdvance the controller moves on by itself (and completes the playlist).
                 failed = true
                 if !autoAdvance {
+                    outcome = .failed
+                    controller.shutdown()
+                }
+            case .lifecycle(_, .failedToPlayToEndTime):
+                failed = true
+                if autoAdvance, let session = event.session, let index = videos.firstIndex(of: session.video), index + 1 < videos.count {
+                    controller.advanceToNext()
+                } else {
                     outcome = .failed
                     controller.shutdown()
                 }

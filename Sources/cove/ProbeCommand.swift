@@ -58,7 +58,6 @@ struct ProbeCommand: AsyncParsableCommand {
         if trace { traceLine(playCall, "play") }
         controller.play()
 
-        var seekIssuedAt: Double?
         for await event in events {
             let now = Date().timeIntervalSince1970
             let position = event.session?.player?.position?.seconds
@@ -75,8 +74,6 @@ struct ProbeCommand: AsyncParsableCommand {
                         controller.seek(to: .seconds(seekTo), tolerance: .zero)
                     }
                 }
-            case .framePresented(_, let frame) where frame.cause == .seek:
-                seekIssuedAt = frame.wallTime
             case .lifecycle(let session, .end):
                 report.finish(position: session.player?.position?.seconds, bytes: session.player?.status.bytesRead, outcome: "ended")
                 controller.shutdown()
@@ -89,7 +86,6 @@ struct ProbeCommand: AsyncParsableCommand {
             default: break
             }
         }
-        _ = seekIssuedAt
         if json { Terminal.line(report.json(playCall: playCall)) }
         if report.outcome == "failed" { throw ExitCode(1) }
     }
@@ -126,6 +122,8 @@ final class ProbeReport: @unchecked Sendable {
     private var switches: [[String: JSONValue]] = []
     private var error: PlaybackError?
     private var finalPosition: Double?
+    /// The latest progress report: the final position when the player is already closed.
+    private var lastProgress: Double?
     private var bytes: Int?
     private var duration: Double?
     private(set) var outcome: String?
@@ -138,7 +136,10 @@ final class ProbeReport: @unchecked Sendable {
 
     func record(_ event: PlaybackEvent, at now: Double, position: Double?) {
         lock.withLock {
-            if case .progress = event { return }
+            if case .progress(_, let time) = event {
+                lastProgress = time.seconds
+                return
+            }
             var entry: [String: JSONValue] = ["name": .string(event.name), "wallTime": .double(now)]
             if let position, position.isFinite { entry["mediaTime"] = .double(position) }
             switch event {
@@ -168,7 +169,7 @@ final class ProbeReport: @unchecked Sendable {
     func finish(position: Double?, bytes: Int?, outcome: String) {
         lock.withLock {
             guard self.outcome == nil else { return }
-            self.finalPosition = position
+            self.finalPosition = position ?? lastProgress
             self.bytes = bytes
             self.outcome = outcome
         }

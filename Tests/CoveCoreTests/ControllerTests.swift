@@ -63,6 +63,12 @@ struct ControllerTests {
     @Test func delegateConsumersAndStreamSeeTheSameEvents() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)
+        let stream = controller.events
+        let streamed = Task {
+            var names: [String] = []
+            for await event in stream where event.lifecycleEvent != nil { names.append(event.name) }
+            return names
+        }
         let delegate = RecordingDelegate()
         let early = RecordingConsumer()
         controller.delegate = delegate
@@ -88,6 +94,8 @@ struct ControllerTests {
         await drain(controller)
         #expect(late.lifecycle == ["PauseRequest", "Pause"])
         #expect(early.lifecycle.suffix(2) == ["PlayRequest", "Play"])
+        controller.shutdown()
+        #expect(await streamed.value == recorder.lifecycleNames)
     }
 
     @Test func progressFollowsTheClockAndReportsCuePointsOverPreviousToCurrent() async throws {
@@ -203,9 +211,11 @@ struct ControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Ready")
+        let completions = Mutex(0)
         for i in 0..<20 {
             controller.play()
-            controller.seek(to: .seconds(Double(i % 7)))
+            controller.seek(to: .seconds(Double(i % 7))) { _ in completions.withLock { $0 += 1 } }
             controller.pause()
         }
         controller.play()
@@ -214,10 +224,13 @@ struct ControllerTests {
             return true
         }
         await drain(controller)
-        // Play and Pause alternate, never two of the same in a row.
+        // Play and Pause alternate, never two of the same in a row; every seek completed or was superseded.
         let states = recorder.lifecycleNames.filter { $0 == "Play" || $0 == "Pause" }
         #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 })
+        #expect(completions.withLock { $0 } == 20)
         #expect(states.last == "Play")
+        #expect(recorder.lifecycleNames.filter { $0 == "PlayRequest" }.count == 21)
+        #expect(recorder.lifecycleNames.filter { $0 == "PauseRequest" }.count == 20)
         #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
     }
 
@@ -363,13 +376,88 @@ struct ControllerTests {
         let mark = await recorder.cursor()
         player.emit(.buffering(percent: 0))
         try await recorder.waitFor(lifecycle: "PlaybackStalled")
+        await controller.settle()
         #expect(player.calls.last == .pause)
         player.emit(.buffering(percent: 50))
         player.emit(.buffering(percent: 100))
         try await recorder.waitFor(lifecycle: "PlaybackRecovered")
+        await controller.settle()
         #expect(Array(recorder.lifecycleNames.suffix(4)) == ["PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered"])
         #expect(player.calls.last == .play)
         #expect(!recorder.events[mark...].contains { $0.lifecycleEvent == .pause })
+    }
+
+    @Test func aBufferThatRanDryWhilePausedStallsOnPlay() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Play")
+        controller.pause()
+        try await recorder.waitFor(lifecycle: "Pause")
+        let player = await engine.player(number: 1)
+        player.emit(.buffering(percent: 0))
+        await controller.settle()
+        #expect(!recorder.lifecycleNames.contains("PlaybackStalled"))
+        controller.play()
+        try await recorder.waitFor(lifecycle: "PlaybackStalled")
+        player.emit(.buffering(percent: 100))
+        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        #expect(Array(recorder.lifecycleNames.suffix(6)) == ["PlayRequest", "PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered", "Play"])
+    }
+
+    @Test func anEndOfStreamDuringASeekWaitsForTheSeekAndAStaleOneNeverArrives() async throws {
+        engine.behavior.completesSeeks = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        let landed = Mutex<Bool?>(nil)
+        controller.seek(to: .seconds(20)) { ok in landed.withLock { $0 = ok } }
+        await controller.settle()
+        player.emit(.endOfStream)
+        await controller.settle()
+        #expect(!recorder.lifecycleNames.contains("End"))
+        player.setPosition(.seconds(20))
+        player.emit(.seekCompleted(id: 1, succeeded: true))
+        try await recorder.waitFor(lifecycle: "End")
+        await controller.settle()
+        #expect(landed.withLock { $0 } == true)
+    }
+
+    @Test func theLastVideoFailingCompletesAnAutoAdvancingPlaylist() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.isAutoAdvance = true
+        controller.setVideos([Self.hls, Video(sources: [])])
+        try await recorder.waitFor(lifecycle: "Play")
+        await engine.player(number: 1).emit(.endOfStream)
+        try await recorder.waitFor(failOn: []) { if case .playlistCompleted = $0 { true } else { false } }
+        #expect(recorder.lifecycleNames.suffix(2) == ["Terminate", "Fail"])
+        #expect(!recorder.names.contains("NoPlayableVideosFound"))
+    }
+
+    @Test func aLiveWindowThatSlidesIsReported() async throws {
+        engine.behavior.isLive = true
+        engine.behavior.seekableRanges = [TimeRange(start: .zero, end: .seconds(30))]
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        player.setSeekableRanges([TimeRange(start: .seconds(0.5), end: .seconds(30.5))])
+        await clock.advance(by: .milliseconds(500))
+        await controller.settle()
+        #expect(recorder.events.filter { $0.name == "SeekableRanges" }.count == 1)
+        player.setSeekableRanges([TimeRange(start: .seconds(2), end: .seconds(32))])
+        await clock.advance(by: .milliseconds(500))
+        let moved = try await recorder.waitFor { if case .seekableRangesChanged(_, let r) = $0 { r.first?.start == .seconds(2) } else { false } }
+        #expect(moved.session != nil)
+        #expect(recorder.videoTypeNames == ["Live"])
     }
 
     @Test func downloadFailureIsAnErrorUntilTheBufferRunsDry() async throws {
@@ -517,6 +605,10 @@ struct ControllerTests {
         if case .cuePointsPassed(_, let passage) = event { return passage }
         return nil
     }
+}
+
+extension EventRecorder {
+    var videoTypeNames: [String] { events.compactMap { if case .videoTypeDetermined(_, let v) = $0 { v.rawValue } else { nil } } }
 }
 
 struct TestComponent: Component {

@@ -145,10 +145,14 @@ struct SourceSelectionTests {
         #expect(SourceSelectionPolicy.hls(preferringScheme: "http")(v)?.url.absoluteString == "http://a/2.m3u8")
     }
 
-    @Test func drmSourcesArePassedOver() {
+    @Test func theDefaultIsExactlyTheSeedsEvenForDRMAndWithoutDRMSkipsThose() {
         let fairplay = Source(url: URL(string: "https://a/fps.m3u8")!, deliveryMethod: .hls, properties: ["key_systems": ["com.apple.fps.1_0": ["key_request_url": "https://k"]]])
-        let clear = Source(url: URL(string: "https://a/clear.mp4")!, deliveryMethod: .mp4)
-        #expect(SourceSelectionPolicy.default(Video(sources: [fairplay, clear])) == clear)
+        let clearHLS = Source(url: URL(string: "http://a/clear.m3u8")!, deliveryMethod: .hls)
+        let clearMP4 = Source(url: URL(string: "https://a/clear.mp4")!, deliveryMethod: .mp4)
+        let video = Video(sources: [fairplay, clearMP4, clearHLS])
+        #expect(SourceSelectionPolicy.default(video) == fairplay)
+        #expect(SourceSelectionPolicy.withoutDRM()(video) == clearHLS)
+        #expect(SourceSelectionPolicy.withoutDRM()(Video(sources: [fairplay])) == nil)
     }
 
     @Test func customClosureDecides() {

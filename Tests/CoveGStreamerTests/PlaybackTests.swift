@@ -140,7 +140,7 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
-        @Test func liveAndLiveDVRStreamsAreRecognised() async throws {
+        @Test func liveAndLiveDVRStreamsAreRecognisedAndTheirWindowSlides() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             try h.server.addLiveStream(path: "/live/short.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 3)
@@ -153,6 +153,11 @@ extension RealEngineTests {
                 try await recorder.waitFor(lifecycle: "Ready")
                 #expect(recorder.videoType == expected)
                 #expect(recorder.duration == .some(nil))
+                if expected == .live {
+                    // The server's window advances one segment every 2 s; the seekable range follows it.
+                    let first = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.first } else { nil } }.first)
+                    try await recorder.waitFor(timeout: .seconds(10)) { if case .seekableRangesChanged(_, let r) = $0 { (r.first?.end ?? .zero) > first.end } else { false } }
+                }
                 controller.shutdown()
             }
         }
@@ -239,34 +244,40 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
-        @Test func peakBitrateCapLimitsVariantsForLaterSessionsAndTheCurrentOne() async throws {
+        @Test func peakBitrateCapAppliesToEverySessionOfTheController() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
-            controller.setVideos([h.video(.ladder)])
+            controller.setVideos([h.video(.ladder, ["id": "first"])])
             try await recorder.waitFor(lifecycle: "End")
-            #expect(!h.server.segmentRequests.isEmpty)
+            controller.setVideos([h.video(.ladder, ["id": "second"])])
+            try await recorder.waitFor(lifecycle: "End", from: await recorder.cursor())
+            #expect(recorder.lifecycleNames.filter { $0 == "End" }.count == 2)
+            #expect(h.server.segmentRequests.count >= 20)
             #expect(h.server.segmentRequests.allSatisfy { $0.path.contains("/ladder/v0/") })
+            controller.shutdown()
+        }
 
-            // Changed mid-session: later segments come from the capped variant.
-            h.server.clearRequestLog()
+        @Test func peakBitrateCapChangesTheVariantOfThePlayingSession() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
             h.server.setBandwidth(bitsPerSecond: 6_000_000)
-            controller.setPreferredPeakBitRate(nil)
-            let realTime = h.controller(fast: false)
-            let live = EventRecorder(realTime)
-            realTime.isAutoPlay = true
-            realTime.setVideos([h.video(.ladder)])
-            try await live.waitFor { _ in h.server.segmentRequests.contains { !$0.path.contains("/ladder/v0/") } }
-            realTime.setPreferredPeakBitRate(600_000)
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { _ in h.server.segmentRequests.contains { !$0.path.contains("/ladder/v0/") } }
+            controller.setPreferredPeakBitRate(600_000)
+            await controller.settle()
             let capAt = h.server.requests.count
-            try await live.waitFor { _ in h.server.requests.dropFirst(capAt).filter { $0.path.hasSuffix(".ts") }.count >= 3 }
+            try await recorder.waitFor { _ in h.server.requests.dropFirst(capAt).filter { $0.path.hasSuffix(".ts") }.count >= 3 }
             let later = h.server.requests.dropFirst(capAt).filter { $0.path.hasSuffix(".ts") }
             // At most the segment already in flight comes from the old variant.
             #expect(later.dropFirst().allSatisfy { $0.path.contains("/ladder/v0/") }, "\(later.map(\.path))")
-            realTime.shutdown()
+            controller.shutdown()
         }
     }
 }

@@ -213,10 +213,13 @@ extension RealEngineTests {
         @Test func terminatingASessionStopsItsPipeline() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
+            // A slow link keeps segment downloads going for the whole clip.
+            h.server.setBandwidth(bitsPerSecond: 1_200_000)
             let controller = h.controller(fast: false)
             let recorder = EventRecorder(controller)
             let delegate = InsertLog()
             controller.delegate = delegate
+            controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
             try await recorder.waitFor(lifecycle: "Play")
@@ -228,10 +231,15 @@ extension RealEngineTests {
             #expect(delegate.failures == [.invalidArgument])
             #expect(session.isTerminated && controller.currentSession == nil)
             #expect(session.player?.position == nil)
-            let requests = h.server.requests.count
+            // Downloads stop with the pipeline: nothing new is requested afterwards (a wall-clock window
+            // is the point: the absence of requests over time).
+            try await Task.sleep(for: .milliseconds(300))
+            let settled = h.server.segmentRequests.count
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(h.server.segmentRequests.count == settled)
+            #expect(settled < 10)
             controller.play()
             await controller.settle()
-            #expect(h.server.requests.count == requests)
             #expect(h.logs.text.contains("play() ignored: there is no active session"))
         }
 

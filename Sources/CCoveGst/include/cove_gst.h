@@ -36,8 +36,11 @@ const char *cove_type_name(gpointer object);
 gulong cove_signal_connect(gpointer object, const char *signal, GCallback callback, gpointer data);
 void cove_signal_disconnect(gpointer object, gulong handler);
 
-/// Flushing seek; ACCURATE unless key_unit, in which case KEY_UNIT|SNAP_NEAREST.
-gboolean cove_seek(GstElement *element, gdouble rate, gint64 position_ns, gboolean key_unit);
+/// Flushing seek; ACCURATE unless key_unit, in which case KEY_UNIT|SNAP_NEAREST. Returns the seek
+/// event's seqnum (which the resulting ASYNC_DONE and EOS messages carry), or 0 when refused.
+guint32 cove_seek(GstElement *element, gdouble rate, gint64 position_ns, gboolean key_unit);
+/// The same seek as an event, not yet sent: read its seqnum first, then gst_element_send_event it.
+GstEvent *cove_make_seek(gdouble rate, gint64 position_ns, gboolean key_unit);
 /// Sends GST_EVENT_SELECT_STREAMS with the given stream ids.
 gboolean cove_select_streams(GstElement *element, const char *const *stream_ids, gint count);
 

@@ -87,6 +87,7 @@ private actor LoopState {
         case .tick(let sessionID, let token):
             guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token, runtime.isPlaying, !runtime.stalled else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
+            if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
         }
     }
 
@@ -171,6 +172,11 @@ private actor LoopState {
             performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
         }
         if runtime.stalled { return }
+        if runtime.phase == .ready && runtime.hasPlayed && runtime.bufferingPercent == 0 && runtime.seekInFlight == nil {
+            // The buffer ran dry while paused (the engine will not report it again): this is a stall.
+            handleBuffering(0, in: runtime)
+            return
+        }
         if runtime.engineRunning && !runtime.isPlaying && runtime.phase == .ready {
             startPlaying(runtime)
         }
@@ -255,10 +261,7 @@ private actor LoopState {
         queue.insert(video, at: position + 1)
         if let current = index, current > position {
             index = current + 1
-            if var preparation, preparation.index == current {
-                preparation = Preparation(id: preparation.id, index: current + 1, video: preparation.video, playRequested: preparation.playRequested, queuedSeek: preparation.queuedSeek)
-                self.preparation = preparation
-            }
+            preparation?.index += 1
         }
         emit(.videoInserted(video, index: position + 1))
     }
@@ -343,11 +346,16 @@ private actor LoopState {
         continueAfterFailure(of: prep.index, playRequested: prep.playRequested)
     }
 
-    /// After a video fails: move on when auto-advancing, and report when nothing in the queue could play.
+    /// After a video fails: move on when auto-advancing, and report when the queue is exhausted —
+    /// `noPlayableVideosFound` when nothing in it could play, else (auto-advancing) `playlistCompleted`.
     private func continueAfterFailure(of position: Int, playRequested: Bool) {
         let isLast = position + 1 >= queue.count
         if isLast {
-            if !foundPlayableVideo { emit(.noPlayableVideosFound(queue)) }
+            if !foundPlayableVideo {
+                emit(.noPlayableVideosFound(queue))
+            } else if settings.autoAdvance {
+                emit(.playlistCompleted(queue))
+            }
         } else if settings.autoAdvance {
             terminateCurrent()
             begin(at: position + 1, playRequested: playRequested || settings.autoPlay)
@@ -440,6 +448,11 @@ private actor LoopState {
             logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
         case .endOfStream:
             guard runtime.phase == .ready else { return }
+            if runtime.seekInFlight != nil {
+                // A seek to (or past) the end: finish the seek first, then end.
+                runtime.endedDuringSeek = true
+                return
+            }
             reachedEnd(runtime)
         }
     }
@@ -449,6 +462,7 @@ private actor LoopState {
         runtime.phase = .ready
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
+        runtime.isLive = info.isLive
         emit(.durationChanged(session, info.duration?.duration))
         if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
         emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
@@ -468,6 +482,20 @@ private actor LoopState {
         if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
             startPlaying(runtime)
         }
+    }
+
+    /// A live window slides: report it when either end moved by a second or more.
+    private func reportSeekableRangesIfMoved(_ runtime: SessionRuntime) {
+        guard let ranges = runtime.player?.seekableRanges, !ranges.isEmpty else { return }
+        let moved = ranges.count != runtime.seekableRanges.count || zip(ranges, runtime.seekableRanges).contains { new, old in
+            [new.start.offset(from: old.start), new.end.offset(from: old.end)].contains { shift in
+                guard let shift else { return true }
+                return shift >= .seconds(1) || shift <= .seconds(-1)
+            }
+        }
+        guard moved else { return }
+        runtime.seekableRanges = ranges
+        emit(.seekableRangesChanged(runtime.session, ranges))
     }
 
     private func videoType(_ info: EngineMediaInfo) -> VideoType {
@@ -554,6 +582,10 @@ private actor LoopState {
             }
         }
         if runtime.isPlaying { startTicker(runtime) }
+        if runtime.endedDuringSeek {
+            runtime.endedDuringSeek = false
+            reachedEnd(runtime)
+        }
     }
 
     /// Reports progress at `position`, with every cue point passed since the last report.
@@ -568,6 +600,7 @@ private actor LoopState {
     }
 
     private func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
+        runtime.bufferingPercent = percent
         // Load and seek buffering are reported by their own BufferEmpty/LikelyToKeepUp pairs.
         guard runtime.phase == .ready, runtime.seekInFlight == nil, runtime.hasPlayed else { return }
         let session = runtime.session
@@ -610,6 +643,12 @@ private actor LoopState {
     private func reachedEnd(_ runtime: SessionRuntime) {
         let session = runtime.session
         stopTicker(runtime)
+        if let seek = runtime.seekInFlight {
+            runtime.seekInFlight = nil
+            complete(seek, succeeded: false)
+        }
+        runtime.stalled = false
+        runtime.awaitingSeekFrame = false
         let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime
         if end > runtime.lastReportedTime || runtime.lastReportedTime == .before {
             emit(.progress(session, end))

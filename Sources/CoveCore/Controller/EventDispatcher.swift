@@ -14,10 +14,15 @@ final class EventDispatcher: Sendable {
         case callback(@Sendable () -> Void)
     }
 
-    private let subscribers = Mutex<[Int: AsyncStream<PlaybackEvent>.Continuation]>([:])
-    private let nextSubscriber = Mutex(0)
+    private struct Subscribers {
+        var streams: [Int: AsyncStream<PlaybackEvent>.Continuation] = [:]
+        var nextID = 0
+        var finished = false
+    }
+
+    /// One lock for the subscriber list and the finished flag, so a subscription cannot slip past `finish()`.
+    private let subscribers = Mutex(Subscribers())
     private let delivery: AsyncStream<Delivery>.Continuation
-    private let finished = Mutex(false)
 
     /// `controller` is looked up at delivery time, so the dispatcher never keeps the controller alive.
     init(delegate: @escaping @Sendable () -> (any PlaybackControllerDelegate)?, controller: @escaping @Sendable () -> PlaybackController?) {
@@ -47,23 +52,24 @@ final class EventDispatcher: Sendable {
 
     func subscribe() -> AsyncStream<PlaybackEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
-        if finished.withLock({ $0 }) {
+        let id = subscribers.withLock { s -> Int? in
+            guard !s.finished else { return nil }
+            s.nextID += 1
+            s.streams[s.nextID] = continuation
+            return s.nextID
+        }
+        guard let id else {
             continuation.finish()
             return stream
         }
-        let id = nextSubscriber.withLock { value -> Int in
-            value += 1
-            return value
-        }
-        subscribers.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.subscribers.withLock { $0.removeValue(forKey: id) }
+            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
         }
         return stream
     }
 
     func emit(_ event: PlaybackEvent) {
-        let targets = subscribers.withLock { Array($0.values) }
+        let targets = subscribers.withLock { Array($0.streams.values) }
         for target in targets { target.yield(event) }
         delivery.yield(.event(event))
     }
@@ -74,10 +80,10 @@ final class EventDispatcher: Sendable {
 
     /// Ends every stream; callbacks already queued are still delivered.
     func finish() {
-        finished.withLock { $0 = true }
-        let targets = subscribers.withLock { current -> [AsyncStream<PlaybackEvent>.Continuation] in
-            defer { current.removeAll() }
-            return Array(current.values)
+        let targets = subscribers.withLock { s -> [AsyncStream<PlaybackEvent>.Continuation] in
+            s.finished = true
+            defer { s.streams.removeAll() }
+            return Array(s.streams.values)
         }
         for target in targets { target.finish() }
         delivery.finish()

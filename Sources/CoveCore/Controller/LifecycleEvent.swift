@@ -25,14 +25,8 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case stalled
     /// Playback resumed after a stall.
     case recovered
-    /// Playback stopped mid-stream and will not continue on its own; recover with `resumeVideo(at:autoPlay:)`.
+    /// Playback stopped mid-stream and will not continue on its own.
     case failedToPlayToEndTime(PlaybackError)
-    /// `resumeVideo(at:autoPlay:)` started rebuilding the session.
-    case resumeBegin
-    /// The resumed session is playing again at the requested time.
-    case resumeComplete
-    /// The resume could not complete.
-    case resumeFail(PlaybackError)
     /// The session was disposed (replaced, advanced past, or the controller shut down).
     case terminate
     /// A problem that did not stop playback (a failed side download, a plugin error).
@@ -55,19 +49,16 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .stalled: return "PlaybackStalled"
         case .recovered: return "PlaybackRecovered"
         case .failedToPlayToEndTime: return "FailedToPlayToEndTime"
-        case .resumeBegin: return "ResumeBegin"
-        case .resumeComplete: return "ResumeComplete"
-        case .resumeFail: return "ResumeFail"
         case .terminate: return "Terminate"
         case .error: return "Error"
         case .custom(let name, _): return name
         }
     }
 
-    /// The error carried by `fail`, `failedToPlayToEndTime`, `resumeFail` and `error`.
+    /// The error carried by `fail`, `failedToPlayToEndTime` and `error`.
     public var error: PlaybackError? {
         switch self {
-        case .fail(let e), .failedToPlayToEndTime(let e), .resumeFail(let e), .error(let e): return e
+        case .fail(let e), .failedToPlayToEndTime(let e), .error(let e): return e
         default: return nil
         }
     }

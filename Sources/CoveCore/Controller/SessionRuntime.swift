@@ -33,6 +33,7 @@ final class SessionRuntime {
     var lastReportedTime: MediaTime = .before
     var duration: MediaTime?
     var seekableRanges: [TimeRange] = []
+    var isLive = false
     var engineTracks: [EngineTrack] = []
     var selectedTrackIDs: [String] = []
     /// What the stream selected on its own at first (its DEFAULT renditions).
@@ -47,6 +48,10 @@ final class SessionRuntime {
 
     /// Normal playback ran out of data; the engine is paused until the buffer refills.
     var stalled = false
+    /// The engine's latest buffering level (0–100), whatever the state.
+    var bufferingPercent: Int?
+    /// The stream ended while a seek was in flight; End follows the seek.
+    var endedDuringSeek = false
     /// Segment downloads failed; once the buffer runs dry playback cannot continue.
     var downloadFailure: PlaybackError?
     var reportedFailedToPlayToEnd = false
@@ -71,7 +76,7 @@ final class SessionRuntime {
 /// A session being prepared by the provider chain, and what the app asked for meanwhile.
 struct Preparation {
     let id: Int
-    let index: Int
+    var index: Int
     let video: Video
     var playRequested: Bool
     var queuedSeek: SessionRuntime.PendingSeek?

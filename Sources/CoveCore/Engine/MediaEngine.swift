@@ -38,6 +38,8 @@ public protocol EnginePlayer: AnyObject, Sendable {
     func selectTracks(audio: String?, text: String?)
     /// Current playback position, when known.
     var position: MediaTime? { get }
+    /// Where the playhead may go now (a live window moves).
+    var seekableRanges: [TimeRange] { get }
     /// Current playback state as the engine sees it, for diagnostics and buffer policies.
     var status: EngineStatus { get }
     /// The frame on screen as PNG bytes.

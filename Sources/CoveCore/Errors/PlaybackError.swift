@@ -51,10 +51,6 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let noPlayableSource = Code(rawValue: 1002, name: "noPlayableSource")
         /// Playback stopped mid-stream and will not continue on its own (the seed's `FailedToPlayToEnd`).
         public static let failedToPlayToEnd = Code(rawValue: 1003, name: "failedToPlayToEnd")
-        /// A resume was requested while another one is still running.
-        public static let resumeInProgress = Code(rawValue: 1004, name: "resumeInProgress")
-        /// The session was terminated before the operation finished.
-        public static let sessionTerminated = Code(rawValue: 1005, name: "sessionTerminated")
 
         /// The host could not be reached (DNS, refused connection, reset).
         public static let networkUnreachable = Code(rawValue: 2001, name: "networkUnreachable")
@@ -62,8 +58,6 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let httpStatus = Code(rawValue: 2002, name: "httpStatus")
         /// The server answered 404: the URL is wrong or the media was removed.
         public static let notFound = Code(rawValue: 2004, name: "notFound")
-        /// The request did not complete in time.
-        public static let timeout = Code(rawValue: 2005, name: "timeout")
         /// Media segments stopped downloading during playback.
         public static let downloadFailed = Code(rawValue: 2006, name: "downloadFailed")
 

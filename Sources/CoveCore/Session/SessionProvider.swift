@@ -57,17 +57,25 @@ public struct SourceSelectionPolicy: Sendable {
 
     /// The seed's `sourceSelectionHLS(withScheme:)`: the first HLS source with `scheme`, else the first
     /// HLS source with any scheme, else the first MP4, else the first source.
-    ///
-    /// Sources that need a DRM key system (FairPlay, Widevine, PlayReady) are passed over: no DRM
-    /// system is available to the engine on Linux, so choosing them could only fail.
     public static func hls(preferringScheme scheme: String) -> SourceSelectionPolicy {
         SourceSelectionPolicy { video in
-            let candidates = video.sources.filter { $0.keySystems.isEmpty }
+            let candidates = video.sources
             let wanted = scheme.lowercased()
             if let source = candidates.first(where: { $0.isHLS && $0.scheme == wanted }) { return source }
             if let source = candidates.first(where: \.isHLS) { return source }
             if let source = candidates.first(where: \.isMP4) { return source }
             return candidates.first
+        }
+    }
+}
+
+extension SourceSelectionPolicy {
+    /// `base` applied to the sources that need no DRM key system. Dynamic Delivery catalogs list
+    /// FairPlay/Widevine/PlayReady sources first; no DRM system is available to the engine on Linux,
+    /// so this picks the clear renditions instead.
+    public static func withoutDRM(_ base: SourceSelectionPolicy = .default) -> SourceSelectionPolicy {
+        SourceSelectionPolicy { video in
+            base(video.update { $0.sources = $0.sources.filter(\.keySystems.isEmpty) })
         }
     }
 }

@@ -14,9 +14,14 @@ public struct Video: Sendable, Hashable {
     public let thumbnailVTTOverride: URL?
     /// Why the catalog could not deliver this video (playlist entries only).
     public let error: VideoError?
+    private let bumperBox: VideoBox?
+
+    /// A short video (a brand sting) the controller plays once before this one, and before the rest
+    /// of its queue: see the Playback Service's bumper configuration and the `bumper_id` custom field.
+    public var bumper: Video? { bumperBox?.video }
 
     public init(sources: [Source], cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
-        self.init(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTOverride: nil, error: nil)
+        self.init(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTOverride: nil, error: nil, bumper: nil)
     }
 
     public init(source: Source, cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
@@ -30,15 +35,16 @@ public struct Video: Sendable, Hashable {
 
     /// A placeholder for a video the catalog failed to deliver (`VIDEO_NOT_FOUND`, `CLIENT_GEO`, …).
     public init(error: VideoError, properties: JSONObject = [:]) {
-        self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error)
+        self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error, bumper: nil)
     }
 
-    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?) {
+    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?, bumper: Video?) {
         self.sources = sources
         self.cuePoints = cuePoints
         self.properties = properties
         self.thumbnailVTTOverride = thumbnailVTTOverride
         self.error = error
+        self.bumperBox = bumper.map(VideoBox.init)
     }
 
     /// The mutable copy handed to `update(_:)` (the seed's `BCOVMutableVideo`).
@@ -48,13 +54,14 @@ public struct Video: Sendable, Hashable {
         public var properties: JSONObject
         public var thumbnailVTTURL: URL?
         public var error: VideoError?
+        public var bumper: Video?
     }
 
     /// Returns a modified copy; `self` is unchanged (the seed's `update {}`).
     public func update(_ change: (inout Mutable) throws -> Void) rethrows -> Video {
-        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error)
+        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error, bumper: bumper)
         try change(&m)
-        return Video(sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error)
+        return Video(sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error, bumper: m.bumper)
     }
 
     public var hasError: Bool { error != nil }
@@ -126,6 +133,13 @@ public struct Video: Sendable, Hashable {
         public static let sources = "sources"
         public static let manifestURLTTL = "manifest_url_ttl"
         public static let variants = "variants"
+        public static let link = "link"
+        public static let adKeys = "ad_keys"
+        public static let createdAt = "created_at"
+        public static let updatedAt = "updated_at"
+        public static let publishedAt = "published_at"
+        /// Custom field naming the bumper to play before this video; wins over a bumper configured on the request.
+        public static let bumperIDCustomField = "bumper_id"
     }
 
     /// How a video is monetised (`economics`).
@@ -136,6 +150,14 @@ public struct Video: Sendable, Hashable {
         public static let free = Economics(rawValue: "FREE")
         public var description: String { rawValue }
     }
+}
+
+/// Gives `Video` a recursive field (its bumper) while keeping value semantics and value equality.
+private final class VideoBox: Sendable, Hashable {
+    let video: Video
+    init(_ video: Video) { self.video = video }
+    static func == (lhs: VideoBox, rhs: VideoBox) -> Bool { lhs.video == rhs.video }
+    func hash(into hasher: inout Hasher) { hasher.combine(video) }
 }
 
 /// A catalog's per-video failure, as the Playback API reports it (`error_code`, `error_subcode`, `message`).

@@ -1,0 +1,175 @@
+import Foundation
+
+/// The SDK's only door to HTTP. Catalog requests, VMAP and beacon fetches, caption and thumbnail
+/// downloads all go through one of these, so apps and tests can swap the transport (the default is
+/// AsyncHTTPClient, in `CoveNetworking`) and every transport gets the same redirect and secrecy rules.
+public protocol HTTPTransport: Sendable {
+    /// Performs one request, following redirects per `request.redirects`.
+    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
+}
+
+/// An HTTP request as a value.
+public struct HTTPRequest: Sendable, Hashable {
+    public enum Method: String, Sendable, Hashable { case get = "GET", head = "HEAD", post = "POST" }
+
+    public var method: Method
+    public var url: URL
+    public var headers: HTTPHeaders
+    public var body: Data?
+    /// The whole exchange (all redirects included) must finish within this.
+    public var timeout: Duration
+    /// Bodies larger than this are refused (`responseTooLarge`).
+    public var maxResponseBytes: Int
+    public var redirects: RedirectPolicy
+
+    public init(
+        method: Method = .get, url: URL, headers: HTTPHeaders = HTTPHeaders(), body: Data? = nil,
+        timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20, redirects: RedirectPolicy = RedirectPolicy()
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.redirects = redirects
+    }
+}
+
+/// A response: status, headers, body and the URL that finally answered (after redirects).
+public struct HTTPResponse: Sendable, Hashable {
+    public let status: Int
+    public let headers: HTTPHeaders
+    public let body: Data
+    public let url: URL
+
+    public init(status: Int, headers: HTTPHeaders, body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+}
+
+/// Ordered header fields with case-insensitive lookup. Values of credential headers never print.
+public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init() { fields = [] }
+    public init(dictionaryLiteral elements: (String, String)...) { fields = elements.map { (name: $0.0, value: $0.1) } }
+    public init(_ fields: [(String, String)]) { self.fields = fields.map { (name: $0.0, value: $0.1) } }
+
+    /// The first value for `name`; setting replaces every field of that name (nil removes them).
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value }
+        set {
+            fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+            if let newValue { fields.append((name: name, value: newValue)) }
+        }
+    }
+
+    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+
+    public mutating func remove(_ name: String) { self[name] = nil }
+
+    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.count == rhs.fields.count && zip(lhs.fields, rhs.fields).allSatisfy { $0.name.lowercased() == $1.name.lowercased() && $0.value == $1.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.name.lowercased())
+            hasher.combine(field.value)
+        }
+    }
+
+    /// Names of headers that carry credentials: never logged, stripped when a redirect changes origin.
+    public static let credentialNames: Set<String> = ["authorization", "bcov-policy", "bcov-auth", "cookie", "proxy-authorization", "x-api-key"]
+
+    public static func isCredential(_ name: String, value: String) -> Bool {
+        let lower = name.lowercased()
+        return credentialNames.contains(lower) || (lower == "accept" && value.contains("pk="))
+    }
+
+    public var description: String {
+        fields.map { "\($0.name): \(Self.isCredential($0.name, value: $0.value) ? Redaction.placeholder : $0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// How redirects are followed. Secrets stay with their origin: an HTTPS→HTTP hop is refused, and
+/// credential headers (policy keys, bearer tokens, cookies) are dropped when the host, port or
+/// scheme changes.
+public struct RedirectPolicy: Sendable, Hashable {
+    public var maxRedirects: Int
+    public var allowsDowngradeToHTTP: Bool
+
+    public init(maxRedirects: Int = 5, allowsDowngradeToHTTP: Bool = false) {
+        self.maxRedirects = max(0, maxRedirects)
+        self.allowsDowngradeToHTTP = allowsDowngradeToHTTP
+    }
+
+    public static let none = RedirectPolicy(maxRedirects: 0)
+
+    /// The request to send after `response` redirected `request`, nil when the response is final.
+    public func followUp(after request: HTTPRequest, status: Int, location: String?, hop: Int) throws(HTTPTransportError) -> HTTPRequest? {
+        guard [301, 302, 303, 307, 308].contains(status), let location else { return nil }
+        guard hop < maxRedirects else {
+            throw HTTPTransportError(.tooManyRedirects, url: request.url, detail: "more than \(maxRedirects) redirects")
+        }
+        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL, let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPTransportError(.invalidURL, url: request.url, detail: "redirect to an unusable location")
+        }
+        if request.url.scheme?.lowercased() == "https" && scheme == "http" && !allowsDowngradeToHTTP {
+            throw HTTPTransportError(.insecureRedirect, url: request.url, detail: "the server redirected from HTTPS to plain HTTP (\(Redaction.redact(url: target))); refusing to send the request unencrypted")
+        }
+        var next = request
+        next.url = target
+        if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+            next.method = .get
+            next.body = nil
+        }
+        if !Self.sameOrigin(request.url, target) {
+            next.headers = HTTPHeaders(request.headers.fields.filter { !HTTPHeaders.isCredential($0.name, value: $0.value) }.map { ($0.name, $0.value) })
+        }
+        return next
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && effectivePort(a) == effectivePort(b)
+    }
+
+    static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
+    }
+}
+
+/// Why an HTTP exchange failed before a usable response arrived.
+public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable {
+        case invalidURL, insecureRedirect, tooManyRedirects, timeout, connectionFailed, responseTooLarge, cancelled
+    }
+
+    public let kind: Kind
+    /// Redacted.
+    public let url: String
+    public let detail: String
+
+    public init(_ kind: Kind, url: URL, detail: String) {
+        self.kind = kind
+        self.url = Redaction.redact(url: url)
+        self.detail = Redaction.redactSecrets(in: detail)
+    }
+
+    public var description: String { "\(kind.rawValue) for \(url): \(detail)" }
+}
+
+extension HTTPTransport {
+    /// GET `url` with the transport's rules; a convenience for plugins.
+    public func get(_ url: URL, headers: HTTPHeaders = HTTPHeaders(), timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20) async throws(HTTPTransportError) -> HTTPResponse {
+        try await send(HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes))
+    }
+}

@@ -1,0 +1,97 @@
+import AsyncHTTPClient
+import CoveCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+
+/// The default `HTTPTransport`: AsyncHTTPClient with TLS 1.2 or newer and full certificate checks.
+///
+/// AsyncHTTPClient's own redirect handling is off: it would follow HTTPS→HTTP and forward custom
+/// secret headers such as `BCOV-Policy` to another host. Redirects are followed here instead, with
+/// `RedirectPolicy`, one hop at a time. Every exchange has a deadline and a body-size cap.
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// One client for the whole process (AsyncHTTPClient pools connections per client).
+    public static let shared = AsyncHTTPClientTransport()
+
+    private let client: HTTPClient
+
+    /// `trustRoots` replaces the system roots (tests use it for a private CA).
+    public init(trustRoots: NIOSSLTrustRoots? = nil, connectTimeout: Duration = .seconds(10)) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.minimumTLSVersion = .tlsv12
+        tls.certificateVerification = .fullVerification
+        if let trustRoots { tls.trustRoots = trustRoots }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000))
+        configuration.decompression = .enabled(limit: .ratio(25))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    deinit {
+        try? client.syncShutdown()
+    }
+
+    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
+        var current = request
+        var hop = 0
+        while true {
+            let response = try await sendOnce(current, deadline: deadline)
+            guard let next = try request.redirects.followUp(after: current, status: response.status, location: response.headers["location"], hop: hop) else {
+                return response
+            }
+            current = next
+            hop += 1
+        }
+    }
+
+    private func sendOnce(_ request: HTTPRequest, deadline: NIODeadline) async throws(HTTPTransportError) -> HTTPResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
+            throw HTTPTransportError(.invalidURL, url: request.url, detail: "only absolute http(s) URLs can be fetched")
+        }
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        do {
+            let response = try await client.execute(outgoing, deadline: deadline)
+            var headers = HTTPHeaders()
+            for field in response.headers { headers.add(field.name, field.value) }
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > request.maxResponseBytes {
+                throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(length) bytes; the limit is \(request.maxResponseBytes)")
+            }
+            let body = try await response.body.collect(upTo: request.maxResponseBytes)
+            return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
+        } catch let error as HTTPTransportError {
+            throw error
+        } catch let error as HTTPClientError {
+            throw Self.translate(error, url: request.url)
+        } catch let error as NIOTooManyBytesError {
+            throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the body exceeded \(request.maxResponseBytes) bytes (\(error))")
+        } catch is CancellationError {
+            throw HTTPTransportError(.cancelled, url: request.url, detail: "the request was cancelled")
+        } catch {
+            throw HTTPTransportError(.connectionFailed, url: request.url, detail: String(describing: error))
+        }
+    }
+
+    static func translate(_ error: HTTPClientError, url: URL) -> HTTPTransportError {
+        if [HTTPClientError.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
+            return HTTPTransportError(.timeout, url: url, detail: "the server did not answer in time (\(error))")
+        }
+        if error == .cancelled {
+            return HTTPTransportError(.cancelled, url: url, detail: "the request was cancelled")
+        }
+        if [HTTPClientError.invalidURL, .emptyHost, .emptyScheme].contains(error) {
+            return HTTPTransportError(.invalidURL, url: url, detail: String(describing: error))
+        }
+        return HTTPTransportError(.connectionFailed, url: url, detail: String(describing: error))
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,210 @@
+import CoveCore
+import Foundation
+import Logging
+
+/// Finds videos and playlists in a Video Cloud account through the Playback API (the seed's
+/// `BCOVPlaybackService`).
+///
+/// ```swift
+/// let service = PlaybackService(accountID: "1234", policyKey: "BCpk…", transport: AsyncHTTPClientTransport.shared)
+/// let found = try await service.findVideo(PlaybackServiceConfiguration(assetID: "5678"))
+/// controller.setVideos([found.value])
+/// ```
+///
+/// Server errors (5xx, 429) and connection failures are retried a bounded number of times with
+/// backoff; 4xx answers never are. Policy keys and tokens never appear in logs or errors.
+public struct PlaybackService: Sendable {
+    public let requestFactory: PlaybackServiceRequestFactory
+    public let transport: any HTTPTransport
+    public let retry: RetryPolicy
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+
+    /// How failed lookups are retried.
+    public struct RetryPolicy: Sendable, Hashable {
+        /// Attempts after the first one.
+        public var maxRetries: Int
+        /// Delay before the first retry; doubled for each further one.
+        public var baseDelay: Duration
+
+        public init(maxRetries: Int = 2, baseDelay: Duration = .milliseconds(250)) {
+            self.maxRetries = max(0, maxRetries)
+            self.baseDelay = baseDelay
+        }
+
+        public static let none = RetryPolicy(maxRetries: 0)
+    }
+
+    public init(requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.playback-service")) {
+        self.requestFactory = requestFactory
+        self.transport = transport
+        self.retry = retry
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// A service for `accountID`; with a nil policy key, lookups need an auth token (Edge Playback Authorization).
+    public init(accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "cove.playback-service")) {
+        self.init(requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry, logger: logger)
+    }
+
+    /// A decoded value together with the JSON it came from.
+    public struct Response<Value: Sendable>: Sendable {
+        public let value: Value
+        public let json: JSONValue
+        /// The bumper could not be fetched (the main lookup still succeeded).
+        public let bumperError: PlaybackServiceError?
+    }
+
+    // MARK: Lookups
+
+    /// Finds one video. Its bumper (the configuration's, or the video's `bumper_id` custom field, which
+    /// wins) is fetched too and attached as `video.bumper`.
+    public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Video> {
+        let (json, _) = try await fetch(requestFactory.videoRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "video")
+        let video: Video
+        do {
+            video = try PlaybackAPIDecoder.video(from: json)
+        } catch {
+            throw .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description)
+        }
+        let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration)
+        return Response(value: video.update { $0.bumper = bumper }, json: json, bumperError: bumperError)
+    }
+
+    /// Finds a playlist (a page of it with `query.limit`/`query.offset`). Videos the API could not
+    /// deliver are kept as error videos. The bumper, when configured, is attached to the first video:
+    /// the controller plays it once, before the playlist.
+    public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Playlist> {
+        let (json, _) = try await fetch(requestFactory.playlistRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "playlist")
+        var playlist: Playlist
+        do {
+            playlist = try PlaybackAPIDecoder.playlist(from: json)
+        } catch {
+            throw .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description)
+        }
+        guard let first = playlist.videos.firstIndex(where: { !$0.hasError }) else {
+            return Response(value: playlist, json: json, bumperError: nil)
+        }
+        let (bumper, bumperError) = await self.bumper(for: playlist.videos[first], configuration: configuration)
+        if let bumper {
+            playlist = playlist.update { $0.videos[first] = $0.videos[first].update { $0.bumper = bumper } }
+        }
+        return Response(value: playlist, json: json, bumperError: bumperError)
+    }
+
+    /// Completion-handler form of `findVideo`; `completion` runs on a background task.
+    public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(), completion: @escaping @Sendable (Result<Response<Video>, PlaybackServiceError>) -> Void) {
+        Task {
+            do throws(PlaybackServiceError) {
+                completion(.success(try await findVideo(configuration, query: query)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Completion-handler form of `findPlaylist`; `completion` runs on a background task.
+    public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(), completion: @escaping @Sendable (Result<Response<Playlist>, PlaybackServiceError>) -> Void) {
+        Task {
+            do throws(PlaybackServiceError) {
+                completion(.success(try await findPlaylist(configuration, query: query)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    // MARK: Exchange
+
+    private func bumper(for video: Video, configuration: PlaybackServiceConfiguration) async -> (Video?, PlaybackServiceError?) {
+        let fromCustomField = video.customFields[Video.PropertyKey.bumperIDCustomField]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        guard let bumperAsset = fromCustomField ?? configuration.bumperPathComponent else { return (nil, nil) }
+        var bumperConfiguration = PlaybackServiceConfiguration(authToken: configuration.authToken)
+        if bumperAsset.hasPrefix("ref:") { bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4)) } else { bumperConfiguration.assetID = bumperAsset }
+        do throws(PlaybackServiceError) {
+            let (json, _) = try await fetch(requestFactory.videoRequest(bumperConfiguration), asset: bumperAsset, kind: "bumper")
+            do {
+                return (try PlaybackAPIDecoder.video(from: json), nil)
+            } catch {
+                return (nil, .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description))
+            }
+        } catch {
+            logger.warning("bumper lookup failed; playing without it", metadata: ["bumper": "\(bumperAsset)", "error": "\(error)"])
+            return (nil, error)
+        }
+    }
+
+    /// Sends the request (retrying what is worth retrying) and returns the parsed JSON of a 2xx answer.
+    func fetch(_ request: HTTPRequest, asset: String, kind: String) async throws(PlaybackServiceError) -> (JSONValue, HTTPResponse) {
+        var attempt = 0
+        while true {
+            let outcome: Result<HTTPResponse, HTTPTransportError>
+            do throws(HTTPTransportError) {
+                outcome = .success(try await transport.send(request))
+            } catch {
+                outcome = .failure(error)
+            }
+            switch outcome {
+            case .failure(let error):
+                logger.notice("Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt + 1)", "error": "\(error)"])
+                guard error.kind != .cancelled, error.kind != .insecureRedirect, error.kind != .invalidURL, error.kind != .responseTooLarge, attempt < retry.maxRetries else {
+                    throw .connection(error)
+                }
+            case .success(let response):
+                if response.isSuccess {
+                    do {
+                        return (try JSONValue.parse(response.body, limits: JSONLimits(maxBytes: request.maxResponseBytes)), response)
+                    } catch {
+                        throw .jsonDeserialization(rawBody: response.body, detail: error.description)
+                    }
+                }
+                let retryable = response.status >= 500 || response.status == 429
+                logger.notice("Playback API answered an error", metadata: ["url": "\(Redaction.redact(url: request.url))", "status": "\(response.status)", "attempt": "\(attempt + 1)"])
+                guard retryable, attempt < retry.maxRetries else {
+                    throw apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
+                }
+            }
+            attempt += 1
+            try? await clock.sleep(for: retry.baseDelay * (1 << min(attempt - 1, 10)))
+            if Task.isCancelled {
+                throw .connection(HTTPTransportError(.cancelled, url: request.url, detail: "the lookup was cancelled while waiting to retry"))
+            }
+        }
+    }
+
+    private func apiError(_ response: HTTPResponse, asset: String, kind: String, usedAuthToken: Bool) -> PlaybackServiceError {
+        let errors = (try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 1 << 20))).flatMap(PlaybackAPIDecoder.apiErrors(from:)) ?? []
+        return .api(errors: errors, httpStatus: response.status, advice: Self.advice(for: errors, status: response.status, asset: asset, kind: kind, account: requestFactory.accountID, usedAuthToken: usedAuthToken))
+    }
+
+    /// What to do about an API error, in one sentence.
+    static func advice(for errors: [PlaybackAPIError], status: Int, asset: String, kind: String, account: String, usedAuthToken: Bool) -> String {
+        let codes = Set(errors.flatMap { [$0.code, $0.subcode].compactMap { $0 } })
+        if codes.contains("AD_CONFIG") {
+            return "This policy key requires an ad_config_id query parameter: pass PlaybackServiceQuery(adConfigID:)."
+        }
+        if codes.contains("TOKEN_REQUIRED") { return "This content needs a Playback Rights token: pass PlaybackServiceConfiguration(authToken:)." }
+        if codes.contains("TOKEN_VALIDATION") || codes.contains("JWT_AUTH") { return "The auth token was rejected: check that it is signed for account \(account) and has not expired." }
+        if codes.contains("CLIENT_GEO") { return "The asset is geo-restricted and not available from this location." }
+        if codes.contains("CLIENT_IP") { return "The asset is restricted to other IP addresses." }
+        if codes.contains("DOMAIN") { return "The policy key restricts the domains it may be used from." }
+        if codes.contains("VIDEO_NOT_PLAYABLE") || codes.contains("PLAYLIST_NOT_PLAYABLE") { return "The \(kind) exists but is not playable now (inactive, scheduled, or not yet processed)." }
+        switch status {
+        case 401:
+            return usedAuthToken ? "The auth token was not accepted for account \(account)." : "The policy key was rejected: check that it belongs to account \(account) and has not been revoked."
+        case 403:
+            return "The policy key does not allow this request (account \(account)); check its permissions and restrictions."
+        case 404:
+            return "No \(kind) '\(asset)' in account \(account): check the ID (reference IDs are looked up with ref:)."
+        case 405:
+            return "The Playback API only accepts GET, HEAD and OPTIONS."
+        case 429:
+            return "Too many requests: slow down and retry later."
+        case 500...599:
+            return "The Playback API (or a proxy in front of it) failed; retry later."
+        default:
+            return "The request was rejected; check the account, the ID and the query parameters."
+        }
+    }
+}

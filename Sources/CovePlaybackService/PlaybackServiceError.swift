@@ -1,0 +1,68 @@
+import CoveCore
+import Foundation
+
+/// Why a Playback Service lookup failed, typed like the seed's `BCOVPlaybackServiceErrorCode`.
+public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
+    /// The request could not be built (missing ID, bad base URL).
+    case invalidRequest(String)
+    /// The service could not be reached or did not answer in time (seed code 1).
+    case connection(HTTPTransportError)
+    /// The answer was not the JSON the API documents (seed code 2). The raw bytes are kept.
+    case jsonDeserialization(rawBody: Data, detail: String)
+    /// The API answered with an error status (seed code 3): its `[{error_code, error_subcode, message}]`
+    /// array (empty when the body was not one) and the HTTP status.
+    case api(errors: [PlaybackAPIError], httpStatus: Int, advice: String)
+
+    /// The seed's numeric code: 1 connection, 2 JSON, 3 API (0 is reserved for "no error"; invalid
+    /// requests never reach the network and use 4).
+    public var code: Int {
+        switch self {
+        case .connection: return 1
+        case .jsonDeserialization: return 2
+        case .api: return 3
+        case .invalidRequest: return 4
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .invalidRequest: return "invalidRequest"
+        case .connection: return "connectionError"
+        case .jsonDeserialization: return "jsonDeserializationError"
+        case .api: return "apiError"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .invalidRequest(let why): return "Invalid Playback Service request: \(why)"
+        case .connection(let error): return "Could not reach the Playback API: \(error)"
+        case .jsonDeserialization(let raw, let detail): return "The Playback API answered with something that is not the documented JSON (\(raw.count) bytes): \(detail)"
+        case .api(let errors, let status, let advice):
+            let codes = errors.map(\.description).joined(separator: "; ")
+            return "The Playback API refused the request (HTTP \(status)\(codes.isEmpty ? "" : ": " + codes)). \(advice)"
+        }
+    }
+}
+
+/// One entry of the Playback API's error array.
+public struct PlaybackAPIError: Sendable, Hashable, CustomStringConvertible {
+    public let code: String
+    public let subcode: String?
+    public let message: String?
+    /// Every field as sent (`client_geo`, `api_call`, …).
+    public let properties: JSONObject
+
+    public init(code: String, subcode: String? = nil, message: String? = nil, properties: JSONObject = [:]) {
+        self.code = code
+        self.subcode = subcode
+        self.message = message
+        var raw = properties
+        raw["error_code"] = .string(code)
+        if let subcode { raw["error_subcode"] = .string(subcode) }
+        if let message { raw["message"] = .string(message) }
+        self.properties = raw
+    }
+
+    public var description: String { [code, subcode, message].compactMap { $0 }.joined(separator: "/") }
+}

@@ -1,0 +1,105 @@
+import CoveCore
+import Foundation
+
+/// Builds Playback API requests; usable on its own (the seed's `BCOVPlaybackServiceRequestFactory`).
+///
+/// Videos: `GET {base}/accounts/{account}/videos/{id | ref:id}`; playlists: `…/playlists/…`.
+/// The policy key travels as a `BCOV-Policy` header; with an auth token the request goes to the
+/// auth base URL with `Authorization: Bearer <jwt>` and no policy key.
+public struct PlaybackServiceRequestFactory: Sendable {
+    public static let defaultBaseURL = URL(string: "https://edge.api.brightcove.com/playback/v1")!
+    public static let defaultAuthBaseURL = URL(string: "https://edge-auth.api.brightcove.com/playback/v1")!
+
+    public let accountID: String
+    public let policyKey: String?
+    /// nil: the public Playback API, or the global proxy domain when one is set.
+    public let baseURL: URL?
+    /// Used instead of `baseURL` when an auth token is given. nil: as for `baseURL`.
+    public let authBaseURL: URL?
+    public var additionalHeaders: HTTPHeaders
+    public var timeout: Duration
+    public var maxResponseBytes: Int
+    private let globalConfiguration: GlobalConfiguration
+
+    public init(
+        accountID: String, policyKey: String?, baseURL: URL? = nil, authBaseURL: URL? = nil, additionalHeaders: HTTPHeaders = HTTPHeaders(),
+        timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20, globalConfiguration: GlobalConfiguration = .shared
+    ) {
+        self.accountID = accountID
+        self.policyKey = policyKey
+        self.baseURL = baseURL
+        self.authBaseURL = authBaseURL
+        self.additionalHeaders = additionalHeaders
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.globalConfiguration = globalConfiguration
+        if let policyKey { Redaction.register(secret: policyKey) }
+    }
+
+    public func videoRequest(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) throws(PlaybackServiceError) -> HTTPRequest {
+        try request(collection: "videos", configuration: configuration, query: query)
+    }
+
+    public func playlistRequest(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) throws(PlaybackServiceError) -> HTTPRequest {
+        try request(collection: "playlists", configuration: configuration, query: query)
+    }
+
+    /// The base URL a request uses: an explicit one wins, then the proxy domain, then Brightcove's.
+    public func effectiveBaseURL(authenticated: Bool) -> URL {
+        if authenticated, let authBaseURL { return authBaseURL }
+        if let baseURL { return baseURL }
+        if let proxy = globalConfiguration.proxyDomain { return URL(string: "https://\(proxy)/playback/v1")! }
+        return authenticated ? Self.defaultAuthBaseURL : Self.defaultBaseURL
+    }
+
+    private func request(collection: String, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery) throws(PlaybackServiceError) -> HTTPRequest {
+        guard !accountID.isEmpty, accountID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+            throw .invalidRequest("the account ID '\(accountID)' is empty or has characters that cannot be in a path")
+        }
+        guard let asset = configuration.assetPathComponent else {
+            throw .invalidRequest("give an asset ID or an asset reference ID to look up")
+        }
+        let authToken = configuration.authToken.flatMap { $0.isEmpty ? nil : $0 }
+        if let authToken { Redaction.register(secret: authToken) }
+        guard authToken != nil || !(policyKey ?? "").isEmpty else {
+            throw .invalidRequest("a policy key (or, for Playback Rights, an auth token) is required")
+        }
+        let base = effectiveBaseURL(authenticated: authToken != nil)
+        let escapedAsset = asset.addingPercentEncoding(withAllowedCharacters: .pathSegmentAllowed) ?? asset
+        var text = base.absoluteString
+        if text.hasSuffix("/") { text.removeLast() }
+        text += "/accounts/\(accountID)/\(collection)/\(escapedAsset)"
+        let items = query.items
+        if !items.isEmpty {
+            text += "?" + items.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else { throw .invalidRequest("could not build a URL from base \(Redaction.redact(url: base))") }
+        var headers = HTTPHeaders()
+        headers["Accept"] = "application/json"
+        if let authToken {
+            headers["Authorization"] = "Bearer \(authToken)"
+        } else if let policyKey {
+            headers["BCOV-Policy"] = policyKey
+        }
+        for field in additionalHeaders { headers[field.name] = field.value }
+        return HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes)
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .queryValueAllowed) ?? text
+    }
+}
+
+extension CharacterSet {
+    fileprivate static let pathSegmentAllowed: CharacterSet = {
+        var set = CharacterSet.urlPathAllowed
+        set.remove(charactersIn: "/?#")
+        return set
+    }()
+
+    fileprivate static let queryValueAllowed: CharacterSet = {
+        var set = CharacterSet.urlQueryAllowed
+        set.remove(charactersIn: "&=+#?")
+        return set
+    }()
+}

@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,6 +100,11 @@ let package = Package(
         .testTarget(
             name: "CoveGStreamerTests",
             dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CovePlaybackServiceTests",
+            dependencies: ["CoveCore", "CovePlaybackService", "CoveNetworking", "CoveTesting", "CoveGStreamer", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strict
         ),
         .testTarget(

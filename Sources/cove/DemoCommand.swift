@@ -1,28 +1,39 @@
 import ArgumentParser
 import CoveCore
+import CoveNetworking
+import CovePlaybackService
 import CoveTesting
 import Foundation
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Generate the sample media, serve it on loopback and play it: adaptive HLS, then a progressive MP4."
+        abstract: "Serve the sample catalog through the embedded Playback API server, fetch its playlist with the Playback Service and play it (bumper first, then every video)."
     )
 
     @OptionGroup var player: PlayerOptions
 
     func run() async throws {
-        Terminal.line("Preparing sample media (generated with ffmpeg on first run)…")
-        let fixtures = try await FixtureMedia.prepare()
-        let server = try await MediaServer.start(root: fixtures.root)
-        Terminal.line("Serving \(fixtures.root.path) at \(server.baseURL.absoluteString)")
-        let videos = [
-            Video(url: server.url(.ladder), properties: ["name": "Adaptive HLS (240p–720p)"]),
-            Video(url: server.url(.mp4), properties: ["name": "Progressive MP4"]),
-        ]
+        Terminal.line("Preparing the sample catalog (media generated with ffmpeg on first run)…")
+        let catalog = try await SampleCatalog.prepare()
+        let server = try await CatalogServer.start(catalog: catalog)
+        Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
+        let service = PlaybackService(accountID: server.accountID, policyKey: server.policyKey, baseURL: server.baseURL, transport: AsyncHTTPClientTransport.shared)
+        let found: PlaybackService.Response<Playlist>
+        do throws(PlaybackServiceError) {
+            found = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID, bumperID: SampleCatalog.VideoID.bumper))
+        } catch {
+            Terminal.error("cove demo: \(error)")
+            await server.stop()
+            throw ExitCode(1)
+        }
+        let playlist = found.value
+        Terminal.line("Playlist “\(playlist.name ?? "")”: \(playlist.allPlayableVideos.count) playable, \(playlist.allFailedVideos.count) unavailable")
+        for failed in playlist.allFailedVideos { Terminal.line("  skipping \(failed.id ?? "?"): \(failed.error.map { "\($0)" } ?? "")") }
+        if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
         let controller = player.makeController()
         controller.isAutoPlay = true
-        let outcome = try await PlaybackRunner(controller: controller).play(videos, autoAdvance: true)
+        let outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
         await server.stop()
         Terminal.line(outcome == .ended ? "Demo finished." : "Demo stopped.")
         if outcome == .failed { throw ExitCode(1) }

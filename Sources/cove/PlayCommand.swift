@@ -79,6 +79,9 @@ struct PlaybackRunner {
             case .playlistCompleted, .noPlayableVideosFound:
                 outcome = failed ? .failed : .ended
                 controller.shutdown()
+            case .bumperProgress(let session, let time):
+                let total = session.bumper?.duration.map { MediaTime($0).seconds }
+                status.update("▶ bumper \(Terminal.clock(time.seconds)) / \(Terminal.clock(total))")
             case .progress(_, let time):
                 var line = "\(state == "playing" ? "▶" : "⏸") \(Terminal.clock(time.seconds)) / \(Terminal.clock(duration))  \(state)"
                 if let bandwidth { line += String(format: "  %.2f Mb/s", Double(bandwidth) / 1e6) }

@@ -93,6 +93,10 @@ func describe(_ event: PlaybackEvent) -> String? {
         return String(format: "Variant %.2f Mb/s", Double(v.bandwidth) / 1e6)
     case .framePresented(_, let f):
         return f.cause == .start ? "First frame" : "Frame at seek target"
+    case .bumperProgress:
+        return nil
+    case .sessionAdvanced(let s) where s.bumper != nil:
+        return "Session \(s.id): \(s.video.name ?? "video") (after the bumper “\(s.bumper?.name ?? "")”)"
     default:
         return event.description
     }

@@ -2,9 +2,16 @@
 /// events, finished session preparations and clock ticks.
 enum ControllerInput: Sendable {
     case command(Command)
-    case engine(sessionID: Int, EngineEvent)
-    case prepared(preparationID: Int, Result<SessionPlan, PlaybackError>)
+    case engine(sessionID: Int, EngineChannel, EngineEvent)
+    /// The content's plan, and the bumper's when the video has one that still has to play.
+    case prepared(preparationID: Int, Result<SessionPlan, PlaybackError>, bumper: Result<SessionPlan, PlaybackError>?)
     case tick(sessionID: Int, token: Int)
+
+    /// Which of a session's engine players an event came from.
+    enum EngineChannel: Sendable {
+        case content
+        case bumper
+    }
 
     enum Command: Sendable {
         case setVideos([Video])

@@ -59,6 +59,8 @@ private actor LoopState {
     private var seekCounter = 0
     /// A video of the current queue reached the engine (used for `noPlayableVideosFound`).
     private var foundPlayableVideo = false
+    /// The queue's bumper has played (it plays once per queue, before the first video that has one).
+    private var bumperPlayedInQueue = false
     private(set) var isShutDown = false
 
     init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void) {
@@ -76,16 +78,24 @@ private actor LoopState {
         guard !isShutDown else { return item.abandon() }
         switch item {
         case .command(let command): handle(command)
-        case .engine(let sessionID, let event):
+        case .engine(let sessionID, let channel, let event):
             guard let runtime = current, runtime.session.id == sessionID else { return }
-            logger.trace("engine event", metadata: ["session": "\(sessionID)", "event": "\(event)"])
-            handle(event, in: runtime)
-        case .prepared(let id, let result):
+            logger.trace("engine event", metadata: ["session": "\(sessionID)", "channel": "\(channel)", "event": "\(event)"])
+            switch channel {
+            case .content: handle(event, in: runtime)
+            case .bumper: handleBumper(event, in: runtime)
+            }
+        case .prepared(let id, let result, let bumper):
             guard let preparation, preparation.id == id else { return }
             self.preparation = nil
-            start(preparation, with: result)
+            start(preparation, with: result, bumper: bumper)
         case .tick(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token, runtime.isPlaying, !runtime.stalled else { return }
+            guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token else { return }
+            if let bumper = runtime.bumper {
+                if bumper.engineRunning, let position = bumper.player.position { emit(.bumperProgress(runtime.session, position)) }
+                return
+            }
+            guard runtime.isPlaying, !runtime.stalled else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
             if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
         }
@@ -100,6 +110,7 @@ private actor LoopState {
             cancelPreparation()
             queue = videos
             foundPlayableVideo = false
+            bumperPlayedInQueue = false
             if videos.isEmpty {
                 index = nil
                 logger.info("setVideos received an empty list: there is nothing to play")
@@ -126,6 +137,7 @@ private actor LoopState {
             seek(to: target, tolerance: tolerance, completion: completion)
         case .setRate(let rate):
             current?.player?.setRate(rate)
+            current?.bumper?.player.setRate(rate)
         case .setPeakBitrate(let cap):
             current?.player?.setMaxBitrate(cap)
         case .selectTrack(let sessionID, let kind, let trackID):
@@ -166,6 +178,10 @@ private actor LoopState {
         }
         emit(.lifecycle(runtime.session, .playRequest))
         runtime.playRequested = true
+        if let bumper = runtime.bumper {
+            bumper.player.play()
+            return
+        }
         if runtime.phase == .ended {
             // Like an HTML media element: play() at the end starts over.
             runtime.phase = .ready
@@ -195,6 +211,10 @@ private actor LoopState {
         }
         emit(.lifecycle(runtime.session, .pauseRequest))
         runtime.playRequested = false
+        if let bumper = runtime.bumper {
+            bumper.player.pause()
+            return
+        }
         if runtime.isPlaying && !runtime.engineRunning {
             // Stalled or not yet started: the engine will not report a state change, so report it here.
             stopPlaying(runtime)
@@ -219,6 +239,11 @@ private actor LoopState {
         }
         guard let runtime = current, runtime.player != nil, runtime.phase != .failed else {
             logger.info("seek(to:) ignored: no session can seek")
+            complete(request, succeeded: false)
+            return
+        }
+        guard runtime.bumper == nil else {
+            logger.notice("seek(to:) refused: seeking is not allowed while the bumper plays")
             complete(request, succeeded: false)
             return
         }
@@ -277,15 +302,20 @@ private actor LoopState {
         let context = SessionPreparationContext(logger: logger)
         let send = self.send
         let video = prep.video
+        let bumper = bumperPlayedInQueue ? nil : video.bumper
         let id = prep.id
         Task {
-            let result: Result<SessionPlan, PlaybackError>
-            do throws(PlaybackError) {
-                result = .success(try await provider.prepareSession(for: video, context: context))
-            } catch {
-                result = .failure(error)
+            let prepare = { (video: Video) async -> Result<SessionPlan, PlaybackError> in
+                do throws(PlaybackError) {
+                    return .success(try await provider.prepareSession(for: video, context: context))
+                } catch {
+                    return .failure(error)
+                }
             }
-            send(.prepared(preparationID: id, result))
+            let content = await prepare(video)
+            var bumperPlan: Result<SessionPlan, PlaybackError>?
+            if let bumper, case .success = content { bumperPlan = await prepare(bumper) }
+            send(.prepared(preparationID: id, content, bumper: bumperPlan))
         }
     }
 
@@ -294,7 +324,7 @@ private actor LoopState {
         preparation = nil
     }
 
-    private func start(_ prep: Preparation, with result: Result<SessionPlan, PlaybackError>) {
+    private func start(_ prep: Preparation, with result: Result<SessionPlan, PlaybackError>, bumper bumperPlan: Result<SessionPlan, PlaybackError>?) {
         let plan: SessionPlan
         switch result {
         case .failure(let error):
@@ -318,21 +348,106 @@ private actor LoopState {
         }
         foundPlayableVideo = true
         let send = self.send
-        let session = PlaybackSession(id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension, send: send)
+        // The bumper gets its own engine player; the content preloads paused meanwhile.
+        var bumperPlayer: (any EnginePlayer)?
+        var bumperFailure: PlaybackError?
+        switch bumperPlan {
+        case .success(let bumper):
+            bumperPlayedInQueue = true
+            var bumperConfiguration = configuration
+            bumperConfiguration.url = bumper.playbackURL
+            bumperConfiguration.startPosition = nil
+            do { bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration) } catch { bumperFailure = error }
+        case .failure(let error):
+            bumperPlayedInQueue = true
+            bumperFailure = error
+        case nil:
+            break
+        }
+        let session = PlaybackSession(
+            id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
+            bumper: bumperPlayer != nil ? prep.video.bumper : nil, send: send
+        )
         let runtime = SessionRuntime(session: session, player: player, phase: .loading)
         runtime.openingSeek = prep.queuedSeek
         install(runtime)
         let sessionID = session.id
         runtime.eventTask = Task {
-            for await event in player.events { send(.engine(sessionID: sessionID, event)) }
+            for await event in player.events { send(.engine(sessionID: sessionID, .content, event)) }
         }
         emit(.sessionAdvanced(session))
         if prep.playRequested {
             runtime.playRequested = true
             emit(.lifecycle(session, .playRequest))
         }
+        if let bumperFailure {
+            emit(.lifecycle(session, .error(PlaybackError(bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it", url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, underlying: bumperFailure.underlying))))
+        }
+        if let bumperPlayer, let bumperVideo = session.bumper {
+            let bumper = SessionRuntime.BumperRuntime(video: bumperVideo, player: bumperPlayer)
+            runtime.bumper = bumper
+            bumper.eventTask = Task {
+                for await event in bumperPlayer.events { send(.engine(sessionID: sessionID, .bumper, event)) }
+            }
+            emit(.lifecycle(session, .bumperEnter(bumperVideo)))
+            bumperPlayer.load(playWhenReady: prep.playRequested)
+            emit(.lifecycle(session, .bufferEmpty))
+            player.load(playWhenReady: false)
+            return
+        }
         emit(.lifecycle(session, .bufferEmpty))
         player.load(playWhenReady: prep.playRequested)
+    }
+
+    // MARK: Bumper
+
+    private func handleBumper(_ event: EngineEvent, in runtime: SessionRuntime) {
+        guard let bumper = runtime.bumper else { return }
+        let session = runtime.session
+        switch event {
+        case .playing:
+            bumper.engineRunning = true
+            if bumper.paused {
+                bumper.paused = false
+                emit(.lifecycle(session, .bumperResume))
+            }
+            startTicker(runtime)
+        case .paused:
+            bumper.engineRunning = false
+            if !runtime.playRequested && !bumper.paused {
+                bumper.paused = true
+                stopTicker(runtime)
+                emit(.lifecycle(session, .bumperPause))
+            }
+        case .firstFrame(let wallTime):
+            if !runtime.reportedFirstFrame {
+                runtime.reportedFirstFrame = true
+                emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
+            }
+        case .endOfStream:
+            finishBumper(in: runtime, failure: nil)
+        case .failed(let error), .downloadFailed(let error):
+            finishBumper(in: runtime, failure: error)
+        default:
+            break
+        }
+    }
+
+    /// The bumper is over: report it, drop its player and let the (preloaded) content play.
+    private func finishBumper(in runtime: SessionRuntime, failure: PlaybackError?) {
+        guard let bumper = runtime.bumper else { return }
+        let session = runtime.session
+        runtime.bumper = nil
+        stopTicker(runtime)
+        bumper.eventTask?.cancel()
+        bumper.player.close()
+        if let failure { emit(.lifecycle(session, .bumperFailedToPlayToEndTime(failure))) }
+        emit(.lifecycle(session, .bumperExit(bumper.video)))
+        guard runtime.phase != .failed else { return }
+        if runtime.playRequested {
+            runtime.player?.play()
+            if runtime.phase == .ready && runtime.engineRunning && !runtime.isPlaying { startPlaying(runtime) }
+        }
     }
 
     private func failToStart(_ prep: Preparation, video: Video, source: Source?, error: PlaybackError) {
@@ -374,6 +489,11 @@ private actor LoopState {
         stopTicker(runtime)
         runtime.eventTask?.cancel()
         for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        if let bumper = runtime.bumper {
+            bumper.eventTask?.cancel()
+            bumper.player.close()
+            runtime.bumper = nil
+        }
         runtime.player?.close()
         runtime.session.update { $0.terminated = true }
         emit(.lifecycle(runtime.session, .terminate))

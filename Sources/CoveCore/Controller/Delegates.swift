@@ -19,6 +19,12 @@ public protocol PlaybackControllerDelegate: AnyObject, Sendable {
     func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video])
     func playbackController(_ controller: PlaybackController, didInsert video: Video, at index: Int)
     func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError)
+    // Bumper callbacks (the seed's BumperDelegate).
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video)
     /// Every event, including those without a dedicated callback (variant switches, frame timing).
     func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent)
 }
@@ -39,6 +45,11 @@ extension PlaybackControllerDelegate {
     public func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video]) {}
     public func playbackController(_ controller: PlaybackController, didInsert video: Video, at index: Int) {}
     public func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) {}
     public func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent) {}
 }
 
@@ -54,6 +65,12 @@ public protocol PlaybackSessionConsumer: AnyObject, Sendable {
     func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange])
     func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType)
     func didCompletePlaylist(_ videos: [Video])
+    // Bumper callbacks (the seed's BumperConsumer).
+    func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video)
+    func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video)
+    func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime)
+    func playbackSession(_ session: PlaybackSession, didPauseBumper bumper: Video)
+    func playbackSession(_ session: PlaybackSession, didResumeBumper bumper: Video)
     /// Every event, including those without a dedicated callback.
     func didReceive(_ event: PlaybackEvent)
 }
@@ -67,5 +84,10 @@ extension PlaybackSessionConsumer {
     public func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange]) {}
     public func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
     public func didCompletePlaylist(_ videos: [Video]) {}
+    public func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video) {}
+    public func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video) {}
+    public func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {}
+    public func playbackSession(_ session: PlaybackSession, didPauseBumper bumper: Video) {}
+    public func playbackSession(_ session: PlaybackSession, didResumeBumper bumper: Video) {}
     public func didReceive(_ event: PlaybackEvent) {}
 }

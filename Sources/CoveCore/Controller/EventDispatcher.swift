@@ -92,8 +92,19 @@ final class EventDispatcher: Sendable {
     private static func deliver(_ event: PlaybackEvent, to consumer: any PlaybackSessionConsumer) {
         switch event {
         case .sessionAdvanced(let s): consumer.didAdvance(to: s)
-        case .lifecycle(let s, let e): consumer.playbackSession(s, didReceive: e)
+        case .lifecycle(let s, let e):
+            consumer.playbackSession(s, didReceive: e)
+            if let bumper = s.bumper {
+                switch e {
+                case .bumperEnter: consumer.playbackSession(s, didEnterBumper: bumper)
+                case .bumperExit: consumer.playbackSession(s, didExitBumper: bumper)
+                case .bumperPause: consumer.playbackSession(s, didPauseBumper: bumper)
+                case .bumperResume: consumer.playbackSession(s, didResumeBumper: bumper)
+                default: break
+                }
+            }
         case .progress(let s, let t): consumer.playbackSession(s, didProgressTo: t)
+        case .bumperProgress(let s, let t): if let bumper = s.bumper { consumer.playbackSession(s, bumper: bumper, didProgressTo: t) }
         case .durationChanged(let s, let d): consumer.playbackSession(s, didChangeDuration: d)
         case .cuePointsPassed(let s, let p): consumer.playbackSession(s, didPassCuePoints: p)
         case .seekableRangesChanged(let s, let r): consumer.playbackSession(s, didChangeSeekableRanges: r)
@@ -107,8 +118,19 @@ final class EventDispatcher: Sendable {
     private static func deliver(_ event: PlaybackEvent, to delegate: any PlaybackControllerDelegate, controller c: PlaybackController) {
         switch event {
         case .sessionAdvanced(let s): delegate.playbackController(c, didAdvanceTo: s)
-        case .lifecycle(let s, let e): delegate.playbackController(c, playbackSession: s, didReceive: e)
+        case .lifecycle(let s, let e):
+            delegate.playbackController(c, playbackSession: s, didReceive: e)
+            if let bumper = s.bumper {
+                switch e {
+                case .bumperEnter: delegate.playbackController(c, playbackSession: s, didEnterBumper: bumper)
+                case .bumperExit: delegate.playbackController(c, playbackSession: s, didExitBumper: bumper)
+                case .bumperPause: delegate.playbackController(c, playbackSession: s, didPauseBumper: bumper)
+                case .bumperResume: delegate.playbackController(c, playbackSession: s, didResumeBumper: bumper)
+                default: break
+                }
+            }
         case .progress(let s, let t): delegate.playbackController(c, playbackSession: s, didProgressTo: t)
+        case .bumperProgress(let s, let t): if let bumper = s.bumper { delegate.playbackController(c, playbackSession: s, bumper: bumper, didProgressTo: t) }
         case .durationChanged(let s, let d): delegate.playbackController(c, playbackSession: s, didChangeDuration: d)
         case .cuePointsPassed(let s, let p): delegate.playbackController(c, playbackSession: s, didPassCuePoints: p)
         case .seekableRangesChanged(let s, let r): delegate.playbackController(c, playbackSession: s, didChangeSeekableRanges: r)

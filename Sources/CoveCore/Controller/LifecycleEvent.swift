@@ -31,6 +31,14 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case terminate
     /// A problem that did not stop playback (a failed side download, a plugin error).
     case error(PlaybackError)
+    /// The bumper started, before the content.
+    case bumperEnter(Video)
+    /// The bumper ended (or failed); the content follows.
+    case bumperExit(Video)
+    case bumperPause
+    case bumperResume
+    /// The bumper could not play to its end; the content plays anyway.
+    case bumperFailedToPlayToEndTime(PlaybackError)
     /// An event defined by a plugin or the app.
     case custom(name: String, properties: JSONObject)
 
@@ -51,14 +59,19 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .failedToPlayToEndTime: return "FailedToPlayToEndTime"
         case .terminate: return "Terminate"
         case .error: return "Error"
+        case .bumperEnter: return "BumperEnter"
+        case .bumperExit: return "BumperExit"
+        case .bumperPause: return "BumperPause"
+        case .bumperResume: return "BumperResume"
+        case .bumperFailedToPlayToEndTime: return "BumperFailedToPlayToEndTime"
         case .custom(let name, _): return name
         }
     }
 
-    /// The error carried by `fail`, `failedToPlayToEndTime` and `error`.
+    /// The error carried by `fail`, `failedToPlayToEndTime`, `bumperFailedToPlayToEndTime` and `error`.
     public var error: PlaybackError? {
         switch self {
-        case .fail(let e), .failedToPlayToEndTime(let e), .error(let e): return e
+        case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e): return e
         default: return nil
         }
     }

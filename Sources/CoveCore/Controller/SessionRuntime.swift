@@ -59,6 +59,23 @@ final class SessionRuntime {
     var tickToken = 0
     var tickTask: Task<Void, Never>?
 
+    /// The bumper playing before the content, until it exits.
+    var bumper: BumperRuntime?
+
+    final class BumperRuntime {
+        let video: Video
+        let player: any EnginePlayer
+        var eventTask: Task<Void, Never>?
+        var engineRunning = false
+        /// Reported BumperPause and not yet BumperResume.
+        var paused = false
+
+        init(video: Video, player: any EnginePlayer) {
+            self.video = video
+            self.player = player
+        }
+    }
+
     init(session: PlaybackSession, player: (any EnginePlayer)?, phase: Phase) {
         self.session = session
         self.player = player

@@ -13,6 +13,8 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     public let player: (any EnginePlayer)?
     /// Plugin-specific API attached by a session provider (the seed's `providerExtension`).
     public let providerExtension: (any SessionProviderExtension)?
+    /// The bumper this session plays before its content, if any.
+    public let bumper: Video?
 
     private let state: Mutex<State>
     private let send: @Sendable (ControllerInput) -> Void
@@ -25,12 +27,13 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
         var terminated = false
     }
 
-    init(id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, send: @escaping @Sendable (ControllerInput) -> Void) {
+    init(id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, bumper: Video? = nil, send: @escaping @Sendable (ControllerInput) -> Void) {
         self.id = id
         self.video = video
         self.source = source
         self.player = player
         self.providerExtension = providerExtension
+        self.bumper = bumper
         self.state = Mutex(State())
         self.send = send
     }

@@ -1,0 +1,270 @@
+import CoveCore
+import Foundation
+import Logging
+
+/// A local stand-in for the Brightcove Playback API, speaking its wire format, serving a catalog
+/// folder and its media from one loopback server (built on `MediaServer`, so every fault of the
+/// media server applies to catalog requests too).
+///
+/// Catalog folder:
+///
+/// ```
+/// catalog.json           {"account_id": "…", "policy_keys": ["…"], "auth_tokens": ["…"],
+///                         "require_auth_token": false, "require_ad_config_id": false}
+/// videos/<id>.json       Playback API video objects. Relative URLs (sources[].src, poster,
+///                        thumbnail, *_sources[].src, text_tracks[].src) are resolved against the
+///                        catalog folder and served from it.
+/// playlists/<id>.json    Playlist fields plus "video_ids": [...]; the server fills in "videos".
+/// media/…                anything the JSON points at
+/// ```
+///
+/// Endpoints: `GET /playback/v1/accounts/{account}/videos/{id | ref:reference}` and
+/// `…/playlists/{id | ref:reference}?limit=&offset=`. The policy key is accepted in any of the
+/// documented forms (`BCOV-Policy: k`, `Authorization: BCOV-Policy k`, `Accept: application/json;pk=k`);
+/// an auth token as `Authorization: Bearer <jwt>`. Errors are the documented JSON arrays with the
+/// documented statuses.
+public final class CatalogServer: Sendable {
+    public let media: MediaServer
+    public let catalog: Catalog
+
+    /// The catalog folder's settings and content, loaded once.
+    public struct Catalog: Sendable {
+        public let root: URL
+        public let accountID: String
+        public let policyKeys: [String]
+        public let authTokens: [String]
+        public let requireAuthToken: Bool
+        public let requireAdConfigID: Bool
+        /// Videos by id, as stored (relative URLs unresolved).
+        public let videos: [String: JSONObject]
+        public let playlists: [String: JSONObject]
+
+        /// Reads a catalog folder; every problem is reported with the file it is in.
+        public static func load(from root: URL) throws -> Catalog {
+            let fm = FileManager.default
+            let settingsURL = root.appendingPathComponent("catalog.json")
+            guard fm.fileExists(atPath: settingsURL.path) else {
+                throw FixtureError(description: "\(root.path) is not a catalog folder: catalog.json is missing")
+            }
+            let settings = try readObject(settingsURL)
+            guard let account = settings["account_id"]?.stringValue, !account.isEmpty else {
+                throw FixtureError(description: "catalog.json: account_id (a string) is required")
+            }
+            func objects(in folder: String) throws -> [String: JSONObject] {
+                let dir = root.appendingPathComponent(folder)
+                guard let names = try? fm.contentsOfDirectory(atPath: dir.path) else { return [:] }
+                var result: [String: JSONObject] = [:]
+                for name in names.sorted() where name.hasSuffix(".json") {
+                    let object = try readObject(dir.appendingPathComponent(name))
+                    let id = object["id"]?.stringValue ?? String(name.dropLast(5))
+                    result[id] = object.merging(["id": .string(id)]) { _, new in new }
+                }
+                return result
+            }
+            return Catalog(
+                root: root.standardizedFileURL, accountID: account,
+                policyKeys: settings["policy_keys"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                authTokens: settings["auth_tokens"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                requireAuthToken: settings["require_auth_token"]?.boolValue ?? false,
+                requireAdConfigID: settings["require_ad_config_id"]?.boolValue ?? false,
+                videos: try objects(in: "videos"), playlists: try objects(in: "playlists")
+            )
+        }
+
+        private static func readObject(_ url: URL) throws -> JSONObject {
+            let data: Data
+            do { data = try Data(contentsOf: url) } catch { throw FixtureError(description: "\(url.lastPathComponent): cannot be read (\(error))") }
+            do {
+                guard let object = try JSONValue.parse(data).objectValue else {
+                    throw FixtureError(description: "\(url.path): the top level must be a JSON object")
+                }
+                return object
+            } catch let error as JSONParseError {
+                throw FixtureError(description: "\(url.path): \(error)")
+            }
+        }
+
+        func video(_ key: String) -> JSONObject? {
+            if key.hasPrefix("ref:") {
+                let reference = String(key.dropFirst(4))
+                return videos.values.first { $0["reference_id"]?.stringValue == reference }
+            }
+            return videos[key]
+        }
+
+        func playlist(_ key: String) -> JSONObject? {
+            if key.hasPrefix("ref:") {
+                let reference = String(key.dropFirst(4))
+                return playlists.values.first { $0["reference_id"]?.stringValue == reference }
+            }
+            return playlists[key]
+        }
+    }
+
+    private init(media: MediaServer, catalog: Catalog) {
+        self.media = media
+        self.catalog = catalog
+    }
+
+    /// Serves the catalog folder at `root` on 127.0.0.1.
+    public static func start(catalog root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.catalog-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> CatalogServer {
+        let catalog = try Catalog.load(from: root)
+        let media = try await MediaServer.start(root: catalog.root, port: port, logger: logger)
+        let server = CatalogServer(media: media, catalog: catalog)
+        media.addRoute(prefix: "/playback/v1/") { [weak server] request in
+            guard let server else { return MediaServerResponse(status: 503, body: Data()) }
+            return server.respond(to: request)
+        }
+        return server
+    }
+
+    /// The base URL to give `PlaybackServiceRequestFactory(baseURL:)`.
+    public var baseURL: URL { media.url("playback/v1") }
+    public var accountID: String { catalog.accountID }
+    /// The first policy key of the catalog.
+    public var policyKey: String? { catalog.policyKeys.first }
+
+    public func stop() async { await media.stop() }
+
+    // MARK: Answering
+
+    func respond(to request: MediaServerRequest) -> MediaServerResponse {
+        guard ["GET", "HEAD", "OPTIONS"].contains(request.method) else {
+            return error(405, [("METHOD_NOT_ALLOWED", nil, "Only GET, HEAD and OPTIONS are allowed")])
+        }
+        let parts = request.path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
+        // playback / v1 / accounts / {account} / videos|playlists / {id}
+        guard parts.count == 6, parts[0] == "playback", parts[1] == "v1", parts[2] == "accounts", ["videos", "playlists"].contains(parts[4]) else {
+            return error(404, [("RESOURCE_NOT_FOUND", nil, "No such Playback API resource: \(request.path)")])
+        }
+        let account = parts[3]
+        let kind = parts[4]
+        let key = parts[5]
+        let query = request.queryItems
+
+        // Authentication: a bearer token (Playback Rights), else a policy key.
+        let authorization = request.headers["authorization"] ?? ""
+        if authorization.lowercased().hasPrefix("bearer ") {
+            let token = String(authorization.dropFirst(7))
+            guard catalog.authTokens.contains(token) else {
+                return error(401, [("ACCESS_DENIED", "TOKEN_VALIDATION", "The token could not be validated")])
+            }
+        } else {
+            if catalog.requireAuthToken {
+                return error(401, [("ACCESS_DENIED", "TOKEN_REQUIRED", "This content requires a Playback Rights token")])
+            }
+            guard let key = Self.policyKey(in: request.headers) else {
+                return error(401, [("INVALID_POLICY_KEY", nil, "Must provide a BCOV-Policy header")])
+            }
+            guard catalog.policyKeys.contains(key) else {
+                return error(401, [("INVALID_POLICY_KEY", nil, "The policy key provided is not valid")])
+            }
+        }
+        guard account == catalog.accountID else {
+            return error(403, [("ACCESS_DENIED", "ACCOUNT_ID", "The policy key does not allow access to account \(account)")])
+        }
+        if catalog.requireAdConfigID && (query["ad_config_id"] ?? "").isEmpty {
+            return error(403, [("ACCESS_DENIED", "AD_CONFIG", "Missing required ad_config_id parameter")])
+        }
+        if let bad = ["limit", "offset"].first(where: { query[$0].map { Int($0) == nil } ?? false }) {
+            return error(400, [("BAD_REQUEST", "INVALID_PARAMETER", "\(bad) must be an integer")])
+        }
+
+        if kind == "videos" {
+            guard let video = catalog.video(key) else {
+                return error(404, [("VIDEO_NOT_FOUND", nil, "Video not found: \(key)")])
+            }
+            return json(.object(resolved(video, query: query)))
+        }
+        guard var playlist = catalog.playlist(key) else {
+            return error(404, [("PLAYLIST_NOT_FOUND", nil, "Playlist not found: \(key)")])
+        }
+        let ids = playlist.removeValue(forKey: "video_ids")?.arrayValue?.compactMap(\.stringValue) ?? []
+        let limit = min(max(Int(query["limit"] ?? "") ?? 20, 1), 100)
+        let offset = max(Int(query["offset"] ?? "") ?? 0, 0)
+        let page = ids.dropFirst(offset).prefix(limit)
+        playlist["videos"] = .array(page.map { id in
+            guard let video = catalog.video(id) else {
+                return .object(["id": .string(id), "error_code": "VIDEO_NOT_FOUND", "message": .string("Video \(id) is not available")])
+            }
+            return .object(resolved(video, query: query))
+        })
+        return json(.object(playlist))
+    }
+
+    /// Relative media URLs made absolute on this server; SSAI `vmap` URLs only with an `ad_config_id`.
+    private func resolved(_ video: JSONObject, query: [String: String]) -> JSONObject {
+        var object = video
+        object["account_id"] = object["account_id"] ?? .string(catalog.accountID)
+        let absolute = { (value: JSONValue?) -> JSONValue? in
+            guard let text = value?.stringValue else { return value }
+            if text.contains("://") { return value }
+            return .string(self.media.url(text).absoluteString)
+        }
+        let adConfig = query["ad_config_id"].flatMap { $0.isEmpty ? nil : $0 }
+        if let sources = object["sources"]?.arrayValue {
+            object["sources"] = .array(sources.map { entry in
+                guard var source = entry.objectValue else { return entry }
+                source["src"] = absolute(source["src"])
+                if let vmap = source["vmap"] {
+                    if let adConfig, let resolvedVMAP = absolute(vmap)?.stringValue {
+                        source["vmap"] = .string(resolvedVMAP + (resolvedVMAP.contains("?") ? "&" : "?") + "ad_config_id=" + adConfig)
+                    } else {
+                        source.removeValue(forKey: "vmap")
+                    }
+                }
+                return .object(source)
+            })
+        }
+        for key in ["poster", "thumbnail"] where object[key] != nil { object[key] = absolute(object[key]) }
+        for key in ["poster_sources", "thumbnail_sources"] {
+            if let list = object[key]?.arrayValue {
+                object[key] = .array(list.map { entry in
+                    guard var item = entry.objectValue else { return entry }
+                    item["src"] = absolute(item["src"])
+                    return .object(item)
+                })
+            }
+        }
+        if let tracks = object["text_tracks"]?.arrayValue {
+            object["text_tracks"] = .array(tracks.map { entry in
+                guard var track = entry.objectValue else { return entry }
+                track["src"] = absolute(track["src"])
+                if let sources = track["sources"]?.arrayValue {
+                    track["sources"] = .array(sources.map { item in
+                        guard var source = item.objectValue else { return item }
+                        source["src"] = absolute(source["src"])
+                        return .object(source)
+                    })
+                }
+                return .object(track)
+            })
+        }
+        return object
+    }
+
+    /// The policy key from any of the three documented header forms.
+    static func policyKey(in headers: [String: String]) -> String? {
+        if let direct = headers["bcov-policy"], !direct.isEmpty { return direct.trimmingCharacters(in: .whitespaces) }
+        if let authorization = headers["authorization"], authorization.lowercased().hasPrefix("bcov-policy ") {
+            return String(authorization.dropFirst("bcov-policy ".count)).trimmingCharacters(in: .whitespaces)
+        }
+        if let accept = headers["accept"], let range = accept.range(of: "pk=") {
+            let rest = accept[range.upperBound...]
+            return String(rest.prefix { $0 != ";" && $0 != "," && $0 != " " })
+        }
+        return nil
+    }
+
+    private func json(_ value: JSONValue, status: Int = 200) -> MediaServerResponse {
+        MediaServerResponse(status: status, contentType: "application/json;charset=UTF-8", body: Data(value.serialized().utf8))
+    }
+
+    private func error(_ status: Int, _ entries: [(code: String, subcode: String?, message: String)]) -> MediaServerResponse {
+        json(.array(entries.map { entry in
+            var object: JSONObject = ["error_code": .string(entry.code), "message": .string(entry.message)]
+            if let subcode = entry.subcode { object["error_subcode"] = .string(subcode) }
+            return .object(object)
+        }), status: status)
+    }
+}

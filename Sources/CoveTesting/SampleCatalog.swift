@@ -1,0 +1,101 @@
+import CoveCore
+import Foundation
+
+/// A ready-made catalog folder for `CatalogServer`, built from the generated fixture media: several
+/// videos (adaptive HLS with an MP4 rendition, cue points and two sidecar caption languages;
+/// audio-only; in-manifest subtitles; AES-128), a bumper, and a playlist that also lists a video the
+/// catalog does not have. Generated once and cached next to the fixtures.
+public enum SampleCatalog {
+    public static let accountID = "6000000000001"
+    public static let policyKey = "BCpkADawqM1CoveSampleKey-demo-only-0001"
+    public static let authToken = "eyJhbGciOiJub25lIn0.eyJhY2NpZCI6IjYwMDAwMDAwMDAwMDEifQ.sample"
+
+    public enum VideoID {
+        public static let bumper = "6000000000010"
+        public static let ladder = "6000000000101"
+        public static let audioOnly = "6000000000102"
+        public static let subtitles = "6000000000103"
+        public static let encrypted = "6000000000104"
+        /// Listed by the playlist, absent from the catalog.
+        public static let missing = "6000000000199"
+    }
+
+    public static let playlistID = "6000000000900"
+    public static let playlistReferenceID = "cove-sample"
+
+    /// The catalog folder (generating media and JSON on first use).
+    public static func prepare() async throws -> URL {
+        let content = try await FixtureMedia.prepare()
+        let bumper = try await FixtureMedia.prepare(.init(duration: 4))
+        let root = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v2")
+        let marker = root.appendingPathComponent(".complete")
+        let fm = FileManager.default
+        if fm.fileExists(atPath: marker.path) { return root }
+        try? fm.removeItem(at: root)
+        for folder in ["videos", "playlists", "media/text"] {
+            try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try fm.createSymbolicLink(at: root.appendingPathComponent("media/main"), withDestinationURL: content.root)
+        try fm.createSymbolicLink(at: root.appendingPathComponent("media/bumper"), withDestinationURL: bumper.root)
+        try Data(contentsOf: content.url(.webVTT)).write(to: root.appendingPathComponent("media/text/en.vtt"))
+        let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(of: " at ", with: " à ")
+        try french.write(to: root.appendingPathComponent("media/text/fr.vtt"), atomically: true, encoding: .utf8)
+
+        try write(["account_id": .string(accountID), "policy_keys": [.string(policyKey)], "auth_tokens": [.string(authToken)], "require_auth_token": false, "require_ad_config_id": false], to: root.appendingPathComponent("catalog.json"))
+        let hls = { (path: String) -> JSONValue in ["src": .string(path), "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a"] }
+        let videos: [String: JSONObject] = [
+            VideoID.bumper: [
+                "id": .string(VideoID.bumper), "reference_id": "cove-bumper", "name": "Cove bumper", "duration": 4000,
+                "sources": [hls("media/bumper/ladder/master.m3u8"), ["src": "media/bumper/clip.mp4", "container": "MP4", "codec": "H264"]],
+                "tags": ["bumper"], "custom_fields": [:], "economics": "FREE", "cue_points": [], "text_tracks": [],
+            ],
+            VideoID.ladder: [
+                "id": .string(VideoID.ladder), "reference_id": "adaptive-ladder", "name": "Adaptive HLS ladder", "description": "240p to 720p, 2 s segments",
+                "long_description": "A three-variant HLS ladder with a progressive MP4 rendition, cue points and captions in two languages.",
+                "duration": 20000, "economics": "AD_SUPPORTED", "offline_enabled": false, "tags": ["sample", "hls"],
+                "custom_fields": ["genre": "test pattern"],
+                "sources": [
+                    ["src": "media/main/clip.mp4", "container": "MP4", "codec": "H264", "avg_bitrate": 1_064_000, "width": 854, "height": 480, "size": 2_660_000, "duration": 20000],
+                    hls("media/main/ladder/master.m3u8"),
+                ],
+                "cue_points": [
+                    ["id": "cp-1", "name": "Chapter 2", "type": "CODE", "time": 5, "metadata": "chapter=2", "force_stop": false],
+                    ["id": "cp-2", "name": "Mid-roll", "type": "AD", "time": 10.5, "metadata": nil, "force_stop": false],
+                ],
+                "text_tracks": [
+                    ["id": "tt-en", "src": "media/text/en.vtt", "srclang": "en", "label": "English", "kind": "captions", "mime_type": "text/vtt", "default": true, "sources": [["src": "media/text/en.vtt"]]],
+                    ["id": "tt-fr", "src": "media/text/fr.vtt", "srclang": "fr", "label": "Français", "kind": "subtitles", "mime_type": "text/vtt", "default": false, "sources": [["src": "media/text/fr.vtt"]]],
+                ],
+            ],
+            VideoID.audioOnly: [
+                "id": .string(VideoID.audioOnly), "reference_id": "audio-only", "name": "Audio only", "duration": 20000,
+                "sources": [["src": "media/main/audio/master.m3u8", "type": "application/x-mpegURL", "codecs": "mp4a"]],
+                "tags": ["audio"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
+            VideoID.subtitles: [
+                "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "name": "Subtitles in the manifest", "duration": 20000,
+                "sources": [hls("media/main/subtitles/master.m3u8")],
+                "tags": ["subtitles"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
+            VideoID.encrypted: [
+                "id": .string(VideoID.encrypted), "reference_id": "aes-128", "name": "AES-128 HLS", "duration": 20000,
+                "sources": [hls("media/main/aes/master.m3u8")],
+                "tags": ["encrypted"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
+        ]
+        for (id, video) in videos {
+            try write(video, to: root.appendingPathComponent("videos/\(id).json"))
+        }
+        try write([
+            "id": .string(playlistID), "reference_id": .string(playlistReferenceID), "name": "Cove sample playlist", "type": "EXPLICIT",
+            "description": "Three playable videos and one the catalog does not have",
+            "video_ids": [.string(VideoID.ladder), .string(VideoID.audioOnly), .string(VideoID.subtitles), .string(VideoID.missing)],
+        ], to: root.appendingPathComponent("playlists/\(playlistID).json"))
+        try Data().write(to: marker)
+        return root
+    }
+
+    private static func write(_ object: JSONObject, to url: URL) throws {
+        try Data(JSONValue.object(object).serialized(pretty: true).utf8).write(to: url)
+    }
+}

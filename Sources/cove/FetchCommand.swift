@@ -1,0 +1,114 @@
+import ArgumentParser
+import CoveCore
+import CoveNetworking
+import CovePlaybackService
+import Foundation
+
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Look up a video or a playlist through the Playback API and print what Cove decodes from it."
+    )
+
+    enum Kind: String, ExpressibleByArgument, CaseIterable { case video, playlist }
+
+    @Argument(help: "video or playlist")
+    var kind: Kind
+
+    @Argument(help: "The asset ID (or reference ID with --ref).")
+    var id: String
+
+    @Option(help: "Account ID.")
+    var account: String
+
+    @Option(name: .customLong("policy-key"), help: "Policy key (not needed with --auth-token).")
+    var policyKey: String?
+
+    @Option(name: .customLong("auth-token"), help: "Playback Rights JWT, sent as a bearer token.")
+    var authToken: String?
+
+    @Option(name: .customLong("base-url"), help: "Playback API base URL (default: Brightcove's).")
+    var baseURL: String?
+
+    @Flag(help: "Treat the ID as a reference ID.")
+    var ref = false
+
+    @Option(name: .customLong("bumper-id"), help: "Bumper video ID to attach.")
+    var bumperID: String?
+
+    @Option(name: .customLong("param"), help: "Query parameter k=v (repeatable): limit, offset, ad_config_id, config_id, livePlaybackToken, or any other.")
+    var params: [String] = []
+
+    @Flag(help: "Print JSON (wire field names, times in seconds) instead of a summary.")
+    var json = false
+
+    func run() async throws {
+        var extra: [String: String] = [:]
+        for param in params {
+            guard let eq = param.firstIndex(of: "="), eq != param.startIndex else { throw ValidationError("--param takes key=value, got '\(param)'") }
+            extra[String(param[..<eq])] = String(param[param.index(after: eq)...])
+        }
+        var query = PlaybackServiceQuery()
+        query.limit = extra.removeValue(forKey: "limit").flatMap(Int.init)
+        query.offset = extra.removeValue(forKey: "offset").flatMap(Int.init)
+        query.adConfigID = extra.removeValue(forKey: "ad_config_id")
+        query.configID = extra.removeValue(forKey: "config_id")
+        query.livePlaybackToken = extra.removeValue(forKey: "livePlaybackToken")
+        query.extra = extra
+        var configuration = PlaybackServiceConfiguration(authToken: authToken, bumperID: bumperID)
+        if ref { configuration.assetReferenceID = id } else { configuration.assetID = id }
+        let base = try baseURL.map { text -> URL in
+            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--base-url must be an absolute URL") }
+            return url
+        }
+        let service = PlaybackService(accountID: account, policyKey: policyKey, baseURL: base, transport: AsyncHTTPClientTransport.shared)
+        do throws(PlaybackServiceError) {
+            switch kind {
+            case .video:
+                let found = try await service.findVideo(configuration, query: query)
+                if json { Terminal.line(PlaybackAPIEncoder.json(found.value, timesInSeconds: true).serialized(pretty: true)) } else { Terminal.line(Self.summary(found.value)) }
+            case .playlist:
+                let found = try await service.findPlaylist(configuration, query: query)
+                if json {
+                    Terminal.line(PlaybackAPIEncoder.json(found.value, timesInSeconds: true).serialized(pretty: true))
+                } else {
+                    Terminal.line("Playlist \(found.value.id ?? "?") “\(found.value.name ?? "")”: \(found.value.count) videos (\(found.value.allFailedVideos.count) unavailable)")
+                    for video in found.value.videos { Terminal.line("  " + Self.summary(video).replacingOccurrences(of: "\n", with: "\n  ")) }
+                }
+            }
+        } catch {
+            if json {
+                Terminal.line(Self.json(error).serialized(pretty: true))
+            } else {
+                Terminal.error("cove fetch: \(error)")
+            }
+            throw ExitCode(1)
+        }
+    }
+
+    static func summary(_ video: Video) -> String {
+        if let error = video.error { return "✗ \(video.id ?? "?"): \(error)" }
+        var lines = ["▶ \(video.id ?? "?") “\(video.name ?? "")” \(video.duration.map { "\(MediaTime($0))" } ?? "")"]
+        for source in video.sources { lines.append("    \(source.resolvedDeliveryType?.rawValue ?? "?")  \(Redaction.redact(url: source.url))") }
+        if !video.cuePoints.isEmpty { lines.append("    cue points: " + video.cuePoints.map { "\($0.type)@\($0.position)" }.joined(separator: ", ")) }
+        if !video.textTracks.isEmpty { lines.append("    text tracks: " + video.textTracks.map { "\($0.language ?? "?") (\($0.kind))" }.joined(separator: ", ")) }
+        if let bumper = video.bumper { lines.append("    bumper: \(bumper.id ?? "?") “\(bumper.name ?? "")”") }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ error: PlaybackServiceError) -> JSONValue {
+        var object: JSONObject = ["error": .string(error.name), "code": .int(Int64(error.code)), "message": .string(error.description)]
+        switch error {
+        case .api(let errors, let status, _):
+            object["httpStatus"] = .int(Int64(status))
+            object["errors"] = .array(errors.map { .object($0.properties) })
+        case .connection(let transport):
+            object["cause"] = .string(transport.kind.rawValue)
+        case .jsonDeserialization(let raw, _):
+            object["bytes"] = .int(Int64(raw.count))
+        case .invalidRequest:
+            break
+        }
+        return .object(object)
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import CoveCore
+import CoveTesting
+import Foundation
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a catalog folder through a local Playback-API-compatible server (a generated sample catalog by default).",
+        discussion: "The catalog folder format is described in the README (catalog.json, videos/, playlists/, media/)."
+    )
+
+    @Option(help: "Catalog folder (default: the generated sample catalog).")
+    var catalog: String?
+
+    @Option(help: "Port (0 picks a free one).")
+    var port = 0
+
+    func run() async throws {
+        let folder: URL
+        if let catalog {
+            folder = URL(fileURLWithPath: catalog)
+        } else {
+            Terminal.line("Preparing the sample catalog (media generated with ffmpeg on first run)…")
+            folder = try await SampleCatalog.prepare()
+        }
+        let server: CatalogServer
+        do {
+            server = try await CatalogServer.start(catalog: folder, port: port)
+        } catch let error as FixtureError {
+            throw ValidationError(error.description)
+        }
+        Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
+        if let key = server.policyKey, catalog == nil { Terminal.line("Sample policy key: \(key)") }
+        Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")
+        Terminal.line("Ctrl-C to stop.")
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        let stop = Interrupt.install { continuation.finish() }
+        defer { stop.cancel() }
+        for await _ in stream {}
+        await server.stop()
+    }
+}

@@ -4,7 +4,7 @@ SWIFT ?= swift
 SWIFT_FLAGS ?=
 DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav \
-	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config xvfb x11-utils imagemagick tmux
+	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config openssl xvfb x11-utils imagemagick tmux
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: deps build release test demo bench clean
@@ -30,7 +30,7 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_FLAGS)
 
-## demo: serve the bundled sample media on loopback and play it with live progress and events
+## demo: serve the sample catalog on loopback, fetch its playlist with the Playback Service and play it (bumper first) with live progress and events
 demo: deps
 	$(SWIFT) build --product cove $(SWIFT_FLAGS)
 	$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/cove demo

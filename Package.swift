@@ -68,6 +68,9 @@ let package = Package(
             dependencies: [
                 "CoveCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -99,12 +102,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting"],
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CovePlaybackServiceTests",
-            dependencies: ["CoveCore", "CovePlaybackService", "CoveNetworking", "CoveTesting", "CoveGStreamer", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: [
+                "CoveCore", "CovePlaybackService", "CoveNetworking", "CoveTesting", "CoveGStreamer",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -25,6 +25,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000))
         configuration.decompression = .enabled(limit: .ratio(25))
+        // A refused connection fails at once instead of being retried silently until the deadline:
+        // callers (the playback service, the engine) own retry policy and report each failure.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

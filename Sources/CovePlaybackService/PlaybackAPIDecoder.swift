@@ -138,7 +138,10 @@ public enum PlaybackAPIEncoder {
         object[Video.PropertyKey.cuePoints] = .array(video.cuePoints.map { cue in
             var entry = cue.properties
             entry[CuePoint.PropertyKey.type] = .string(cue.type.rawValue)
-            entry[CuePoint.PropertyKey.time] = cue.position.isFinite ? .double(cue.position.seconds) : .string(cue.position.description)
+            // Keep the time as sent (0 stays an integer) unless the cue point was moved.
+            if entry[CuePoint.PropertyKey.time]?.doubleValue != cue.position.seconds || !cue.position.isFinite {
+                entry[CuePoint.PropertyKey.time] = cue.position.isFinite ? .double(cue.position.seconds) : .string(cue.position.description)
+            }
             return .object(entry)
         })
         if timesInSeconds, let ms = object[Video.PropertyKey.duration]?.doubleValue { object[Video.PropertyKey.duration] = .double(ms / 1000) }

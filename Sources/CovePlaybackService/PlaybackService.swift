@@ -61,12 +61,12 @@ public struct PlaybackService: Sendable {
     /// Finds one video. Its bumper (the configuration's, or the video's `bumper_id` custom field, which
     /// wins) is fetched too and attached as `video.bumper`.
     public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Video> {
-        let (json, _) = try await fetch(requestFactory.videoRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "video")
+        let (json, response) = try await fetch(requestFactory.videoRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "video")
         let video: Video
         do {
             video = try PlaybackAPIDecoder.video(from: json)
         } catch {
-            throw .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description)
+            throw .jsonDeserialization(rawBody: response.body, detail: error.description)
         }
         let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration)
         return Response(value: video.update { $0.bumper = bumper }, json: json, bumperError: bumperError)
@@ -76,12 +76,12 @@ public struct PlaybackService: Sendable {
     /// deliver are kept as error videos. The bumper, when configured, is attached to the first video:
     /// the controller plays it once, before the playlist.
     public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Playlist> {
-        let (json, _) = try await fetch(requestFactory.playlistRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "playlist")
+        let (json, response) = try await fetch(requestFactory.playlistRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "playlist")
         var playlist: Playlist
         do {
             playlist = try PlaybackAPIDecoder.playlist(from: json)
         } catch {
-            throw .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description)
+            throw .jsonDeserialization(rawBody: response.body, detail: error.description)
         }
         guard let first = playlist.videos.firstIndex(where: { !$0.hasError }) else {
             return Response(value: playlist, json: json, bumperError: nil)
@@ -123,17 +123,20 @@ public struct PlaybackService: Sendable {
         var bumperConfiguration = PlaybackServiceConfiguration(authToken: configuration.authToken)
         if bumperAsset.hasPrefix("ref:") { bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4)) } else { bumperConfiguration.assetID = bumperAsset }
         do throws(PlaybackServiceError) {
-            let (json, _) = try await fetch(requestFactory.videoRequest(bumperConfiguration), asset: bumperAsset, kind: "bumper")
+            let (json, response) = try await fetch(requestFactory.videoRequest(bumperConfiguration), asset: bumperAsset, kind: "bumper")
             do {
                 return (try PlaybackAPIDecoder.video(from: json), nil)
             } catch {
-                return (nil, .jsonDeserialization(rawBody: Data(json.serialized().utf8), detail: error.description))
+                return (nil, .jsonDeserialization(rawBody: response.body, detail: error.description))
             }
         } catch {
             logger.warning("bumper lookup failed; playing without it", metadata: ["bumper": "\(bumperAsset)", "error": "\(error)"])
             return (nil, error)
         }
     }
+
+    /// Failures a second attempt may cure; redirect, size and URL problems would only repeat.
+    static let retryableTransportFailures: Set<HTTPTransportError.Kind> = [.timeout, .connectionFailed]
 
     /// Sends the request (retrying what is worth retrying) and returns the parsed JSON of a 2xx answer.
     func fetch(_ request: HTTPRequest, asset: String, kind: String) async throws(PlaybackServiceError) -> (JSONValue, HTTPResponse) {
@@ -148,7 +151,7 @@ public struct PlaybackService: Sendable {
             switch outcome {
             case .failure(let error):
                 logger.notice("Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt + 1)", "error": "\(error)"])
-                guard error.kind != .cancelled, error.kind != .insecureRedirect, error.kind != .invalidURL, error.kind != .responseTooLarge, attempt < retry.maxRetries else {
+                guard Self.retryableTransportFailures.contains(error.kind), attempt < retry.maxRetries else {
                     throw .connection(error)
                 }
             case .success(let response):

@@ -33,7 +33,10 @@ public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// Redacted: a server that echoes the policy key or a token back cannot leak it through here.
+    public var description: String { Redaction.redactSecrets(in: unredactedDescription) }
+
+    private var unredactedDescription: String {
         switch self {
         case .invalidRequest(let why): return "Invalid Playback Service request: \(why)"
         case .connection(let error): return "Could not reach the Playback API: \(error)"

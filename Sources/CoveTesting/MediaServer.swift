@@ -1,8 +1,11 @@
 import CoveCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
@@ -22,6 +25,8 @@ public final class MediaServer: Sendable {
     private let throttle = Throttle()
     private let files = FileCache()
     private let logger: Logger
+    /// Set when the server speaks HTTPS.
+    public let tls: TLSIdentity?
 
     struct ServerState {
         var running: Launched?
@@ -54,15 +59,17 @@ public final class MediaServer: Sendable {
     /// Handles requests under a path prefix (used by the catalog and SSAI servers built on this one).
     public typealias RouteHandler = @Sendable (MediaServerRequest) async -> MediaServerResponse
 
-    private init(root: URL, logger: Logger) {
+    private init(root: URL, tls: TLSIdentity?, logger: Logger) {
         self.root = root.standardizedFileURL
+        self.tls = tls
         self.logger = logger
         self.state = Mutex(ServerState())
     }
 
-    /// Starts serving `root` on 127.0.0.1 (`port` 0 picks a free port).
-    public static func start(root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> MediaServer {
-        let server = MediaServer(root: root, logger: logger)
+    /// Starts serving `root` on 127.0.0.1 (`port` 0 picks a free port); over HTTPS when `tls` is given
+    /// (see `TLSIdentity.selfSigned()`).
+    public static func start(root: URL, port: Int = 0, tls: TLSIdentity? = nil, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> MediaServer {
+        let server = MediaServer(root: root, tls: tls, logger: logger)
         try await server.run(port: port)
         return server
     }
@@ -70,12 +77,12 @@ public final class MediaServer: Sendable {
     /// The port stays the same across outages, so URLs handed out remain valid.
     public var port: Int { boundPort.withLock { $0 } }
 
-    /// `http://127.0.0.1:<port>/`
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
+    /// `http://127.0.0.1:<port>/` (`https` with TLS).
+    public var baseURL: URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)/")! }
 
     /// The URL of a path under the served folder.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)/" + (path.hasPrefix("/") ? String(path.dropFirst()) : path))!
+        URL(string: baseURL.absoluteString + (path.hasPrefix("/") ? String(path.dropFirst()) : path))!
     }
 
     public func url(_ asset: FixtureMedia.Asset) -> URL { url(asset.rawValue) }
@@ -218,7 +225,7 @@ public final class MediaServer: Sendable {
     // MARK: Serving
 
     private func run(port: Int) async throws {
-        let launched = try await Self.launch(port: port, server: self, logger: logger)
+        let launched = try await Self.launch(port: port, server: self, tls: tls, logger: logger)
         boundPort.withLock { $0 = launched.port }
         if state.withLock({ $0.stopped }) {
             await launched.stop()
@@ -246,12 +253,20 @@ public final class MediaServer: Sendable {
         }
     }
 
-    private static func launch(port: Int, server: MediaServer, logger: Logger) async throws -> Launched {
+    private static func launch(port: Int, server: MediaServer, tls: TLSIdentity?, logger: Logger) async throws -> Launched {
         let (portStream, portContinuation) = AsyncStream.makeStream(of: Result<any Channel, any Error>.self)
         let configuration = ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil, reuseAddress: true)
         let connections = ConnectionRegistry()
         let responder = MediaResponder(server: server, connections: connections)
-        let app = Application(responder: responder, configuration: configuration, onServerRunning: { channel in
+        let builder: HTTPServerBuilder
+        if let tls {
+            let certificates = try NIOSSLCertificate.fromPEMBytes(Array(tls.certificateChainPEM.utf8))
+            let key = try NIOSSLPrivateKey(bytes: Array(tls.privateKeyPEM.utf8), format: .pem)
+            builder = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: certificates.map { .certificate($0) }, privateKey: .privateKey(key)))
+        } else {
+            builder = .http1()
+        }
+        let app = Application(responder: responder, server: builder, configuration: configuration, onServerRunning: { channel in
             portContinuation.yield(.success(channel))
         }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
@@ -306,7 +321,7 @@ public final class MediaServer: Sendable {
 
         if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
             let reply = await route.handler(MediaServerRequest(method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers)))
-            return body(reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, recordID: recordID)
+            return body(reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, announcesLength: reply.announcesLength, recordID: recordID)
         }
         if let live = state.withLock({ $0.liveStreams[path] }) {
             let text = live.playlist(at: .now)
@@ -336,12 +351,12 @@ public final class MediaServer: Sendable {
         return body(data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID)
     }
 
-    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], recordID: Int) -> Response {
+    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], announcesLength: Bool = true, recordID: Int) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
         updateRecord(recordID) { $0.status = status }
         let throttle = self.throttle
-        let body = ResponseBody(contentLength: data.count) { [self] writer in
+        let write: @Sendable (inout any ResponseBodyWriter) async throws -> Void = { [self] writer in
             var offset = 0
             do {
                 while offset < data.count {
@@ -358,6 +373,7 @@ public final class MediaServer: Sendable {
                 throw error
             }
         }
+        let body = ResponseBody(contentLength: announcesLength ? data.count : nil, write)
         return Response(status: .init(code: status), headers: headers, body: body)
     }
 
@@ -477,6 +493,13 @@ public struct MediaServerResponse: Sendable {
     public var contentType: String
     public var body: Data
     public var headers: HTTPFields
+    /// false sends the body chunked, without `Content-Length` (clients must cap what they read).
+    public var announcesLength = true
+
+    /// A redirect to `location` (absolute or relative).
+    public static func redirect(to location: String, status: Int = 302) -> MediaServerResponse {
+        MediaServerResponse(status: status, contentType: "text/plain", body: Data(), headers: [.location: location])
+    }
 
     public init(status: Int, contentType: String = "application/json", body: Data, headers: HTTPFields = [:]) {
         self.status = status

@@ -49,3 +49,64 @@ public enum ProcessRunner {
         }
     }
 }
+
+extension ProcessRunner {
+    /// A process left running: its standard output arrives line by line while it runs (for servers
+    /// that print their address and wait), and it can be interrupted like Ctrl-C.
+    public final class Running: Sendable {
+        private let process: Process
+        /// Standard output, one line at a time; finishes when the process closes it.
+        public let lines: AsyncStream<String>
+        private let exit: AsyncStream<Int32>
+
+        fileprivate init(process: Process, lines: AsyncStream<String>, exit: AsyncStream<Int32>) {
+            self.process = process
+            self.lines = lines
+            self.exit = exit
+        }
+
+        /// Sends SIGINT.
+        public func interrupt() { process.interrupt() }
+
+        /// Waits for the process to end and returns its exit status.
+        public func status() async -> Int32 {
+            var status: Int32 = -1
+            for await code in exit { status = code }
+            return status
+        }
+    }
+
+    /// Starts `executable` and returns at once; standard error is discarded.
+    public static func start(_ executable: String, _ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
+        let (exit, exitSink) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finished in
+            exitSink.yield(finished.terminationStatus)
+            exitSink.finish()
+        }
+        try process.run()
+        let handle = out.fileHandleForReading
+        Thread.detachNewThread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    lineSink.yield(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...newline)
+                }
+            }
+            if !pending.isEmpty { lineSink.yield(String(decoding: pending, as: UTF8.self)) }
+            lineSink.finish()
+        }
+        return Running(process: process, lines: lines, exit: exit)
+    }
+}

@@ -48,9 +48,16 @@ struct FetchCommand: AsyncParsableCommand {
             guard let eq = param.firstIndex(of: "="), eq != param.startIndex else { throw ValidationError("--param takes key=value, got '\(param)'") }
             extra[String(param[..<eq])] = String(param[param.index(after: eq)...])
         }
+        func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let text = extra.removeValue(forKey: name) else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw ValidationError("--param \(name)=\(text): \(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
         var query = PlaybackServiceQuery()
-        query.limit = extra.removeValue(forKey: "limit").flatMap(Int.init)
-        query.offset = extra.removeValue(forKey: "offset").flatMap(Int.init)
+        query.limit = try integer("limit", in: 1...100)
+        query.offset = try integer("offset", in: 0...Int(Int32.max))
         query.adConfigID = extra.removeValue(forKey: "ad_config_id")
         query.configID = extra.removeValue(forKey: "config_id")
         query.livePlaybackToken = extra.removeValue(forKey: "livePlaybackToken")
@@ -78,7 +85,7 @@ struct FetchCommand: AsyncParsableCommand {
             }
         } catch {
             if json {
-                Terminal.line(Self.json(error).serialized(pretty: true))
+                Terminal.line(Redaction.redactSecrets(in: Self.json(error).serialized(pretty: true)))
             } else {
                 Terminal.error("cove fetch: \(error)")
             }

@@ -129,18 +129,14 @@ public enum JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension JSONValue {
     /// Parses bytes into a JSON value: a pure function with size and depth limits (fuzz entry point).
+    /// Strict RFC 8259 (see `JSONParser`): trailing commas, comments, lone surrogates, leading zeros and
+    /// out-of-range numbers are errors that say where they are.
     public static func parse(_ bytes: some Collection<UInt8>, limits: JSONLimits = JSONLimits()) throws(JSONParseError) -> JSONValue {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
-        let data = Data(bytes)
-        guard String(validating: data, as: UTF8.self) != nil else { throw .invalidUTF8 }
-        try checkDepth(data, limit: limits.maxDepth)
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw .malformed(Self.describe(error))
-        } catch {
-            throw .malformed(String(describing: error))
-        }
+        let array = Array(bytes)
+        guard String(validating: array, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        var parser = JSONParser(bytes: array, maxDepth: limits.maxDepth)
+        return try parser.parseDocument()
     }
 
     /// Serialises with sorted keys, for stable output.
@@ -149,39 +145,5 @@ extension JSONValue {
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "null" }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Scans brackets outside strings so nesting is bounded before Foundation recurses into it.
-    private static func checkDepth(_ data: Data, limit: Int) throws(JSONParseError) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false }
-                else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > limit { throw .tooDeep(limit: limit) }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth -= 1
-            default: break
-            }
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context): return context.debugDescription
-        case .keyNotFound(let key, _): return "missing key \(key.stringValue)"
-        case .typeMismatch(let type, let context): return "expected \(type) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .valueNotFound(let type, _): return "missing value of type \(type)"
-        @unknown default: return "undecodable"
-        }
     }
 }

@@ -1,0 +1,215 @@
+import Clocks
+import CoveCore
+import CoveTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Bumpers on the scripted engine: the content player is created first (number 1) and preloads
+/// paused; the bumper gets its own player (number 2) and plays first.
+@Suite("Bumpers (scripted engine)")
+struct BumperTests {
+    let engine = ScriptedEngine()
+    let clock = TestClock()
+    let logs = LogCapture()
+
+    func makeController() -> PlaybackController {
+        PlayerSDKManager.shared.makePlaybackController(
+            engine: engine,
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), clock: clock, logger: logs.logger())
+        )
+    }
+
+    static let bumper = Video(url: URL(string: "https://media.example/bumper/master.m3u8")!, properties: ["id": "bumper"])
+    static let content = Video(url: URL(string: "https://media.example/a/master.m3u8")!, properties: ["id": "a"]).update { $0.bumper = bumper }
+    static let second = Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"]).update { $0.bumper = bumper }
+
+    @Test func theBumperPlaysFirstWhileTheContentPreloadsPausedThenTheContentPlays() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        let delegate = BumperDelegate()
+        let consumer = BumperConsumer()
+        controller.delegate = delegate
+        controller.addSessionConsumer(consumer)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        let content = await engine.player(number: 1)
+        let bumper = await engine.player(number: 2)
+        #expect(content.configuration.url == Self.content.sources[0].url)
+        #expect(bumper.configuration.url == Self.bumper.sources[0].url)
+        try await recorder.waitFor { $0.lifecycleEvent?.name == "Ready" }
+        await controller.settle()
+        #expect(bumper.calls == [.load(playWhenReady: true)])
+        #expect(content.calls == [.load(playWhenReady: false)])
+        #expect(controller.currentSession?.bumper == Self.bumper)
+
+        bumper.setPosition(.seconds(1.5))
+        await clock.advance(by: .milliseconds(500))
+        try await recorder.waitFor { if case .bumperProgress(_, .seconds(1.5)) = $0 { true } else { false } }
+        #expect(!recorder.names.contains("Progress"), "content progress must not be reported while the bumper plays")
+        #expect(!recorder.lifecycleNames.contains("Play"))
+
+        bumper.emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "Play")
+        #expect(bumper.isClosed)
+        #expect(content.calls.last == .play)
+        let names = recorder.lifecycleNames
+        #expect(names.firstIndex(of: "BumperEnter")! < names.firstIndex(of: "BumperExit")!)
+        #expect(names.firstIndex(of: "BumperExit")! < names.firstIndex(of: "Play")!)
+        #expect(!names.contains("End"), "the bumper's end is not the content's end")
+        await controller.settle()
+        #expect(delegate.calls == ["enter bumper", "progress 1.5", "exit bumper"])
+        #expect(consumer.calls == ["enter bumper", "progress 1.5", "exit bumper"])
+        controller.shutdown()
+    }
+
+    @Test func seekingIsRefusedDuringTheBumperAndAllowedAfter() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        #expect(await controller.seekAndWait(to: .seconds(5)) == false)
+        let content = await engine.player(number: 1)
+        let bumper = await engine.player(number: 2)
+        #expect(!(content.calls + bumper.calls).contains { if case .seek = $0 { true } else { false } })
+        #expect(logs.text.contains("seeking is not allowed while the bumper plays"))
+        bumper.emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "BumperExit")
+        #expect(await controller.seekAndWait(to: .seconds(5)))
+        #expect(content.calls.contains { if case .seek(.seconds(5), _) = $0 { true } else { false } })
+        controller.shutdown()
+    }
+
+    @Test func pauseAndPlayDuringTheBumperReportBumperPauseAndResume() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        let delegate = BumperDelegate()
+        controller.delegate = delegate
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        let content = await engine.player(number: 1)
+        let bumper = await engine.player(number: 2)
+        controller.pause()
+        try await recorder.waitFor(lifecycle: "BumperPause")
+        controller.play()
+        try await recorder.waitFor(lifecycle: "BumperResume")
+        #expect(bumper.calls == [.load(playWhenReady: true), .pause, .play])
+        #expect(content.calls == [.load(playWhenReady: false)], "the content stays paused under the bumper")
+        // Paused at the bumper's end: the content stays paused until play().
+        let beforeSecondPause = await recorder.cursor()
+        controller.pause()
+        try await recorder.waitFor(lifecycle: "BumperPause", from: beforeSecondPause)
+        let cursor = await recorder.cursor()
+        bumper.emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "BumperExit", from: cursor)
+        await controller.settle()
+        #expect(!content.calls.contains(.play))
+        controller.play()
+        try await recorder.waitFor(lifecycle: "Play", from: cursor)
+        await controller.settle()
+        #expect(delegate.calls == ["enter bumper", "pause bumper", "resume bumper", "pause bumper", "exit bumper"])
+        controller.shutdown()
+    }
+
+    @Test func theBumperPlaysOncePerQueue() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.isAutoAdvance = true
+        controller.setVideos([Self.content, Self.second])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        await engine.player(number: 2).emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "Play")
+        let beforeEnd = await recorder.cursor()
+        await engine.player(number: 1).emit(.endOfStream)
+        try await recorder.waitFor(from: beforeEnd) { event in
+            if case .sessionAdvanced(let session) = event { session.video.id == "b" } else { false }
+        }
+        try await recorder.waitFor(lifecycle: "Play", from: beforeEnd)
+        await controller.settle()
+        #expect(engine.players.count == 3, "the second video plays without the bumper")
+        #expect(recorder.lifecycleNames.filter { $0 == "BumperEnter" }.count == 1)
+        #expect(controller.currentSession?.bumper == nil)
+        // A new queue plays the bumper again.
+        controller.setVideos([Self.second])
+        try await recorder.waitFor { event in
+            if case .lifecycle(let session, .bumperEnter) = event { session.video.id == "b" } else { false }
+        }
+        #expect(engine.players.count == 5)
+        controller.shutdown()
+    }
+
+    @Test func aFailingBumperIsReportedAndTheContentPlaysAnyway() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        let consumer = BumperConsumer()
+        controller.addSessionConsumer(consumer)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        let bumper = await engine.player(number: 2)
+        bumper.emit(.failed(PlaybackError(.httpStatus, "segment 3 answered 500", httpStatus: 500)))
+        try await recorder.waitFor(lifecycle: "Play")
+        let names = recorder.lifecycleNames
+        let failed = try #require(names.firstIndex(of: "BumperFailedToPlayToEndTime"))
+        #expect(failed < names.firstIndex(of: "BumperExit")!)
+        #expect(!names.contains("Fail") && !names.contains("FailedToPlayToEndTime"))
+        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
+        #expect(error.httpStatus == 500)
+        await controller.settle()
+        #expect(consumer.calls == ["enter bumper", "exit bumper"])
+        controller.shutdown()
+    }
+
+    @Test func aBumperWithoutAPlayableSourceIsAnErrorEventAndTheContentPlaysDirectly() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        let broken = Video(sources: [], properties: ["id": "bumper"])
+        controller.setVideos([Self.content.update { $0.bumper = broken }])
+        try await recorder.waitFor(lifecycle: "Play")
+        #expect(engine.players.count == 1)
+        #expect(!recorder.lifecycleNames.contains("BumperEnter"))
+        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.name == "Error" }?.error)
+        #expect(error.message.contains("bumper"))
+        controller.shutdown()
+    }
+
+    @Test func terminatingDuringTheBumperClosesBothPlayers() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        controller.currentSession?.terminate()
+        try await recorder.waitFor(lifecycle: "Terminate")
+        #expect(await engine.player(number: 1).isClosed)
+        #expect(await engine.player(number: 2).isClosed)
+        controller.shutdown()
+    }
+}
+
+final class BumperDelegate: PlaybackControllerDelegate {
+    private let state = Mutex<[String]>([])
+    var calls: [String] { state.withLock { $0 } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) { state.withLock { $0.append("enter \(bumper.id ?? "?")") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) { state.withLock { $0.append("exit \(bumper.id ?? "?")") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {
+        state.withLock { $0.append("progress \(progress.seconds)") }
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) { state.withLock { $0.append("pause \(bumper.id ?? "?")") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) { state.withLock { $0.append("resume \(bumper.id ?? "?")") } }
+}
+
+final class BumperConsumer: PlaybackSessionConsumer {
+    private let state = Mutex<[String]>([])
+    var calls: [String] { state.withLock { $0 } }
+    func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video) { state.withLock { $0.append("enter \(bumper.id ?? "?")") } }
+    func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video) { state.withLock { $0.append("exit \(bumper.id ?? "?")") } }
+    func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) { state.withLock { $0.append("progress \(progress.seconds)") } }
+    func playbackSession(_ session: PlaybackSession, didPauseBumper bumper: Video) { state.withLock { $0.append("pause \(bumper.id ?? "?")") } }
+    func playbackSession(_ session: PlaybackSession, didResumeBumper bumper: Video) { state.withLock { $0.append("resume \(bumper.id ?? "?")") } }
+}

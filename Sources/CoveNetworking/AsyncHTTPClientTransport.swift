@@ -32,7 +32,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     deinit {
-        try? client.syncShutdown()
+        // Never block here (a deinit can run on a cooperative or event-loop thread): shut down in the background.
+        let client = self.client
+        Task { try? await client.shutdown() }
+    }
+
+    /// Closes pooled connections; the transport must not be used afterwards.
+    public func shutdown() async {
+        try? await client.shutdown()
     }
 
     public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
@@ -64,18 +71,40 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > request.maxResponseBytes {
                 throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(length) bytes; the limit is \(request.maxResponseBytes)")
             }
-            let body = try await response.body.collect(upTo: request.maxResponseBytes)
+            let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, before: deadline, url: request.url)
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
         } catch let error as HTTPTransportError {
             throw error
         } catch let error as HTTPClientError {
             throw Self.translate(error, url: request.url)
+        } catch let error as NIOSSLError {
+            throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
+        } catch let error as BoringSSLError {
+            throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
         } catch let error as NIOTooManyBytesError {
             throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the body exceeded \(request.maxResponseBytes) bytes (\(error))")
         } catch is CancellationError {
             throw HTTPTransportError(.cancelled, url: request.url, detail: "the request was cancelled")
         } catch {
             throw HTTPTransportError(.connectionFailed, url: request.url, detail: String(describing: error))
+        }
+    }
+
+    /// AsyncHTTPClient's deadline ends at the response head; a server that trickles the body would
+    /// otherwise hold the caller far past its timeout. The body read races the same deadline.
+    private static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, before deadline: NIODeadline, url: URL) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                let remaining = deadline - NIODeadline.now()
+                if remaining.nanoseconds > 0 { try await Task.sleep(nanoseconds: UInt64(remaining.nanoseconds)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else {
+                throw HTTPTransportError(.timeout, url: url, detail: "the body did not arrive before the deadline")
+            }
+            return buffer
         }
     }
 

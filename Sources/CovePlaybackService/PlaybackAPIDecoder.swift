@@ -36,13 +36,24 @@ public enum PlaybackAPIDecoder {
         return Video(sources: sources, cuePoints: CuePointCollection(cuePoints), properties: object)
     }
 
+    /// The error code of a playlist entry Cove could not decode (the rest of the playlist still plays).
+    public static let malformedVideoCode = "MALFORMED_VIDEO"
+
     public static func playlist(from value: JSONValue, path: String = "playlist") throws(DecodingFailure) -> Playlist {
         guard case .object(var object) = value else { throw DecodingFailure(path: path, problem: "expected an object, found \(kind(value))") }
         let entries = object.removeValue(forKey: "videos") ?? .array([])
         guard case .array(let list) = entries else { throw DecodingFailure(path: path + ".videos", problem: "expected an array, found \(kind(entries))") }
         var videos: [Video] = []
         for (index, entry) in list.enumerated() {
-            videos.append(try video(from: entry, path: "\(path).videos[\(index)]"))
+            do {
+                videos.append(try video(from: entry, path: "\(path).videos[\(index)]"))
+            } catch {
+                // One bad entry costs that video, not the playlist: it becomes an error video saying why.
+                var properties = entry.objectValue ?? [:]
+                properties.removeValue(forKey: Video.PropertyKey.sources)
+                properties.removeValue(forKey: Video.PropertyKey.cuePoints)
+                videos.append(Video(error: VideoError(code: malformedVideoCode, message: "Cove could not decode this playlist entry: \(error.description)"), properties: properties))
+            }
         }
         return Playlist(videos: videos, properties: object)
     }

@@ -68,7 +68,7 @@ public struct PlaybackService: Sendable {
         } catch {
             throw .jsonDeserialization(rawBody: response.body, detail: error.description)
         }
-        let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration)
+        let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration, query: query)
         return Response(value: video.update { $0.bumper = bumper }, json: json, bumperError: bumperError)
     }
 
@@ -86,7 +86,7 @@ public struct PlaybackService: Sendable {
         guard let first = playlist.videos.firstIndex(where: { !$0.hasError }) else {
             return Response(value: playlist, json: json, bumperError: nil)
         }
-        let (bumper, bumperError) = await self.bumper(for: playlist.videos[first], configuration: configuration)
+        let (bumper, bumperError) = await self.bumper(for: playlist.videos[first], configuration: configuration, query: query)
         if let bumper {
             playlist = playlist.update { $0.videos[first] = $0.videos[first].update { $0.bumper = bumper } }
         }
@@ -117,13 +117,19 @@ public struct PlaybackService: Sendable {
 
     // MARK: Exchange
 
-    private func bumper(for video: Video, configuration: PlaybackServiceConfiguration) async -> (Video?, PlaybackServiceError?) {
+    /// The bumper is looked up like the content (same token, same ad and delivery configuration), minus paging.
+    private func bumper(for video: Video, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery) async -> (Video?, PlaybackServiceError?) {
         let fromCustomField = video.customFields[Video.PropertyKey.bumperIDCustomField]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         guard let bumperAsset = fromCustomField ?? configuration.bumperPathComponent else { return (nil, nil) }
         var bumperConfiguration = PlaybackServiceConfiguration(authToken: configuration.authToken)
         if bumperAsset.hasPrefix("ref:") { bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4)) } else { bumperConfiguration.assetID = bumperAsset }
         do throws(PlaybackServiceError) {
-            let (json, response) = try await fetch(requestFactory.videoRequest(bumperConfiguration), asset: bumperAsset, kind: "bumper")
+            var bumperQuery = query
+            bumperQuery.limit = nil
+            bumperQuery.offset = nil
+            bumperQuery.extra.removeValue(forKey: PlaybackServiceQuery.Key.limit)
+            bumperQuery.extra.removeValue(forKey: PlaybackServiceQuery.Key.offset)
+            let (json, response) = try await fetch(requestFactory.videoRequest(bumperConfiguration, query: bumperQuery), asset: bumperAsset, kind: "bumper")
             do {
                 return (try PlaybackAPIDecoder.video(from: json), nil)
             } catch {
@@ -139,12 +145,16 @@ public struct PlaybackService: Sendable {
     static let retryableTransportFailures: Set<HTTPTransportError.Kind> = [.timeout, .connectionFailed]
 
     /// Sends the request (retrying what is worth retrying) and returns the parsed JSON of a 2xx answer.
+    /// The request's timeout bounds the whole lookup, retries and backoff included.
     func fetch(_ request: HTTPRequest, asset: String, kind: String) async throws(PlaybackServiceError) -> (JSONValue, HTTPResponse) {
+        let remaining = clock.countdown(from: request.timeout)
         var attempt = 0
         while true {
             let outcome: Result<HTTPResponse, HTTPTransportError>
+            var attemptRequest = request
+            attemptRequest.timeout = min(request.timeout, max(remaining(), .milliseconds(1)))
             do throws(HTTPTransportError) {
-                outcome = .success(try await transport.send(request))
+                outcome = .success(try await transport.send(attemptRequest))
             } catch {
                 outcome = .failure(error)
             }
@@ -169,12 +179,21 @@ public struct PlaybackService: Sendable {
                 }
             }
             attempt += 1
-            try? await clock.sleep(for: retry.baseDelay * (1 << min(attempt - 1, 10)))
+            let delay = retry.baseDelay * (1 << min(attempt - 1, 10))
+            guard delay < remaining() else {
+                logger.notice("Playback API retry abandoned: the lookup's time is up", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempts": "\(attempt)"])
+                switch outcome {
+                case .failure(let error): throw .connection(error)
+                case .success(let response): throw apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
+                }
+            }
+            try? await clock.sleep(for: delay)
             if Task.isCancelled {
                 throw .connection(HTTPTransportError(.cancelled, url: request.url, detail: "the lookup was cancelled while waiting to retry"))
             }
         }
     }
+
 
     private func apiError(_ response: HTTPResponse, asset: String, kind: String, usedAuthToken: Bool) -> PlaybackServiceError {
         let errors = (try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 1 << 20))).flatMap(PlaybackAPIDecoder.apiErrors(from:)) ?? []
@@ -209,5 +228,13 @@ public struct PlaybackService: Sendable {
         default:
             return "The request was rejected; check the account, the ID and the query parameters."
         }
+    }
+}
+
+extension Clock where Duration == Swift.Duration {
+    /// Time left of `budget` on this clock, counted from now.
+    fileprivate func countdown(from budget: Swift.Duration) -> @Sendable () -> Swift.Duration {
+        let start = now
+        return { budget - start.duration(to: self.now) }
     }
 }

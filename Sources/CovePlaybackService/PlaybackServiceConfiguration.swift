@@ -79,3 +79,37 @@ public struct PlaybackServiceQuery: Sendable, Hashable {
         return known + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 }
+
+// Printing, dumping or logging these values never shows a credential.
+
+extension PlaybackServiceConfiguration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        let fields: [(String, String?)] = [
+            ("assetID", assetID), ("assetReferenceID", assetReferenceID), ("authToken", authToken.map { _ in Redaction.placeholder }),
+            ("bumperID", bumperID), ("bumperReferenceID", bumperReferenceID),
+        ]
+        return "PlaybackServiceConfiguration(" + fields.compactMap { name, value in value.map { "\(name): \($0)" } }.joined(separator: ", ") + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "assetID": assetID as Any, "assetReferenceID": assetReferenceID as Any, "authToken": authToken.map { _ in Redaction.placeholder } as Any,
+            "bumperID": bumperID as Any, "bumperReferenceID": bumperReferenceID as Any,
+        ], displayStyle: .struct)
+    }
+}
+
+extension PlaybackServiceQuery: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The query string as sent, with credential-like values (`livePlaybackToken`, …) redacted.
+    public var description: String {
+        "PlaybackServiceQuery(" + items.map { "\($0.0)=\(Redaction.isSensitive(queryKey: $0.0) ? Redaction.placeholder : $0.1)" }.joined(separator: "&") + ")"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: items.map { (label: Optional($0.0), value: (Redaction.isSensitive(queryKey: $0.0) ? Redaction.placeholder : $0.1) as Any) }, displayStyle: .struct)
+    }
+}

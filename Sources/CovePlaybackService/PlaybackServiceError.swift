@@ -67,5 +67,6 @@ public struct PlaybackAPIError: Sendable, Hashable, CustomStringConvertible {
         self.properties = raw
     }
 
-    public var description: String { [code, subcode, message].compactMap { $0 }.joined(separator: "/") }
+    /// Redacted: servers sometimes echo the credentials they rejected.
+    public var description: String { Redaction.redactSecrets(in: [code, subcode, message].compactMap { $0 }.joined(separator: "/")) }
 }

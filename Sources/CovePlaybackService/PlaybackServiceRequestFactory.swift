@@ -74,14 +74,18 @@ public struct PlaybackServiceRequestFactory: Sendable {
             text += "?" + items.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
         }
         guard let url = URL(string: text) else { throw .invalidRequest("could not build a URL from base \(Redaction.redact(url: base))") }
+        // The app's headers first; the credentials last, so an additional header can neither replace
+        // them nor send a policy key beside a bearer token.
         var headers = HTTPHeaders()
-        headers["Accept"] = "application/json"
+        for field in additionalHeaders { headers[field.name] = field.value }
+        if headers["Accept"] == nil { headers["Accept"] = "application/json" }
+        headers["Authorization"] = nil
+        headers["BCOV-Policy"] = nil
         if let authToken {
             headers["Authorization"] = "Bearer \(authToken)"
         } else if let policyKey {
             headers["BCOV-Policy"] = policyKey
         }
-        for field in additionalHeaders { headers[field.name] = field.value }
         return HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes)
     }
 
@@ -102,4 +106,20 @@ extension CharacterSet {
         set.remove(charactersIn: "&=+#?")
         return set
     }()
+}
+
+extension PlaybackServiceRequestFactory: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// Never shows the policy key.
+    public var description: String {
+        "PlaybackServiceRequestFactory(accountID: \(accountID), policyKey: \(policyKey == nil ? "nil" : Redaction.placeholder), base: \(Redaction.redact(url: effectiveBaseURL(authenticated: false))), additionalHeaders: [\(additionalHeaders)])"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "accountID": accountID, "policyKey": (policyKey == nil ? "nil" : Redaction.placeholder) as Any,
+            "baseURL": Redaction.redact(url: effectiveBaseURL(authenticated: false)), "additionalHeaders": additionalHeaders.description,
+        ], displayStyle: .struct)
+    }
 }

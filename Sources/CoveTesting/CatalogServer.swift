@@ -15,7 +15,7 @@ import Logging
 ///                        thumbnail, *_sources[].src, text_tracks[].src) are resolved against the
 ///                        catalog folder and served from it.
 /// playlists/<id>.json    Playlist fields plus "video_ids": [...]; the server fills in "videos".
-/// media/…                anything the JSON points at
+/// media/…                anything the JSON points at (the only files served directly)
 /// ```
 ///
 /// Endpoints: `GET /playback/v1/accounts/{account}/videos/{id | ref:reference}` and
@@ -110,6 +110,9 @@ public final class CatalogServer: Sendable {
     public static func start(catalog root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.catalog-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> CatalogServer {
         let catalog = try Catalog.load(from: root)
         let media = try await MediaServer.start(root: catalog.root, port: port, logger: logger)
+        // Only media is served as files: catalog.json holds the keys, videos/ and playlists/ are
+        // answered through the API (which checks them).
+        media.restrictFiles(toPathsUnder: ["/media/"])
         let server = CatalogServer(media: media, catalog: catalog)
         media.addRoute(prefix: "/playback/v1/") { [weak server] request in
             guard let server else { return MediaServerResponse(status: 503, body: Data()) }

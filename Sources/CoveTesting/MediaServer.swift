@@ -40,6 +40,8 @@ public final class MediaServer: Sendable {
         var recordIndex: [Int: Int] = [:]
         var nextRecordID = 0
         var routes: [(prefix: String, handler: RouteHandler)] = []
+        /// When set, only files under these URL path prefixes are served.
+        var filePrefixes: [String]?
         var liveStreams: [String: LiveStream] = [:]
         var stopped = false
         var outageWaiters: [CheckedContinuation<Void, Never>] = []
@@ -206,6 +208,12 @@ public final class MediaServer: Sendable {
     public var bytesSent: Int { requests.reduce(0) { $0 + $1.bytesSent } }
 
     // MARK: Routes
+
+    /// Serves only files whose URL path starts with one of `prefixes` (say `["/media/"]`); everything
+    /// else in the folder answers 404. Keeps configuration files next to the media private.
+    public func restrictFiles(toPathsUnder prefixes: [String]) {
+        state.withLock { $0.filePrefixes = prefixes }
+    }
 
     /// Serves requests whose path starts with `prefix` with `handler` instead of files.
     public func addRoute(prefix: String, handler: @escaping RouteHandler) {
@@ -399,6 +407,7 @@ public final class MediaServer: Sendable {
     /// Maps a request path to a file inside `root`; nil for anything that escapes it.
     private func resolve(_ path: String) -> URL? {
         let decoded = path.removingPercentEncoding ?? path
+        if let prefixes = state.withLock({ $0.filePrefixes }), !prefixes.contains(where: { decoded.hasPrefix($0) }) { return nil }
         let parts = decoded.split(separator: "/").map(String.init)
         guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         let candidate = parts.reduce(root) { $0.appendingPathComponent($1) }.standardizedFileURL

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a command without blocking Swift's concurrency pool: pipes drain on their own threads and the
 /// exit status arrives through the termination handler. Use it whenever the process may talk to a
@@ -65,8 +68,11 @@ extension ProcessRunner {
             self.exit = exit
         }
 
-        /// Sends SIGINT.
-        public func interrupt() { process.interrupt() }
+        /// Sends SIGINT; does nothing once the process has ended.
+        public func interrupt() { if process.isRunning { process.interrupt() } }
+
+        /// Sends SIGKILL; does nothing once the process has ended. For watchdogs and cleanup.
+        public func kill() { if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) } }
 
         /// Waits for the process to end and returns its exit status.
         public func status() async -> Int32 {

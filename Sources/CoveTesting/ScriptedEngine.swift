@@ -95,6 +95,8 @@ public final class ScriptedPlayer: EnginePlayer {
         var closed = false
         var status = EngineStatus()
         var seekable: [TimeRange]?
+        var callWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiterID = 0
     }
 
     init(configuration: EnginePlayerConfiguration, behavior: ScriptedEngine.Behavior) {
@@ -104,6 +106,28 @@ public final class ScriptedPlayer: EnginePlayer {
     }
 
     public var calls: [Call] { state.withLock { $0.calls } }
+
+    /// Waits until the player has received `count` calls in all (for commands the controller sends
+    /// in reaction to an event, which no lifecycle event announces).
+    public func waitForCalls(count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { s -> Bool in
+                if s.calls.count >= count { return true }
+                s.nextWaiterID += 1
+                s.callWaiters.append((s.nextWaiterID, count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Waits for call number `known + 1` and returns it (`.close` if the player closed first).
+    @discardableResult
+    public func nextCall(after known: Int) async -> Call {
+        await waitForCalls(count: known + 1)
+        let calls = self.calls
+        return known < calls.count ? calls[known] : .close
+    }
 
     /// Emits an engine event as if the engine had observed it.
     public func emit(_ event: EngineEvent) {
@@ -124,11 +148,16 @@ public final class ScriptedPlayer: EnginePlayer {
     public var isClosed: Bool { state.withLock { $0.closed } }
 
     private func record(_ call: Call) -> ScriptedEngine.Behavior? {
-        state.withLock { s in
-            guard !s.closed else { return nil }
+        let (behavior, ready) = state.withLock { s -> (ScriptedEngine.Behavior?, [CheckedContinuation<Void, Never>]) in
+            guard !s.closed else { return (nil, []) }
             s.calls.append(call)
-            return s.behavior
+            let count = s.calls.count
+            let ready = s.callWaiters.filter { $0.count <= count }.map(\.continuation)
+            s.callWaiters.removeAll { $0.count <= count }
+            return (s.behavior, ready)
         }
+        for waiter in ready { waiter.resume() }
+        return behavior
     }
 
     public func load(playWhenReady: Bool) {
@@ -207,11 +236,16 @@ public final class ScriptedPlayer: EnginePlayer {
     }
 
     public func close() {
-        let first = state.withLock { s -> Bool in
-            defer { s.closed = true }
+        let (first, waiters) = state.withLock { s -> (Bool, [CheckedContinuation<Void, Never>]) in
+            defer {
+                s.closed = true
+                s.callWaiters.removeAll()
+            }
             if !s.closed { s.calls.append(.close) }
-            return !s.closed
+            // Nothing else will be called: release every waiter.
+            return (!s.closed, s.callWaiters.map(\.continuation))
         }
+        for waiter in waiters { waiter.resume() }
         if first { continuation.finish() }
     }
 

@@ -21,10 +21,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Option(help: "Account ID.")
     var account: String
 
-    @Option(name: .customLong("policy-key"), help: "Policy key (not needed with --auth-token).")
+    @Option(name: .customLong("policy-key"), help: "Policy key (not needed with --auth-token). Default: $COVE_POLICY_KEY, which keeps it out of `ps`.")
     var policyKey: String?
 
-    @Option(name: .customLong("auth-token"), help: "Playback Rights JWT, sent as a bearer token.")
+    @Option(name: .customLong("auth-token"), help: "Playback Rights JWT, sent as a bearer token. Default: $COVE_AUTH_TOKEN.")
     var authToken: String?
 
     @Option(name: .customLong("base-url"), help: "Playback API base URL (default: Brightcove's).")
@@ -41,6 +41,9 @@ struct FetchCommand: AsyncParsableCommand {
 
     @Flag(help: "Print JSON (wire field names, times in seconds) instead of a summary.")
     var json = false
+
+    @Flag(name: .customLong("show-secrets"), help: "Print URLs with their tokens (bcov_auth, fastly_token, …); they are redacted by default.")
+    var showSecrets = false
 
     func run() async throws {
         var extra: [String: String] = [:]
@@ -62,6 +65,12 @@ struct FetchCommand: AsyncParsableCommand {
         query.configID = extra.removeValue(forKey: "config_id")
         query.livePlaybackToken = extra.removeValue(forKey: "livePlaybackToken")
         query.extra = extra
+        let environment = ProcessInfo.processInfo.environment
+        let policyKey = self.policyKey ?? environment["COVE_POLICY_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let authToken = self.authToken ?? environment["COVE_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        guard policyKey != nil || authToken != nil else {
+            throw ValidationError("a policy key is needed: pass --policy-key or set COVE_POLICY_KEY (or give a Playback Rights JWT with --auth-token or COVE_AUTH_TOKEN)")
+        }
         var configuration = PlaybackServiceConfiguration(authToken: authToken, bumperID: bumperID)
         if ref { configuration.assetReferenceID = id } else { configuration.assetID = id }
         let base = try baseURL.map { text -> URL in
@@ -73,11 +82,11 @@ struct FetchCommand: AsyncParsableCommand {
             switch kind {
             case .video:
                 let found = try await service.findVideo(configuration, query: query)
-                if json { Terminal.line(PlaybackAPIEncoder.json(found.value, timesInSeconds: true).serialized(pretty: true)) } else { Terminal.line(Self.summary(found.value)) }
+                if json { Terminal.line(output(PlaybackAPIEncoder.json(found.value, timesInSeconds: true))) } else { Terminal.line(Self.summary(found.value)) }
             case .playlist:
                 let found = try await service.findPlaylist(configuration, query: query)
                 if json {
-                    Terminal.line(PlaybackAPIEncoder.json(found.value, timesInSeconds: true).serialized(pretty: true))
+                    Terminal.line(output(PlaybackAPIEncoder.json(found.value, timesInSeconds: true)))
                 } else {
                     Terminal.line("Playlist \(found.value.id ?? "?") “\(found.value.name ?? "")”: \(found.value.count) videos (\(found.value.allFailedVideos.count) unavailable)")
                     for video in found.value.videos { Terminal.line("  " + Self.summary(video).replacingOccurrences(of: "\n", with: "\n  ")) }
@@ -90,6 +99,20 @@ struct FetchCommand: AsyncParsableCommand {
                 Terminal.error("cove fetch: \(error)")
             }
             throw ExitCode(1)
+        }
+    }
+
+    /// Pretty JSON, with credentials inside URLs redacted unless `--show-secrets`.
+    private func output(_ value: JSONValue) -> String {
+        (showSecrets ? value : Self.redactingURLs(value)).serialized(pretty: true)
+    }
+
+    static func redactingURLs(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text) where text.contains("://"): return .string(Redaction.redact(urlString: text))
+        case .array(let items): return .array(items.map(redactingURLs))
+        case .object(let object): return .object(object.mapValues(redactingURLs))
+        default: return value
         }
     }
 

@@ -79,7 +79,7 @@ struct PlaybackRunner {
             case .playlistCompleted, .noPlayableVideosFound:
                 outcome = failed ? .failed : .ended
                 controller.shutdown()
-            case .bumperProgress(let session, let time):
+            case .lifecycle(let session, .bumperProgress(let time)):
                 let total = session.bumper?.duration.map { MediaTime($0).seconds }
                 status.update("▶ bumper \(Terminal.clock(time.seconds)) / \(Terminal.clock(total))")
             case .progress(_, let time):

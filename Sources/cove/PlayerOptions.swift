@@ -79,7 +79,9 @@ enum Interrupt {
 /// Text for one event in `cove play`'s log.
 func describe(_ event: PlaybackEvent) -> String? {
     switch event {
-    case .progress: return nil
+    case .progress, .lifecycle(_, .bumperProgress): return nil
+    case .sessionAdvanced(let s) where s.bumper != nil:
+        return "Session \(s.id): \(s.video.name ?? "video") (after the bumper “\(s.bumper?.name ?? "")”)"
     case .lifecycle(_, let e):
         if let error = e.error { return "\(e.name): \(error.message)" }
         return e.name
@@ -92,11 +94,11 @@ func describe(_ event: PlaybackEvent) -> String? {
     case .variantChanged(_, let v):
         return String(format: "Variant %.2f Mb/s", Double(v.bandwidth) / 1e6)
     case .framePresented(_, let f):
-        return f.cause == .start ? "First frame" : "Frame at seek target"
-    case .bumperProgress:
-        return nil
-    case .sessionAdvanced(let s) where s.bumper != nil:
-        return "Session \(s.id): \(s.video.name ?? "video") (after the bumper “\(s.bumper?.name ?? "")”)"
+        switch f.cause {
+        case .start: return "First frame"
+        case .seek: return "Frame at seek target"
+        case .bumper: return "First bumper frame"
+        }
     default:
         return event.description
     }

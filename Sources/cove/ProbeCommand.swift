@@ -93,7 +93,11 @@ struct ProbeCommand: AsyncParsableCommand {
     private func traceLines(for event: PlaybackEvent, at now: Double) {
         switch event {
         case .framePresented(_, let frame):
-            traceLine(frame.wallTime, frame.cause == .start ? "firstFrame" : "seekFrame")
+            switch frame.cause {
+            case .start: traceLine(frame.wallTime, "firstFrame")
+            case .seek: traceLine(frame.wallTime, "seekFrame")
+            case .bumper: traceLine(frame.wallTime, "bumperFrame")
+            }
         case .lifecycle(_, .stalled): traceLine(now, "stallBegin")
         case .lifecycle(_, .recovered): traceLine(now, "stallEnd")
         case .lifecycle(_, .end): traceLine(now, "end")

@@ -78,6 +78,45 @@ struct CatalogCLITests {
         #expect(server.media.requests.filter { $0.path.contains("/playlists/") }.isEmpty, "a bad parameter is caught before any request")
     }
 
+    /// A catalog whose only source URL carries a CDN token, to see where it is printed.
+    static func tokenCatalog(token: String, policyKey: String) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-token-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("videos"), withIntermediateDirectories: true)
+        try Data(#"{"account_id": "77", "policy_keys": ["\#(policyKey)"]}"#.utf8).write(to: root.appendingPathComponent("catalog.json"))
+        let video = #"{"id": "v1", "name": "Tokenised", "duration": 1000, "sources": [{"src": "https://cdn.example.com/v1/master.m3u8?bcov_auth=\#(token)&rendition=hd", "type": "application/x-mpegURL"}]}"#
+        try Data(video.utf8).write(to: root.appendingPathComponent("videos/v1.json"))
+        return root
+    }
+
+    @Test func fetchRedactsURLTokensUnlessAskedAndTakesThePolicyKeyFromTheEnvironment() async throws {
+        let token = "cdn-token-SECRET-4711"
+        let policyKey = "BCpkADawqM-env-only-key-0042"
+        let server = try await CatalogServer.start(catalog: try Self.tokenCatalog(token: token, policyKey: policyKey))
+        defer { Task { await server.stop() } }
+        func fetch(_ extra: [String]) async throws -> CLITests.Run {
+            // The key comes only from the environment: it is never on the command line, where `ps` shows it.
+            let result = try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString] + extra,
+                                                     environment: ProcessInfo.processInfo.environment.merging(["COVE_POLICY_KEY": policyKey]) { _, new in new })
+            return CLITests.Run(status: result.status, stdout: result.output, stderr: result.errorOutput)
+        }
+        for extra in [["--json"], []] {
+            let run = try await fetch(extra)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.contains("bcov_auth=REDACTED&rendition=hd"), "\(extra): \(run.stdout)")
+            #expect(!run.stdout.contains(token) && !run.stderr.contains(token), "\(extra)")
+            #expect(!run.stdout.contains(policyKey) && !run.stderr.contains(policyKey), "\(extra)")
+        }
+        let shown = try await fetch(["--json", "--show-secrets"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let json = try JSONValue.parse(Array(shown.stdout.utf8))
+        #expect(json["sources"]?.arrayValue?.first?["src"]?.stringValue == "https://cdn.example.com/v1/master.m3u8?bcov_auth=\(token)&rendition=hd")
+
+        let noKey = try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString],
+                                                environment: ProcessInfo.processInfo.environment.filter { $0.key != "COVE_POLICY_KEY" && $0.key != "COVE_AUTH_TOKEN" })
+        #expect(noKey.status != 0)
+        #expect(noKey.errorOutput.contains("COVE_POLICY_KEY"), "the error says where a key can come from: \(noKey.errorOutput)")
+    }
+
     @Test func fetchWithTheServiceDownIsAConnectionError() async throws {
         let server = try await Self.catalog()
         let base = server.baseURL.absoluteString
@@ -91,6 +130,16 @@ struct CatalogCLITests {
 
     @Test func serveAnswersThePlaybackAPIUntilInterrupted() async throws {
         let running = try ProcessRunner.start(CLITests.binary.path, ["serve"])
+        // If the server never prints its address, or never exits on SIGINT, the watchdog ends it so the
+        // test fails instead of hanging; on every exit path the process is gone afterwards.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            running.kill()
+        }
+        defer {
+            watchdog.cancel()
+            running.kill()
+        }
         var baseURL: URL?
         var policyKey: String?
         for await line in running.lines {

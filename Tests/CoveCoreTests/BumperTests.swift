@@ -13,11 +13,21 @@ struct BumperTests {
     let clock = TestClock()
     let logs = LogCapture()
 
-    func makeController() -> PlaybackController {
+    func makeController(output: VideoOutput = .headless) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), clock: clock, logger: logs.logger())
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), videoOutput: output, bumperStallTimeout: .seconds(8), clock: clock, logger: logs.logger())
         )
+    }
+
+    /// Advances the manual clock step by step until `predicate` matches an event: a timer task may
+    /// register its sleep a moment after the event that started it, so one big jump could miss it.
+    func advance(by step: Duration, until recorder: EventRecorder, from index: Int = 0, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws {
+        for _ in 0..<40 {
+            await clock.advance(by: step)
+            if recorder.events.dropFirst(index).contains(where: predicate) { return }
+        }
+        _ = try await recorder.waitFor(from: index, timeout: .seconds(5), predicate)
     }
 
     static let bumper = Video(url: URL(string: "https://media.example/bumper/master.m3u8")!, properties: ["id": "bumper"])
@@ -45,11 +55,12 @@ struct BumperTests {
         #expect(controller.currentSession?.bumper == Self.bumper)
 
         bumper.setPosition(.seconds(1.5))
-        await clock.advance(by: .milliseconds(500))
-        try await recorder.waitFor { if case .bumperProgress(_, .seconds(1.5)) = $0 { true } else { false } }
+        try await advance(by: .milliseconds(500), until: recorder) { if case .lifecycle(_, .bumperProgress(.seconds(1.5))) = $0 { true } else { false } }
         #expect(!recorder.names.contains("Progress"), "content progress must not be reported while the bumper plays")
         #expect(!recorder.lifecycleNames.contains("Play"))
 
+        bumper.emit(.firstFrame(wallTime: 1))
+        try await recorder.waitFor { if case .framePresented(_, let f) = $0 { f.cause == .bumper } else { false } }
         bumper.emit(.endOfStream)
         try await recorder.waitFor(lifecycle: "Play")
         #expect(bumper.isClosed)
@@ -59,8 +70,14 @@ struct BumperTests {
         #expect(names.firstIndex(of: "BumperExit")! < names.firstIndex(of: "Play")!)
         #expect(!names.contains("End"), "the bumper's end is not the content's end")
         await controller.settle()
-        #expect(delegate.calls == ["enter bumper", "progress 1.5", "exit bumper"])
-        #expect(consumer.calls == ["enter bumper", "progress 1.5", "exit bumper"])
+        #expect(delegate.calls.first == "enter bumper" && delegate.calls.last == "exit bumper")
+        #expect(Set(delegate.calls.dropFirst().dropLast()) == ["progress 1.5"])
+        #expect(consumer.calls == delegate.calls)
+        // The bumper's first frame is its own; the content's first frame is still reported as the start.
+        content.emit(.firstFrame(wallTime: 2))
+        try await recorder.waitFor { if case .framePresented(_, let f) = $0 { f.cause == .start } else { false } }
+        let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
+        #expect(frames.last == .start)
         controller.shutdown()
     }
 
@@ -178,7 +195,7 @@ struct BumperTests {
         controller.shutdown()
     }
 
-    @Test func terminatingDuringTheBumperClosesBothPlayers() async throws {
+    @Test func terminatingDuringTheBumperExitsItAndClosesBothPlayers() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
@@ -186,8 +203,139 @@ struct BumperTests {
         try await recorder.waitFor(lifecycle: "BumperEnter")
         controller.currentSession?.terminate()
         try await recorder.waitFor(lifecycle: "Terminate")
+        #expect(Array(recorder.lifecycleNames.suffix(2)) == ["BumperExit", "Terminate"])
         #expect(await engine.player(number: 1).isClosed)
         #expect(await engine.player(number: 2).isClosed)
+        controller.shutdown()
+    }
+
+    @Test func advancingDuringTheBumperExitsItFirst() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content, Self.second])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        controller.advanceToNext()
+        try await recorder.waitFor { if case .sessionAdvanced(let s) = $0 { s.video.id == "b" } else { false } }
+        let names = recorder.names
+        let exit = try #require(names.firstIndex(of: "BumperExit"))
+        #expect(names[exit + 1] == "Terminate")
+        // The app skipped it: the bumper does not follow to the next video.
+        try await recorder.waitFor(lifecycle: "Play")
+        #expect(recorder.lifecycleNames.filter { $0 == "BumperEnter" }.count == 1)
+        controller.shutdown()
+    }
+
+    @Test func contentThatFailsDuringTheBumperEndsItAndTheBumperPlaysBeforeTheNextVideo() async throws {
+        engine.behavior.prerollsOnLoad = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.isAutoAdvance = true
+        controller.setVideos([Self.content, Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        let content = await engine.player(number: 1)
+        let bumper = await engine.player(number: 2)
+        bumper.emit(.playing)
+        content.emit(.failed(PlaybackError(.notFound, "master.m3u8 answered 404", httpStatus: 404)))
+        try await recorder.waitFor(failOn: []) { if case .sessionAdvanced(let s) = $0 { s.video.id == "b" } else { false } }
+        try await recorder.waitFor(lifecycle: "BumperEnter", from: recorder.events.lastIndex { $0.name == "SessionAdvanced" } ?? 0, failOn: [])
+        let names = recorder.lifecycleNames
+        #expect(names.firstIndex(of: "BumperExit")! < names.firstIndex(of: "Fail")!, "\(names)")
+        #expect(names.filter { $0 == "BumperEnter" }.count == 2, "the bumper plays before the next video instead")
+        #expect(!recorder.names.contains("PlaylistCompleted"))
+        #expect(bumper.isClosed)
+        #expect(await engine.player(number: 4).configuration.url == Self.bumper.sources[0].url)
+        controller.shutdown()
+    }
+
+    @Test func theBumperFollowsRateAndBitrateChanges() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        controller.playbackRate = 1.5
+        controller.setPreferredPeakBitRate(800_000)
+        await controller.settle()
+        let bumper = await engine.player(number: 2)
+        #expect(bumper.calls.contains(.setRate(1.5)))
+        #expect(bumper.calls.contains(.setMaxBitrate(800_000)))
+        controller.shutdown()
+    }
+
+    @Test func pausingABumperThatHasNotStartedReportsBumperPause() async throws {
+        engine.behavior.prerollsOnLoad = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        controller.pause()
+        try await recorder.waitFor(lifecycle: "BumperPause")
+        let bumper = await engine.player(number: 2)
+        bumper.preroll()
+        controller.play()
+        try await recorder.waitFor(lifecycle: "BumperResume")
+        #expect(Array(recorder.lifecycleNames.filter { $0.hasPrefix("Bumper") || $0.hasSuffix("Request") }) == ["PlayRequest", "BumperEnter", "PauseRequest", "BumperPause", "PlayRequest", "BumperResume"])
+        controller.shutdown()
+    }
+
+    @Test func aStalledBumperIsSkippedAfterTheStallTimeout() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        let bumper = await engine.player(number: 2)
+        try await recorder.waitFor(lifecycle: "Ready")
+        await controller.settle()
+        var known = bumper.calls.count
+        bumper.emit(.buffering(percent: 0))
+        #expect(await bumper.nextCall(after: known) == .pause, "a dry bumper waits paused")
+        // A stall that recovers in time changes nothing.
+        await clock.advance(by: .seconds(4))
+        known = bumper.calls.count
+        bumper.emit(.buffering(percent: 100))
+        #expect(await bumper.nextCall(after: known) == .play)
+        #expect(!recorder.lifecycleNames.contains("BumperExit"))
+        // One that does not is skipped.
+        known = bumper.calls.count
+        bumper.emit(.buffering(percent: 0))
+        #expect(await bumper.nextCall(after: known) == .pause)
+        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "BumperExit" }
+        let names = recorder.lifecycleNames
+        #expect(names.firstIndex(of: "BumperFailedToPlayToEndTime")! < names.firstIndex(of: "BumperExit")!)
+        try await recorder.waitFor(lifecycle: "Play")
+        let error = try #require(recorder.events.compactMap(\.lifecycleEvent).first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
+        #expect(error.message.contains("stalled"))
+        controller.shutdown()
+    }
+
+    @Test func seeksBeforeTheBumperStartsAreRefusedToo() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        #expect(await controller.seekAndWait(to: .seconds(5)) == false)
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        #expect(await engine.player(number: 1).configuration.startPosition == nil)
+        controller.shutdown()
+    }
+
+    @Test func withAVisibleOutputTheContentLoadsOnlyAfterTheBumper() async throws {
+        let controller = makeController(output: .window)
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.content])
+        try await recorder.waitFor(lifecycle: "BumperEnter")
+        await controller.settle()
+        let content = await engine.player(number: 1)
+        let bumper = await engine.player(number: 2)
+        #expect(content.calls.isEmpty, "two windows must not show at once")
+        bumper.emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "Play")
+        #expect(content.calls == [.load(playWhenReady: true)])
         controller.shutdown()
     }
 }

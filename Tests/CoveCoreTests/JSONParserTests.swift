@@ -90,7 +90,7 @@ struct JSONParserTests {
             let original = value(0)
             let bytes = Array(original.serialized().utf8)
             let again = try JSONValue.parse(bytes)
-            #expect(again == original || original.containsIntegralDouble, "\(original.serialized())")
+            #expect(again == original.normalizingIntegralDoubles, "\(original.serialized())")
             for _ in 0..<10 {
                 var mutated = bytes
                 if mutated.isEmpty { continue }
@@ -119,12 +119,13 @@ private struct Xorshift {
 
 extension JSONValue {
     /// Doubles such as 3.0 serialise as `3` and come back as `.int(3)`: equal in value, not in case.
-    fileprivate var containsIntegralDouble: Bool {
+    /// The expected round trip is the original with those doubles turned into ints.
+    fileprivate var normalizingIntegralDoubles: JSONValue {
         switch self {
-        case .double(let d): return d == d.rounded()
-        case .array(let a): return a.contains { $0.containsIntegralDouble }
-        case .object(let o): return o.values.contains { $0.containsIntegralDouble }
-        default: return false
+        case .double(let d) where d == d.rounded() && abs(d) < 9.2e18: return .int(Int64(d))
+        case .array(let a): return .array(a.map(\.normalizingIntegralDoubles))
+        case .object(let o): return .object(o.mapValues(\.normalizingIntegralDoubles))
+        default: return self
         }
     }
 }

@@ -50,11 +50,14 @@ extension RealEngineTests {
             let exit = try #require(names.firstIndex(of: "BumperExit"))
             let play = try #require(names.firstIndex(of: "Play"))
             #expect(enter < exit && exit < play, "\(names)")
-            // The bumper really played: its media was fetched, and its progress ran to its end.
-            #expect(server.media.requests.contains { $0.path.contains("/media/bumper/") && ($0.path.hasSuffix(".ts") || $0.path.hasSuffix(".m4s")) })
-            let bumperProgress = recorder.events.compactMap { if case .bumperProgress(_, let t) = $0 { t } else { nil } }
-            #expect(bumperProgress.allSatisfy { $0 >= .zero && $0 <= .seconds(4.5) })
+            // The bumper really played to its end: both of its 2 s segments were fetched, and its first frame shown.
+            let bumperSegments = server.media.requests.filter { $0.path.contains("/media/bumper/") && $0.path.hasSuffix(".ts") }.map { ($0.path as NSString).lastPathComponent }
+            #expect(Set(bumperSegments) == ["seg000.ts", "seg001.ts"], "\(bumperSegments)")
+            let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
+            #expect(frames.first == .bumper)
+            #expect(frames.filter { $0 == .start }.count == 3, "each video's own first frame is reported too")
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            controller.shutdown()
         }
 
         @Test func duringTheBumperSeeksAreRefusedAndPauseResumeAreBumperEvents() async throws {
@@ -68,7 +71,7 @@ extension RealEngineTests {
             controller.delegate = delegate
             controller.isAutoPlay = true
             controller.setVideos([found.value])
-            try await recorder.waitFor(timeout: .seconds(20)) { if case .bumperProgress(_, let t) = $0 { t > .seconds(0.3) } else { false } }
+            try await recorder.waitFor(timeout: .seconds(20)) { if case .lifecycle(_, .bumperProgress(let t)) = $0 { t > .seconds(0.3) } else { false } }
             #expect(await controller.seekAndWait(to: .seconds(10)) == false)
             controller.pause()
             try await recorder.waitFor(lifecycle: "BumperPause")

@@ -228,4 +228,15 @@ struct CatalogServerTests {
         try Data(#"{"id": "1", "name": "#.utf8).write(to: root.appendingPathComponent("videos/1.json"))
         await #expect { try await CatalogServer.start(catalog: root) } throws: { "\($0)".contains("videos/1.json") && "\($0)".contains("malformed") }
     }
+
+    @Test func theCatalogsOwnFilesAreNotServed() async throws {
+        let server = try await Self.start()
+        defer { Task { await server.stop() } }
+        for path in ["catalog.json", "videos/\(SampleCatalog.VideoID.ladder).json", "playlists/\(SampleCatalog.playlistID).json", ".complete"] {
+            let response = try await Self.transport.get(server.media.url(path))
+            #expect(response.status == 404, "\(path) must not be served")
+            #expect(!String(decoding: response.body, as: UTF8.self).contains(SampleCatalog.policyKey))
+        }
+        #expect(try await Self.transport.get(server.media.url("media/text/en.vtt")).status == 200)
+    }
 }

@@ -171,13 +171,18 @@ struct DecodingTests {
         }
     }
 
-    @Test func playlistEntriesThatAreNotVideosNameTheirIndex() throws {
-        let value = try JSONValue.parse(Array(#"{"videos": [{"id": "1"}, 7]}"#.utf8))
-        #expect {
-            try PlaybackAPIDecoder.playlist(from: value)
-        } throws: { error in
-            (error as? PlaybackAPIDecoder.DecodingFailure)?.path == "playlist.videos[1]"
-        }
+    @Test func aMalformedPlaylistEntryBecomesAnErrorVideoAndTheRestStillPlays() throws {
+        let value = try JSONValue.parse(Array(#"{"videos": [{"id": "1", "sources": [{"src": "https://e.com/1.m3u8"}]}, 7, {"id": "3", "name": "Bad", "duration": "long"}]}"#.utf8))
+        let playlist = try PlaybackAPIDecoder.playlist(from: value)
+        #expect(playlist.count == 3)
+        #expect(playlist.allPlayableVideos.map(\.id) == ["1"])
+        let failures = playlist.allFailedVideos
+        #expect(failures.map { $0.error?.code } == [PlaybackAPIDecoder.malformedVideoCode, PlaybackAPIDecoder.malformedVideoCode])
+        #expect(failures[0].error?.message?.contains("playlist.videos[1]") == true)
+        #expect(failures[1].error?.message?.contains("playlist.videos[2].duration") == true)
+        #expect(failures[1].id == "3" && failures[1].name == "Bad", "what could be read is kept")
+        // A playlist whose videos field is not a list is still an error as a whole.
+        #expect(throws: PlaybackAPIDecoder.DecodingFailure.self) { try PlaybackAPIDecoder.playlist(from: ["videos": "none"]) }
     }
 
     @Test(arguments: [

@@ -21,10 +21,13 @@ struct HostileResponseTests {
         case jsonDeserialization
         case api(Int)
         case tooLarge
+        /// A playlist whose one entry is malformed: that entry becomes an error video.
+        case errorVideo
 
         var description: String {
             switch self {
             case .jsonDeserialization: "jsonDeserialization"
+            case .errorVideo: "a playlist with an error video"
             case .api(let status): "api(\(status))"
             case .tooLarge: "connection(responseTooLarge)"
             }
@@ -79,8 +82,10 @@ struct HostileResponseTests {
             let (field, value) = wrong[random.next(below: wrong.count)]
             guard case .object(var object) = try! JSONValue.parse(Array(samples[random.next(below: samples.count)].utf8)) else { fatalError() }
             object[field] = value
-            let document: JSONValue = isPlaylist(n) ? ["id": "p", "videos": [.object(object)]] : .object(object)
-            return json(document.serialized(), .jsonDeserialization, "wrong type for \(field)")
+            if isPlaylist(n) {
+                return json(JSONValue.object(["id": "p", "videos": [.object(object)]]).serialized(), .errorVideo, "wrong type for \(field)")
+            }
+            return json(JSONValue.object(object).serialized(), .jsonDeserialization, "wrong type for \(field)")
         case 6:
             let size = responseLimit + 1 + random.next(below: 200_000)
             return json(#"{"id": "1", "pad": ""# + String(repeating: "x", count: size) + #""}"#, .tooLarge, "huge body")
@@ -133,7 +138,14 @@ struct HostileResponseTests {
                     Issue.record("answer \(n) (\(answer.kind)) decoded as \(found.value)")
                 } else {
                     let found = try await service.findPlaylist(configuration)
-                    Issue.record("answer \(n) (\(answer.kind)) decoded as \(found.value)")
+                    if answer.expected == .errorVideo {
+                        let failure = found.value.allFailedVideos.first?.error
+                        #expect(found.value.count == 1 && failure?.code == PlaybackAPIDecoder.malformedVideoCode, "answer \(n): \(found.value)")
+                        #expect(failure?.message?.contains("playlist.videos[0]") == true)
+                        outcomes["wrong type", default: 0] += 1
+                    } else {
+                        Issue.record("answer \(n) (\(answer.kind)) decoded as \(found.value)")
+                    }
                 }
                 continue
             } catch let failure {
@@ -227,6 +239,28 @@ struct HostileResponseTests {
         } catch {
             #expect(error.kind == .responseTooLarge)
         }
+    }
+
+    @Test func aBodyThatTricklesInPastTheDeadlineTimesOut() async throws {
+        let server = try await MediaServer.start(root: FileManager.default.temporaryDirectory)
+        defer { Task { await server.stop() } }
+        // Headers at once, then 64 KB at 8 kbit/s: about a minute of body.
+        server.setBandwidth(bitsPerSecond: 8_000)
+        server.addRoute(prefix: "/playback/v1/") { _ in
+            MediaServerResponse(status: 200, body: Data((#"{"id": "1", "pad": ""# + String(repeating: "x", count: 64_000) + #""}"#).utf8))
+        }
+        let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.policyKey, baseURL: server.url("playback/v1"), timeout: .milliseconds(800))
+        let service = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport(), retry: .none)
+        let started = ContinuousClock.now
+        do {
+            _ = try await service.findVideo(PlaybackServiceConfiguration(assetID: "1"))
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .connection(let transportError) = error else { Issue.record("wrong case \(error)"); return }
+            #expect(transportError.kind == .timeout)
+        }
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(server.requests.first?.status == 200, "the head was answered, so it is the body that ran out of time")
     }
 }
 

@@ -98,7 +98,8 @@ struct RedirectSecurityTests {
             Issue.record("an untrusted certificate was accepted")
         } catch {
             guard case .connection(let transportError) = error else { Issue.record("wrong case \(error)"); return }
-            #expect(transportError.kind == .connectionFailed)
+            #expect(transportError.kind == .tlsFailure)
+            #expect(transportError.detail.contains("certificate"))
         }
         #expect(secure.requests.count == 1, "the untrusted connection never got as far as a request")
     }

@@ -117,18 +117,22 @@ struct ServiceTests {
         #expect(error.kind == .connectionFailed)
         #expect(transport.requests.count == 3)
 
-        transport.answer { request throws(HTTPTransportError) in throw HTTPTransportError(.insecureRedirect, url: request.url, detail: "https to http") }
-        let refused = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
-        guard case .failure(.connection(let insecure)) = refused else { Issue.record("expected a connection error"); return }
-        #expect(insecure.kind == .insecureRedirect)
-        #expect(transport.requests.count == 4)
+        // Failures a second attempt cannot cure are reported at once.
+        for kind in [HTTPTransportError.Kind.insecureRedirect, .tlsFailure, .tooManyRedirects, .responseTooLarge, .invalidURL] {
+            let before = transport.requests.count
+            transport.answer { request throws(HTTPTransportError) in throw HTTPTransportError(kind, url: request.url, detail: "\(kind)") }
+            let refused = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
+            guard case .failure(.connection(let error)) = refused else { Issue.record("expected a connection error for \(kind)"); continue }
+            #expect(error.kind == kind)
+            #expect(transport.requests.count == before + 1, "\(kind) is not retried")
+        }
     }
 
     @Test func cancellingDuringABackoffEndsTheLookupAtOnce() async throws {
         let transport = ScriptedHTTPTransport(Self.json(503, "[]"))
         // A real clock: cancellation must cut a long backoff short.
         let service = PlaybackService(
-            requestFactory: PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: GlobalConfiguration()),
+            requestFactory: PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(600), globalConfiguration: GlobalConfiguration()),
             transport: transport, retry: .init(maxRetries: 5, baseDelay: .seconds(60)), clock: ContinuousClock(), logger: logs.logger()
         )
         let (requests, arrived) = AsyncStream<Void>.makeStream()
@@ -228,5 +232,66 @@ struct ServiceTests {
             guard case .invalidRequest = error else { Issue.record("wrong case \(error)"); return }
         }
         #expect(transport.requests.isEmpty)
+    }
+
+    @Test func theTimeoutBoundsTheWholeLookupRetriesIncluded() async throws {
+        let transport = ScriptedHTTPTransport(Self.json(503, "[]"))
+        let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(1), globalConfiguration: GlobalConfiguration())
+        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maxRetries: 5, baseDelay: .milliseconds(750)), clock: clock, logger: logs.logger())
+        let result = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
+        guard case .failure(.api(_, 503, _)) = result else { Issue.record("\(result)"); return }
+        // 750 ms fit in the 1 s budget; the next 1.5 s backoff does not, so the lookup ends there.
+        #expect(clock.sleeps == [.milliseconds(750)])
+        #expect(transport.requests.count == 2)
+        #expect(transport.requests[1].timeout <= .milliseconds(250), "the second attempt only gets what is left")
+        #expect(logs.text.contains("retry abandoned"))
+    }
+
+    @Test func theBumperIsLookedUpWithTheContentsAdConfigButWithoutPaging() async throws {
+        let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
+            let body = request.url.path.contains("/playlists/")
+                ? #"{"id": "p", "videos": [{"id": "a", "sources": [{"src": "https://e.com/a.m3u8"}]}]}"#
+                : #"{"id": "bump", "sources": [{"src": "https://e.com/bump.mp4", "container": "MP4"}]}"#
+            return HTTPResponse(status: 200, headers: [:], body: Data(body.utf8), url: request.url)
+        }
+        let query = PlaybackServiceQuery(limit: 5, offset: 10, adConfigID: "ads-1", configID: "rules-1", extra: ["sort": "name"])
+        _ = try await service(transport).findPlaylist(PlaybackServiceConfiguration(assetID: "p", bumperID: "bump"), query: query)
+        let bumperQuery = try #require(transport.requests.last?.url.query)
+        #expect(bumperQuery == "ad_config_id=ads-1&config_id=rules-1&sort=name")
+    }
+
+    @Test func additionalHeadersCannotReplaceOrAddCredentials() throws {
+        var factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: GlobalConfiguration())
+        factory.additionalHeaders = ["Authorization": "Basic Zm9vOmJhcg==", "BCOV-Policy": "other", "X-Device": "stb"]
+        let withKey = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "1"))
+        #expect(withKey.headers["BCOV-Policy"] == Self.key)
+        #expect(withKey.headers["Authorization"] == nil)
+        #expect(withKey.headers["X-Device"] == "stb")
+        let withToken = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "1", authToken: "eyJ.token-value.sig"))
+        #expect(withToken.headers["Authorization"] == "Bearer eyJ.token-value.sig")
+        #expect(withToken.headers["BCOV-Policy"] == nil, "never a policy key beside a bearer token")
+    }
+
+    @Test func printingDumpingAndReflectingNeverShowCredentials() {
+        let token = "eyJhbGciOiJIUzI1NiJ9.description-test.SIGNATURE"
+        let liveToken = "live-playback-token-0123456789"
+        let configuration = PlaybackServiceConfiguration(assetID: "42", authToken: token, bumperID: "7")
+        let query = PlaybackServiceQuery(adConfigID: "ads", livePlaybackToken: liveToken)
+        let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: GlobalConfiguration())
+        let service = self.service(ScriptedHTTPTransport(status: 200, json: "{}"))
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        dump(query, to: &dumped)
+        dump(factory, to: &dumped)
+        dump(service, to: &dumped)
+        let texts = [
+            "\(configuration)", String(reflecting: configuration), "\(query)", String(reflecting: query),
+            "\(factory)", String(reflecting: factory), "\(service)", String(reflecting: service), dumped,
+        ]
+        for text in texts {
+            #expect(!text.contains(token) && !text.contains(liveToken) && !text.contains(Self.key), "\(text)")
+        }
+        #expect("\(configuration)".contains("assetID: 42"))
+        #expect("\(query)".contains("ad_config_id=ads"))
     }
 }

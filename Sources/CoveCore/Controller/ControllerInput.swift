@@ -6,6 +6,8 @@ enum ControllerInput: Sendable {
     /// The content's plan, and the bumper's when the video has one that still has to play.
     case prepared(preparationID: Int, Result<SessionPlan, PlaybackError>, bumper: Result<SessionPlan, PlaybackError>?)
     case tick(sessionID: Int, token: Int)
+    /// The bumper has been stalled for `bumperStallTimeout` (unless `token` is stale).
+    case bumperStallDeadline(sessionID: Int, token: Int)
 
     /// Which of a session's engine players an event came from.
     enum EngineChannel: Sendable {

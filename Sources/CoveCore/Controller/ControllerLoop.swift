@@ -61,6 +61,8 @@ private actor LoopState {
     private var foundPlayableVideo = false
     /// The queue's bumper has played (it plays once per queue, before the first video that has one).
     private var bumperPlayedInQueue = false
+    /// A bumper whose video could not play: it plays before the next video instead.
+    private var carriedBumper: Video?
     private(set) var isShutDown = false
 
     init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void) {
@@ -92,12 +94,16 @@ private actor LoopState {
         case .tick(let sessionID, let token):
             guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token else { return }
             if let bumper = runtime.bumper {
-                if bumper.engineRunning, let position = bumper.player.position { emit(.bumperProgress(runtime.session, position)) }
+                if bumper.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
                 return
             }
             guard runtime.isPlaying, !runtime.stalled else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
             if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
+        case .bumperStallDeadline(let sessionID, let token):
+            guard let runtime = current, runtime.session.id == sessionID, let bumper = runtime.bumper, bumper.stalled, bumper.stallToken == token else { return }
+            let waited = configuration.bumperStallTimeout
+            finishBumper(in: runtime, failure: bumper.downloadFailure ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
         }
     }
 
@@ -111,6 +117,7 @@ private actor LoopState {
             queue = videos
             foundPlayableVideo = false
             bumperPlayedInQueue = false
+            carriedBumper = nil
             if videos.isEmpty {
                 index = nil
                 logger.info("setVideos received an empty list: there is nothing to play")
@@ -140,6 +147,7 @@ private actor LoopState {
             current?.bumper?.player.setRate(rate)
         case .setPeakBitrate(let cap):
             current?.player?.setMaxBitrate(cap)
+            current?.bumper?.player.setMaxBitrate(cap)
         case .selectTrack(let sessionID, let kind, let trackID):
             guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
             let audio = kind == .audio ? trackID : runtime.session.selectedAudioTrack?.id
@@ -212,6 +220,12 @@ private actor LoopState {
         emit(.lifecycle(runtime.session, .pauseRequest))
         runtime.playRequested = false
         if let bumper = runtime.bumper {
+            if !bumper.engineRunning && !bumper.paused {
+                // Not playing yet (loading or stalled): the engine will not report a pause, so report it here.
+                bumper.paused = true
+                stopTicker(runtime)
+                emit(.lifecycle(runtime.session, .bumperPause))
+            }
             bumper.player.pause()
             return
         }
@@ -232,6 +246,11 @@ private actor LoopState {
     private func seek(to target: MediaTime, tolerance: SeekTolerance, completion: (@Sendable (Bool) -> Void)?) {
         let request = PendingSeek(id: nextSeekID(), target: max(target, .zero), tolerance: tolerance, completion: completion)
         if var preparation {
+            guard preparation.bumper == nil else {
+                logger.notice("seek(to:) refused: a bumper plays first, and seeking is not allowed while it plays")
+                complete(request, succeeded: false)
+                return
+            }
             if let replaced = preparation.queuedSeek { complete(replaced, succeeded: false) }
             preparation.queuedSeek = request
             self.preparation = preparation
@@ -296,26 +315,27 @@ private actor LoopState {
     private func begin(at position: Int, playRequested: Bool) {
         index = position
         preparationCounter += 1
-        let prep = Preparation(id: preparationCounter, index: position, video: queue[position], playRequested: playRequested, queuedSeek: nil)
+        let video = queue[position]
+        let bumper = bumperPlayedInQueue ? nil : (video.bumper ?? carriedBumper)
+        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil)
         preparation = prep
         let provider = self.provider
         let context = SessionPreparationContext(logger: logger)
         let send = self.send
-        let video = prep.video
-        let bumper = bumperPlayedInQueue ? nil : video.bumper
         let id = prep.id
         Task {
-            let prepare = { (video: Video) async -> Result<SessionPlan, PlaybackError> in
-                do throws(PlaybackError) {
-                    return .success(try await provider.prepareSession(for: video, context: context))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            let content = await prepare(video)
-            var bumperPlan: Result<SessionPlan, PlaybackError>?
-            if let bumper, case .success = content { bumperPlan = await prepare(bumper) }
-            send(.prepared(preparationID: id, content, bumper: bumperPlan))
+            // The bumper is prepared alongside the content, not after it.
+            async let bumperPlan = bumper.asyncPlan(provider: provider, context: context)
+            let content = await Self.plan(video, provider: provider, context: context)
+            send(.prepared(preparationID: id, content, bumper: await bumperPlan))
+        }
+    }
+
+    fileprivate static func plan(_ video: Video, provider: any PlaybackSessionProvider, context: SessionPreparationContext) async -> Result<SessionPlan, PlaybackError> {
+        do throws(PlaybackError) {
+            return .success(try await provider.prepareSession(for: video, context: context))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -328,6 +348,7 @@ private actor LoopState {
         let plan: SessionPlan
         switch result {
         case .failure(let error):
+            carriedBumper = prep.bumper
             failToStart(prep, video: prep.video, source: nil, error: error)
             return
         case .success(let p):
@@ -343,6 +364,7 @@ private actor LoopState {
         do {
             player = try engine.makePlayer(configuration: configuration)
         } catch {
+            carriedBumper = prep.bumper
             failToStart(prep, video: plan.video, source: plan.source, error: error)
             return
         }
@@ -350,23 +372,31 @@ private actor LoopState {
         let send = self.send
         // The bumper gets its own engine player; the content preloads paused meanwhile.
         var bumperPlayer: (any EnginePlayer)?
+        var bumperVideo: Video?
         var bumperFailure: PlaybackError?
         switch bumperPlan {
         case .success(let bumper):
-            bumperPlayedInQueue = true
             var bumperConfiguration = configuration
             bumperConfiguration.url = bumper.playbackURL
             bumperConfiguration.startPosition = nil
-            do { bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration) } catch { bumperFailure = error }
+            do {
+                bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration)
+                bumperVideo = bumper.video
+            } catch {
+                bumperFailure = error
+            }
         case .failure(let error):
-            bumperPlayedInQueue = true
             bumperFailure = error
         case nil:
             break
         }
+        if bumperPlan != nil {
+            bumperPlayedInQueue = true
+            carriedBumper = nil
+        }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            bumper: bumperPlayer != nil ? prep.video.bumper : nil, send: send
+            bumper: bumperVideo, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, phase: .loading)
         runtime.openingSeek = prep.queuedSeek
@@ -391,8 +421,13 @@ private actor LoopState {
             }
             emit(.lifecycle(session, .bumperEnter(bumperVideo)))
             bumperPlayer.load(playWhenReady: prep.playRequested)
-            emit(.lifecycle(session, .bufferEmpty))
-            player.load(playWhenReady: false)
+            if configuration.videoOutput == .headless {
+                // Nothing is visible: the content preloads, paused, so it starts the moment the bumper ends.
+                emit(.lifecycle(session, .bufferEmpty))
+                player.load(playWhenReady: false)
+            } else {
+                runtime.contentLoadDeferred = true
+            }
             return
         }
         emit(.lifecycle(session, .bufferEmpty))
@@ -407,11 +442,12 @@ private actor LoopState {
         switch event {
         case .playing:
             bumper.engineRunning = true
+            bumper.hasPlayed = true
             if bumper.paused {
                 bumper.paused = false
                 emit(.lifecycle(session, .bumperResume))
             }
-            startTicker(runtime)
+            if !bumper.stalled { startTicker(runtime) }
         case .paused:
             bumper.engineRunning = false
             if !runtime.playRequested && !bumper.paused {
@@ -420,34 +456,94 @@ private actor LoopState {
                 emit(.lifecycle(session, .bumperPause))
             }
         case .firstFrame(let wallTime):
-            if !runtime.reportedFirstFrame {
-                runtime.reportedFirstFrame = true
-                emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
+            if !bumper.reportedFirstFrame {
+                bumper.reportedFirstFrame = true
+                emit(.framePresented(session, FramePresentation(cause: .bumper, wallTime: wallTime)))
             }
+        case .buffering(let percent):
+            handleBumperBuffering(percent, bumper: bumper, in: runtime)
         case .endOfStream:
             finishBumper(in: runtime, failure: nil)
-        case .failed(let error), .downloadFailed(let error):
+        case .failed(let error):
             finishBumper(in: runtime, failure: error)
+        case .downloadFailed(let error):
+            // Like the content: buffered media may still play; fatal only once the bumper runs dry.
+            logger.notice("bumper download failed", metadata: ["session": "\(session.id)", "error": "\(error)"])
+            if bumper.downloadFailure == nil { bumper.downloadFailure = error }
+            if bumper.stalled { finishBumper(in: runtime, failure: error) }
         default:
             break
         }
+    }
+
+    /// A bumper that runs dry pauses until its buffer refills; if that takes longer than the stall
+    /// timeout it is skipped, so a slow bumper can never hold the content back for long.
+    private func handleBumperBuffering(_ percent: Int, bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
+        guard bumper.hasPlayed else { return }
+        if percent == 0 && !bumper.stalled {
+            if let failure = bumper.downloadFailure {
+                finishBumper(in: runtime, failure: failure)
+                return
+            }
+            bumper.stalled = true
+            stopTicker(runtime)
+            bumper.player.pause()
+            bumper.stallToken += 1
+            let token = bumper.stallToken
+            let sessionID = runtime.session.id
+            let clock = configuration.clock
+            let timeout = configuration.bumperStallTimeout
+            let send = self.send
+            bumper.stallTask?.cancel()
+            bumper.stallTask = Task {
+                do { try await clock.sleep(for: timeout) } catch { return }
+                send(.bumperStallDeadline(sessionID: sessionID, token: token))
+            }
+        } else if percent >= 100 && bumper.stalled {
+            bumper.stalled = false
+            bumper.stallToken += 1
+            bumper.stallTask?.cancel()
+            if runtime.playRequested { bumper.player.play() }
+        }
+    }
+
+    /// Closes the bumper's player; the caller reports the exit.
+    private func closeBumper(_ bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
+        runtime.bumper = nil
+        stopTicker(runtime)
+        bumper.stallTask?.cancel()
+        bumper.eventTask?.cancel()
+        bumper.player.close()
     }
 
     /// The bumper is over: report it, drop its player and let the (preloaded) content play.
     private func finishBumper(in runtime: SessionRuntime, failure: PlaybackError?) {
         guard let bumper = runtime.bumper else { return }
         let session = runtime.session
-        runtime.bumper = nil
-        stopTicker(runtime)
-        bumper.eventTask?.cancel()
-        bumper.player.close()
+        closeBumper(bumper, in: runtime)
         if let failure { emit(.lifecycle(session, .bumperFailedToPlayToEndTime(failure))) }
         emit(.lifecycle(session, .bumperExit(bumper.video)))
         guard runtime.phase != .failed else { return }
+        if runtime.contentLoadDeferred {
+            runtime.contentLoadDeferred = false
+            emit(.lifecycle(session, .bufferEmpty))
+            runtime.player?.load(playWhenReady: runtime.playRequested)
+            return
+        }
         if runtime.playRequested {
             runtime.player?.play()
             if runtime.phase == .ready && runtime.engineRunning && !runtime.isPlaying { startPlaying(runtime) }
         }
+    }
+
+    /// The content failed while its bumper played: the bumper stops (and exits) at once, and plays
+    /// before the next video instead.
+    private func abandonBumper(in runtime: SessionRuntime) {
+        guard let bumper = runtime.bumper else { return }
+        closeBumper(bumper, in: runtime)
+        emit(.lifecycle(runtime.session, .bumperExit(bumper.video)))
+        bumperPlayedInQueue = false
+        carriedBumper = bumper.video
     }
 
     private func failToStart(_ prep: Preparation, video: Video, source: Source?, error: PlaybackError) {
@@ -490,9 +586,8 @@ private actor LoopState {
         runtime.eventTask?.cancel()
         for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
         if let bumper = runtime.bumper {
-            bumper.eventTask?.cancel()
-            bumper.player.close()
-            runtime.bumper = nil
+            closeBumper(bumper, in: runtime)
+            emit(.lifecycle(runtime.session, .bumperExit(bumper.video)))
         }
         runtime.player?.close()
         runtime.session.update { $0.terminated = true }
@@ -516,7 +611,7 @@ private actor LoopState {
             runtime.engineRunning = false
             if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
         case .firstFrame(let wallTime):
-            if !runtime.reportedFirstFrame && runtime.playRequested {
+            if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
                 runtime.reportedFirstFrame = true
                 runtime.awaitingSeekFrame = false
                 emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
@@ -557,6 +652,7 @@ private actor LoopState {
                 for seek in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
                 runtime.queuedSeek = nil
                 runtime.openingSeek = nil
+                abandonBumper(in: runtime)
                 emit(.lifecycle(session, .fail(error)))
                 logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
                 runtime.player?.close()
@@ -749,6 +845,7 @@ private actor LoopState {
         guard !runtime.reportedFailedToPlayToEnd else { return }
         runtime.reportedFailedToPlayToEnd = true
         runtime.phase = .failed
+        abandonBumper(in: runtime)
         stopTicker(runtime)
         if let seek = runtime.seekInFlight {
             runtime.seekInFlight = nil
@@ -818,5 +915,13 @@ private actor LoopState {
 
     private func emit(_ event: PlaybackEvent) {
         dispatcher.emit(event)
+    }
+}
+
+extension Optional where Wrapped == Video {
+    /// The bumper's plan, or nil when there is no bumper.
+    fileprivate func asyncPlan(provider: any PlaybackSessionProvider, context: SessionPreparationContext) async -> Result<SessionPlan, PlaybackError>? {
+        guard let video = self else { return nil }
+        return await LoopState.plan(video, provider: provider, context: context)
     }
 }

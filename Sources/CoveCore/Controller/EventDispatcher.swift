@@ -100,11 +100,11 @@ final class EventDispatcher: Sendable {
                 case .bumperExit: consumer.playbackSession(s, didExitBumper: bumper)
                 case .bumperPause: consumer.playbackSession(s, didPauseBumper: bumper)
                 case .bumperResume: consumer.playbackSession(s, didResumeBumper: bumper)
+                case .bumperProgress(let t): consumer.playbackSession(s, bumper: bumper, didProgressTo: t)
                 default: break
                 }
             }
         case .progress(let s, let t): consumer.playbackSession(s, didProgressTo: t)
-        case .bumperProgress(let s, let t): if let bumper = s.bumper { consumer.playbackSession(s, bumper: bumper, didProgressTo: t) }
         case .durationChanged(let s, let d): consumer.playbackSession(s, didChangeDuration: d)
         case .cuePointsPassed(let s, let p): consumer.playbackSession(s, didPassCuePoints: p)
         case .seekableRangesChanged(let s, let r): consumer.playbackSession(s, didChangeSeekableRanges: r)
@@ -126,11 +126,11 @@ final class EventDispatcher: Sendable {
                 case .bumperExit: delegate.playbackController(c, playbackSession: s, didExitBumper: bumper)
                 case .bumperPause: delegate.playbackController(c, playbackSession: s, didPauseBumper: bumper)
                 case .bumperResume: delegate.playbackController(c, playbackSession: s, didResumeBumper: bumper)
+                case .bumperProgress(let t): delegate.playbackController(c, playbackSession: s, bumper: bumper, didProgressTo: t)
                 default: break
                 }
             }
         case .progress(let s, let t): delegate.playbackController(c, playbackSession: s, didProgressTo: t)
-        case .bumperProgress(let s, let t): if let bumper = s.bumper { delegate.playbackController(c, playbackSession: s, bumper: bumper, didProgressTo: t) }
         case .durationChanged(let s, let d): delegate.playbackController(c, playbackSession: s, didChangeDuration: d)
         case .cuePointsPassed(let s, let p): delegate.playbackController(c, playbackSession: s, didPassCuePoints: p)
         case .seekableRangesChanged(let s, let r): delegate.playbackController(c, playbackSession: s, didChangeSeekableRanges: r)

@@ -35,6 +35,8 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case bumperEnter(Video)
     /// The bumper ended (or failed); the content follows.
     case bumperExit(Video)
+    /// The bumper's playhead, periodically while it plays.
+    case bumperProgress(MediaTime)
     case bumperPause
     case bumperResume
     /// The bumper could not play to its end; the content plays anyway.
@@ -61,6 +63,7 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .error: return "Error"
         case .bumperEnter: return "BumperEnter"
         case .bumperExit: return "BumperExit"
+        case .bumperProgress: return "BumperProgress"
         case .bumperPause: return "BumperPause"
         case .bumperResume: return "BumperResume"
         case .bumperFailedToPlayToEndTime: return "BumperFailedToPlayToEndTime"

@@ -10,20 +10,23 @@ public struct PlaybackControllerConfiguration: Sendable {
     public var pacing: Pacing
     /// A live stream whose seekable window is at least this long is reported as `liveDVR`.
     public var liveDVRMinimumWindow: Duration
+    /// A bumper that stalls this long is skipped (`BumperFailedToPlayToEndTime`) so the content can start.
+    public var bumperStallTimeout: Duration
     /// The clock behind progress reporting and every timer; inject a test clock to drive time by hand.
     public var clock: any Clock<Duration>
     public var logger: Logger
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
-        pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), clock: any Clock<Duration> = ContinuousClock(),
-        logger: Logger = Logger(label: "cove")
+        pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove")
     ) {
         self.progressInterval = progressInterval > .zero ? progressInterval : .milliseconds(250)
         self.videoOutput = videoOutput
         self.audioOutput = audioOutput
         self.pacing = pacing
         self.liveDVRMinimumWindow = liveDVRMinimumWindow
+        self.bumperStallTimeout = bumperStallTimeout
         self.clock = clock
         self.logger = logger
     }

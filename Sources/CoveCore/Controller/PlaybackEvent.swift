@@ -8,8 +8,6 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case lifecycle(PlaybackSession, LifecycleEvent)
     /// Periodic playhead position while playing, and after seeks.
     case progress(PlaybackSession, MediaTime)
-    /// Periodic position in the bumper while it plays.
-    case bumperProgress(PlaybackSession, MediaTime)
     /// The content duration; nil when unknown (live).
     case durationChanged(PlaybackSession, Duration?)
     /// Cue points passed since the last report: everything in `(previousTime, currentTime]`.
@@ -36,7 +34,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     /// The session the event belongs to, if any.
     public var session: PlaybackSession? {
         switch self {
-        case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .bumperProgress(let s, _), .durationChanged(let s, _),
+        case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .variantChanged(let s, _), .framePresented(let s, _):
@@ -58,7 +56,6 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced: return "SessionAdvanced"
         case .lifecycle(_, let e): return e.name
         case .progress: return "Progress"
-        case .bumperProgress: return "BumperProgress"
         case .durationChanged: return "DurationChanged"
         case .cuePointsPassed: return "CuePoints"
         case .seekableRangesChanged: return "SeekableRanges"
@@ -81,7 +78,6 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced(let s): return "SessionAdvanced(\(s.id))"
         case .lifecycle(_, let e): return e.description
         case .progress(_, let t): return "Progress(\(t))"
-        case .bumperProgress(_, let t): return "BumperProgress(\(t))"
         case .durationChanged(_, let d): return "DurationChanged(\(d.map { "\($0)" } ?? "unknown"))"
         case .cuePointsPassed(_, let p): return "CuePoints(\(p.previousTime)→\(p.currentTime): \(p.cuePoints.count))"
         case .seekableRangesChanged(_, let r): return "SeekableRanges(\(r))"
@@ -151,6 +147,8 @@ public struct FramePresentation: Sendable, Hashable {
         case start
         /// The first frame at a seek target.
         case seek
+        /// The first frame of the bumper that plays before the content.
+        case bumper
     }
 
     public let cause: Cause

@@ -61,14 +61,26 @@ final class SessionRuntime {
 
     /// The bumper playing before the content, until it exits.
     var bumper: BumperRuntime?
+    /// The content player is built but not loaded: with a visible output it waits for the bumper,
+    /// so two windows never show at once.
+    var contentLoadDeferred = false
 
     final class BumperRuntime {
         let video: Video
         let player: any EnginePlayer
         var eventTask: Task<Void, Never>?
         var engineRunning = false
+        /// The bumper's engine reached playing at least once.
+        var hasPlayed = false
         /// Reported BumperPause and not yet BumperResume.
         var paused = false
+        var reportedFirstFrame = false
+        /// Ran out of data while playing; skipped if it does not recover within the stall timeout.
+        var stalled = false
+        var stallToken = 0
+        var stallTask: Task<Void, Never>?
+        /// A segment download failed; fatal once the bumper stalls.
+        var downloadFailure: PlaybackError?
 
         init(video: Video, player: any EnginePlayer) {
             self.video = video
@@ -95,6 +107,8 @@ struct Preparation {
     let id: Int
     var index: Int
     let video: Video
+    /// The bumper that plays before this video, if one still has to play in this queue.
+    let bumper: Video?
     var playRequested: Bool
     var queuedSeek: SessionRuntime.PendingSeek?
 }

@@ -90,9 +90,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// Names of headers that carry credentials: never logged, stripped when a redirect changes origin.
     public static let credentialNames: Set<String> = ["authorization", "bcov-policy", "bcov-auth", "cookie", "proxy-authorization", "x-api-key"]
 
+    /// A known credential header, any header whose name looks like one (`X-Auth-Token`, `X-Session-Key`),
+    /// or an `Accept` carrying a policy key (`pk=`).
     public static func isCredential(_ name: String, value: String) -> Bool {
         let lower = name.lowercased()
-        return credentialNames.contains(lower) || (lower == "accept" && value.contains("pk="))
+        return credentialNames.contains(lower) || Redaction.isSensitive(queryKey: lower) || (lower == "accept" && value.contains("pk="))
     }
 
     public var description: String {
@@ -151,6 +153,8 @@ public struct RedirectPolicy: Sendable, Hashable {
 public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         case invalidURL, insecureRedirect, tooManyRedirects, timeout, connectionFailed, responseTooLarge, cancelled
+        /// The TLS handshake failed (an untrusted or invalid certificate, no common protocol).
+        case tlsFailure
     }
 
     public let kind: Kind

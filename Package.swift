@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "CoveCore", targets: ["CoveCore"]),
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
+        .library(name: "CoveHLS", targets: ["CoveHLS"]),
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
@@ -31,6 +32,10 @@ let package = Package(
         .target(
             name: "CoveCore",
             dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveHLS",
             swiftSettings: strict
         ),
         .target(
@@ -60,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "CoveGStreamer",
-            dependencies: ["CoveCore", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveHLS", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -116,6 +121,11 @@ let package = Package(
         .testTarget(
             name: "CoveCLITests",
             dependencies: ["CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveHLSTests",
+            dependencies: ["CoveHLS"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -74,6 +74,15 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Kinds whose frames are timed by sink render handoffs rather than buffer arrival.
         var renderTimedKinds: Set<EngineTrack.Kind> { Set(renderHandlers.map(\.kind)) }
         var bytesRead = 0
+        /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
+        var startGatePending = false
+        var gateOpenedOnce = false
+        /// A seek outside the buffer is fetching its first segment at the lowest variant.
+        var lowVariantSeek = false
+        /// The first bytes the URL's own source read: the master playlist for HLS.
+        var masterBytes: [UInt8] = []
+        var masterCollecting = true
+        var ladderReported = false
     }
 
     init(configuration: EnginePlayerConfiguration, logger: Logger) throws(PlaybackError) {
@@ -204,9 +213,39 @@ final class GStreamerPipeline: @unchecked Sendable {
     func play() {
         let go = state.withLock { s -> Bool in
             s.wantsPlaying = true
-            return s.startSeekSeqnum == nil && !s.closed
+            if s.prerolled && !s.pipelineAtPlaying && !s.startGatePending && needsStartGate(s) { s.startGatePending = true }
+            return s.startSeekSeqnum == nil && !s.closed && !s.startGatePending
         }
         if go { setState(GST_STATE_PLAYING) }
+    }
+
+    /// The start gate applies once, to the first play of an adaptive stream.
+    private func needsStartGate(_ s: State) -> Bool {
+        configuration.startPolicy.bufferToStart > .zero && !s.demuxers.isEmpty && !s.gateOpenedOnce
+    }
+
+    /// Media buffered in the demuxer ahead of what was handed downstream.
+    private func demuxerLevel() -> Duration? {
+        guard let demuxer = state.withLock({ $0.demuxers.last }) else { return nil }
+        let video = cove_get_uint64(demuxer.object, "current-level-time-video")
+        let audio = cove_get_uint64(demuxer.object, "current-level-time-audio")
+        let levels = [video, audio].filter { $0 != UInt64.max }
+        guard let level = (state.withLock { $0.expectsVideo } == false ? levels.last : levels.first) else { return nil }
+        return .nanoseconds(Int64(clamping: level))
+    }
+
+    /// Opens the start gate once enough is buffered (or the stream has nothing more to give).
+    private func checkStartGate(force: Bool = false) {
+        guard state.withLock({ $0.startGatePending }) else { return }
+        let level = demuxerLevel() ?? .zero
+        guard force || level >= configuration.startPolicy.bufferToStart else { return }
+        let play = state.withLock { s -> Bool in
+            s.startGatePending = false
+            s.gateOpenedOnce = true
+            return s.wantsPlaying && !s.closed
+        }
+        logger.debug("start gate open", metadata: ["buffered": "\(level)", "forced": "\(force)"])
+        if play { setState(GST_STATE_PLAYING) }
     }
 
     func pause() {
@@ -219,6 +258,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
+        if configuration.startPolicy.lowVariantSeeks { lowerVariantIfOutsideBuffer(target) }
         let rate = state.withLock { $0.rate }
         let sent = sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap) { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
@@ -241,6 +281,29 @@ final class GStreamerPipeline: @unchecked Sendable {
         return gst_element_send_event(playbin.pointer, event) != 0
     }
 
+    /// A seek whose target is not buffered downloads a whole segment before its first frame: fetch that
+    /// one at the lowest variant (small, fast), then give ABR back its cap.
+    private func lowerVariantIfOutsideBuffer(_ target: MediaTime) {
+        let demuxers = state.withLock { $0.demuxers }
+        guard let demuxer = demuxers.last, let position = currentPosition() else { return }
+        let level = cove_get_uint64(demuxer.object, "current-level-time-video")
+        let ahead: Int64 = level == UInt64.max ? 0 : Int64(clamping: level)
+        let bufferedEnd = (position.nanoseconds ?? 0) + ahead
+        guard let targetNs = target.nanoseconds, targetNs < (position.nanoseconds ?? 0) || targetNs > bufferedEnd else { return }
+        state.withLock { $0.lowVariantSeek = true }
+        for demuxer in demuxers { cove_set_uint(demuxer.object, "max-bitrate", 1) }
+    }
+
+    /// Ends a low-variant seek: the app's cap (or none) applies again.
+    private func restoreVariantAfterSeek() {
+        let (demuxers, cap, wasLowered) = state.withLock { s -> ([ElementRef], Int?, Bool) in
+            defer { s.lowVariantSeek = false }
+            return (s.demuxers, s.maxBitrate, s.lowVariantSeek)
+        }
+        guard wasLowered else { return }
+        for demuxer in demuxers { applyBitrate(cap, to: demuxer) }
+    }
+
     func setRate(_ rate: Double) {
         let rate = rate > 0 ? rate : 1
         let (apply, pending) = state.withLock { s -> (Bool, (id: Int, target: MediaTime, seqnum: UInt32)?) in
@@ -257,10 +320,12 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func setMaxBitrate(_ bitsPerSecond: Int?) {
-        let demuxers = state.withLock { s -> [ElementRef] in
+        let (demuxers, seeking) = state.withLock { s -> ([ElementRef], Bool) in
             s.maxBitrate = bitsPerSecond
-            return s.demuxers
+            return (s.demuxers, s.lowVariantSeek)
         }
+        // During a low-variant seek the cap is restored (to this new value) once the seek's frame shows.
+        guard !seeking else { return }
         for demuxer in demuxers { applyBitrate(bitsPerSecond, to: demuxer) }
     }
 
@@ -393,8 +458,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             s.demuxers.append(element)
             return (s.maxBitrate, s.forwardBuffer)
         }
+        if configuration.startPolicy.startsOnLowestVariant {
+            // Any start bitrate below the ladder makes hlsdemux2 pick its lowest variant, wherever it is listed.
+            cove_set_uint(element.object, "start-bitrate", 1)
+        }
         applyBitrate(bitrate, to: element)
-        applyForwardBuffer(buffer, to: element)
+        // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
+        if buffer != nil { applyForwardBuffer(buffer, to: element) }
     }
 
     private func applyBitrate(_ bitsPerSecond: Int?, to demuxer: ElementRef) {
@@ -441,6 +511,32 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.bytesRead += count }
     }
 
+    /// The URL's own source read `bytes`: keep them while they can be a master playlist (≤ 1 MiB).
+    fileprivate func masterSourceBytes(_ bytes: [UInt8]) {
+        state.withLock { s in
+            s.bytesRead += bytes.count
+            guard s.masterCollecting else { return }
+            s.masterBytes += bytes
+            if s.masterBytes.count > 1 << 20 || !MasterLadder.looksLikePlaylist(Array(s.masterBytes.prefix(10))) {
+                s.masterCollecting = false
+                s.masterBytes = []
+            }
+        }
+    }
+
+    /// Emits the ladder once, as soon as the master playlist is complete (the demuxer is fetching variants by then).
+    private func reportLadderIfKnown() {
+        let bytes = state.withLock { s -> [UInt8]? in
+            guard !s.ladderReported, s.masterCollecting, !s.masterBytes.isEmpty, !s.demuxers.isEmpty else { return nil }
+            s.ladderReported = true
+            s.masterCollecting = false
+            defer { s.masterBytes = [] }
+            return s.masterBytes
+        }
+        guard let bytes, let variants = MasterLadder.variants(fromPlaylist: bytes, baseURL: configuration.url) else { return }
+        emit(.variantsDiscovered(variants))
+    }
+
     private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
         guard let pad = gst_element_get_static_pad(sink.pointer, "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
@@ -462,8 +558,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         while true {
             // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
-            guard let message = gst_bus_timed_pop(bus, 250_000_000) else {
+            let gatePending = state.withLock { $0.startGatePending }
+            guard let message = gst_bus_timed_pop(bus, gatePending ? 10_000_000 : 250_000_000) else {
                 if state.withLock({ $0.closed }) { return }
+                checkStartGate()
                 continue
             }
             defer { gst_message_unref(message) }
@@ -510,6 +608,7 @@ final class GStreamerPipeline: @unchecked Sendable {
                 return true
             }
             if send { emit(.buffering(percent: percent)) }
+            checkStartGate(force: percent >= 100)
         case GST_MESSAGE_DURATION_CHANGED:
             if state.withLock({ $0.prerolled }) { emit(.durationChanged(currentDuration())) }
         case GST_MESSAGE_STREAM_COLLECTION:
@@ -519,6 +618,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_ELEMENT:
             handleElement(message)
         case GST_MESSAGE_EOS:
+            checkStartGate(force: true)
             // An end-of-stream that a seek flushed away is stale: playback has moved on.
             let current = state.withLock { $0.eosGeneration == $0.flushGeneration }
             if current { emit(.endOfStream) } else { logger.debug("dropping an end-of-stream that a seek superseded") }
@@ -548,6 +648,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "cove-stop":
             return false
         case "cove-first-buffer":
+            restoreVariantAfterSeek()
             let time = Double(b) / 1_000_000
             let rendered = a == 1
             let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
@@ -569,6 +670,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
         case "cove-seek-failed":
+            restoreVariantAfterSeek()
             state.withLock { s in
                 if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
             }
@@ -629,9 +731,22 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     private func finishLoad(wantsPlaying: Bool, alreadyMarked: Bool = false) {
         if !alreadyMarked { state.withLock { $0.prerolled = true } }
+        reportLadderIfKnown()
         let duration = currentDuration()
         emit(.prerolled(EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)))
-        if wantsPlaying { setState(GST_STATE_PLAYING) }
+        guard wantsPlaying else { return }
+        let gate = state.withLock { s -> Bool in
+            guard needsStartGate(s) else { return false }
+            s.startGatePending = true
+            return true
+        }
+        if gate {
+            // The first frame is decoded; start once a little media is buffered behind it rather than
+            // at GStreamer's 100 % buffering, or with nothing behind the first frame at all.
+            checkStartGate()
+        } else {
+            setState(GST_STATE_PLAYING)
+        }
     }
 
     func seekableRanges() -> [TimeRange] {
@@ -718,6 +833,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "adaptive-streaming-statistics":
             // hlsdemux2 posts this with a `bitrate` field when it switches variant.
             var bitrate: guint64 = 0
+            reportLadderIfKnown()
             if let uri = takeGString(cove_message_get_string(message, "uri")), cove_message_get_uint64(message, "bitrate", &bitrate) != 0 || cove_message_get_int(message, "bitrate", &bitrate) != 0 {
                 emit(.variantChanged(bandwidth: Int(bitrate), url: Redaction.redact(urlString: uri)))
             }
@@ -778,11 +894,24 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
 
 private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in
     guard let source, let data else { return }
-    // Count what the HTTP source reads: the whole file for progressive media, the master playlist for HLS.
+    // Count what the HTTP source reads: the whole file for progressive media, the master playlist for HLS
+    // (whose bytes are also kept, for the variant ladder).
     guard ElementRef(pointer: source).factoryName == "souphttpsrc" else { return }
     guard let pad = gst_element_get_static_pad(source, "src") else { return }
     defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
+    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onMasterSourceData, data, nil)
+}
+
+private let onMasterSourceData: GstPadProbeCallback = { _, info, data in
+    guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let buffer = raw.assumingMemoryBound(to: GstBuffer.self)
+    let size = Int(gst_buffer_get_size(buffer))
+    var bytes = [UInt8](repeating: 0, count: min(size, 1 << 16))
+    let copied = bytes.withUnsafeMutableBytes { gst_buffer_extract(buffer, 0, $0.baseAddress, gsize($0.count)) }
+    let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
+    pipeline.masterSourceBytes(Array(bytes.prefix(Int(copied))))
+    if size > bytes.count { pipeline.sourceBytes(size - bytes.count) }
+    return GST_PAD_PROBE_OK
 }
 
 private let onSourceData: GstPadProbeCallback = { _, info, data in

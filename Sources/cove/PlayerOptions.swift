@@ -92,12 +92,20 @@ func describe(_ event: PlaybackEvent) -> String? {
     case .cuePointsPassed(_, let p):
         return "Cue points (\(p.previousTime) → \(p.currentTime)]: " + p.cuePoints.map { "\($0.type)@\($0.position)" }.joined(separator: ", ")
     case .variantChanged(_, let v):
-        return String(format: "Variant %.2f Mb/s", Double(v.bandwidth) / 1e6)
+        return "Variant \(v.to) (\(v.reason.rawValue)\(v.from.map { ", was \($0)" } ?? ""))"
+    case .variantsDiscovered(_, let ladder):
+        return "Variants: " + ladder.variants.map(\.description).joined(separator: ", ")
+    case .forwardBufferChanged(_, let d):
+        return "Forward buffer \(Terminal.clock(MediaTime(d).seconds))"
+    case .retry(_, let r):
+        return "Retry \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") (\(r.kind.rawValue)) in \(r.delay): \(r.error.message)"
     case .framePresented(_, let f):
         switch f.cause {
         case .start: return "First frame"
         case .seek: return "Frame at seek target"
         case .bumper: return "First bumper frame"
+        case .resume: return "First frame after the rebuild"
+        case .transition: return "First frame of the preloaded video"
         }
     default:
         return event.description

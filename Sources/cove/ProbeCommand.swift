@@ -97,13 +97,22 @@ struct ProbeCommand: AsyncParsableCommand {
             case .start: traceLine(frame.wallTime, "firstFrame")
             case .seek: traceLine(frame.wallTime, "seekFrame")
             case .bumper: traceLine(frame.wallTime, "bumperFrame")
+            case .resume: traceLine(frame.wallTime, "resumeFrame")
+            case .transition: traceLine(frame.wallTime, "transitionFrame")
             }
         case .lifecycle(_, .stalled): traceLine(now, "stallBegin")
         case .lifecycle(_, .recovered): traceLine(now, "stallEnd")
         case .lifecycle(_, .end): traceLine(now, "end")
         case .lifecycle(_, let e) where e.error != nil:
             traceLine(now, "error", ["event": e.name, "code": e.error!.code.name])
-        case .variantChanged(_, let v): traceLine(now, "variant", ["bandwidth": String(v.bandwidth)])
+        case .variantChanged(_, let v):
+            var fields = ["bandwidth": String(v.bandwidth), "reason": v.reason.rawValue]
+            if let from = v.from { fields["from"] = String(from.bandwidth) }
+            if let height = v.to.height { fields["height"] = String(height) }
+            traceLine(now, "variant", fields)
+        case .retry(_, let r):
+            traceLine(now, "retry", ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", r.delay.secondsValue), "code": r.error.code.name])
+        case .forwardBufferChanged(_, let d): traceLine(now, "forwardBuffer", ["seconds": String(format: "%.1f", d.secondsValue)])
         case .lifecycle(_, .ready): traceLine(now, "ready")
         default: break
         }
@@ -154,7 +163,9 @@ final class ProbeReport: @unchecked Sendable {
             case .lifecycle(_, .recovered):
                 if let last = stalls.indices.last, stalls[last].end == nil { stalls[last].end = now }
             case .variantChanged(_, let v):
-                switches.append(["wallTime": .double(now), "bandwidth": .int(Int64(v.bandwidth)), "url": .string(v.url)])
+                var change: [String: JSONValue] = ["wallTime": .double(now), "bandwidth": .int(Int64(v.bandwidth)), "url": .string(v.url), "reason": .string(v.reason.rawValue)]
+                if let from = v.from { change["from"] = .int(Int64(from.bandwidth)) }
+                switches.append(change)
                 entry["bandwidth"] = .int(Int64(v.bandwidth))
             case .durationChanged(_, let d):
                 duration = d.map { MediaTime($0).seconds }
@@ -208,5 +219,12 @@ final class ProbeReport: @unchecked Sendable {
             }
             return JSONValue.object(document).serialized(pretty: true)
         }
+    }
+}
+
+extension Duration {
+    var secondsValue: Double {
+        let (s, atto) = components
+        return Double(s) + Double(atto) / 1e18
     }
 }

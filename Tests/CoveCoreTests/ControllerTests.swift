@@ -12,10 +12,10 @@ struct ControllerTests {
     let clock = TestClock()
     let logs = LogCapture()
 
-    func makeController(provider: (any PlaybackSessionProvider)? = nil) -> PlaybackController {
+    func makeController(provider: (any PlaybackSessionProvider)? = nil, retry: RetryPolicy = .default) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine, sessionProvider: provider,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), clock: clock, logger: logs.logger())
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
         )
     }
 
@@ -30,7 +30,7 @@ struct ControllerTests {
         controller.setVideos([Self.hls])
         try await recorder.waitFor(lifecycle: "Play")
         #expect(recorder.names == [
-            "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "AudioTrack",
+            "SessionAdvanced", "ForwardBuffer", "PlayRequest", "PlaybackBufferEmpty", "AudioTrack",
             "DurationChanged", "SeekableRanges", "MediaType", "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play",
         ])
         let player = await engine.player(number: 1)
@@ -461,7 +461,8 @@ struct ControllerTests {
     }
 
     @Test func downloadFailureIsAnErrorUntilTheBufferRunsDry() async throws {
-        let controller = makeController()
+        // Without retries (the seed's behaviour); retries have their own tests.
+        let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])

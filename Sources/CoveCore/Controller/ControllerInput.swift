@@ -8,10 +8,15 @@ enum ControllerInput: Sendable {
     case tick(sessionID: Int, token: Int)
     /// The bumper has been stalled for `bumperStallTimeout` (unless `token` is stale).
     case bumperStallDeadline(sessionID: Int, token: Int)
+    /// A scheduled retry (or automatic resume attempt) is due (unless `token` is stale).
+    case retryDue(sessionID: Int, token: Int)
+    /// The next video's plan for preloading.
+    case preloadPrepared(preparationID: Int, Result<SessionPlan, PlaybackError>)
 
     /// Which of a session's engine players an event came from.
     enum EngineChannel: Sendable {
-        case content
+        /// The content pipeline; `generation` tells a rebuilt pipeline's events from the old one's.
+        case content(generation: Int)
         case bumper
     }
 
@@ -24,6 +29,8 @@ enum ControllerInput: Sendable {
         case seek(MediaTime, SeekTolerance, (@Sendable (Bool) -> Void)?)
         case setRate(Double)
         case setPeakBitrate(Int?)
+        case setResolutionCap
+        case resume(MediaTime, autoPlay: Bool)
         case selectTrack(sessionID: Int, kind: MediaTrack.Kind, trackID: String?)
         case addConsumer(any PlaybackSessionConsumer)
         case removeConsumer(ObjectIdentifier)

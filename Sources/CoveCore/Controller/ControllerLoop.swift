@@ -63,6 +63,17 @@ private actor LoopState {
     private var bumperPlayedInQueue = false
     /// A bumper whose video could not play: it plays before the next video instead.
     private var carriedBumper: Video?
+    /// The next video, prepared (and, headless, prerolled) while the current one plays.
+    private var preloaded: Preloaded?
+
+    private struct Preloaded {
+        let preparationID: Int
+        let index: Int
+        let video: Video
+        var plan: Result<SessionPlan, PlaybackError>?
+        /// Built once the plan arrived and the engine made a player.
+        var runtime: SessionRuntime?
+    }
     private(set) var isShutDown = false
 
     init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void) {
@@ -81,12 +92,27 @@ private actor LoopState {
         switch item {
         case .command(let command): handle(command)
         case .engine(let sessionID, let channel, let event):
+            if let next = preloaded?.runtime, next.session.id == sessionID, case .content(let generation) = channel, generation == next.generation {
+                // Not current yet: keep what it reports and replay it when it takes over.
+                next.pendingEvents.append(event)
+                return
+            }
             guard let runtime = current, runtime.session.id == sessionID else { return }
             logger.trace("engine event", metadata: ["session": "\(sessionID)", "channel": "\(channel)", "event": "\(event)"])
             switch channel {
-            case .content: handle(event, in: runtime)
+            case .content(let generation):
+                guard generation == runtime.generation else { return }
+                handle(event, in: runtime)
             case .bumper: handleBumper(event, in: runtime)
             }
+        case .retryDue(let sessionID, let token):
+            guard let runtime = current, runtime.session.id == sessionID, runtime.retryToken == token else { return }
+            performScheduledRetry(runtime)
+        case .preloadPrepared(let id, let result):
+            guard var next = preloaded, next.preparationID == id, next.plan == nil else { return }
+            next.plan = result
+            preloaded = next
+            startPreload(next, result)
         case .prepared(let id, let result, let bumper):
             guard let preparation, preparation.id == id else { return }
             self.preparation = nil
@@ -114,6 +140,7 @@ private actor LoopState {
         case .setVideos(let videos):
             terminateCurrent()
             cancelPreparation()
+            discardPreload()
             queue = videos
             foundPlayableVideo = false
             bumperPlayedInQueue = false
@@ -133,7 +160,7 @@ private actor LoopState {
             let wasPlaying = current?.playRequested ?? preparation?.playRequested ?? false
             terminateCurrent()
             cancelPreparation()
-            begin(at: next, playRequested: settings.autoPlay || wasPlaying)
+            advance(to: next, playRequested: settings.autoPlay || wasPlaying)
         case .insert(let video, let after):
             insert(video, after: after)
         case .play:
@@ -146,8 +173,12 @@ private actor LoopState {
             current?.player?.setRate(rate)
             current?.bumper?.player.setRate(rate)
         case .setPeakBitrate(let cap):
-            current?.player?.setMaxBitrate(cap)
+            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
             current?.bumper?.player.setMaxBitrate(cap)
+        case .setResolutionCap:
+            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
+        case .resume(let time, let autoPlay):
+            resume(at: time, autoPlay: autoPlay, automatic: false)
         case .selectTrack(let sessionID, let kind, let trackID):
             guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
             let audio = kind == .audio ? trackID : runtime.session.selectedAudioTrack?.id
@@ -165,6 +196,7 @@ private actor LoopState {
         case .shutdown:
             terminateCurrent()
             cancelPreparation()
+            discardPreload()
             isShutDown = true
             dispatcher.finish()
         }
@@ -281,6 +313,9 @@ private actor LoopState {
         if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
         runtime.seekInFlight = request
         runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        runtime.lastWatchedPosition = nil
+        runtime.cueHighWater = .before
+        runtime.lowVariantSeekPending = configuration.startPolicy.lowVariantSeeks && !runtime.ladder.isEmpty
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
         runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
@@ -302,6 +337,7 @@ private actor LoopState {
             emit(.videoInsertionFailed(video, error))
             return
         }
+        if let next = preloaded, next.index > position { discardPreload() }
         queue.insert(video, at: position + 1)
         if let current = index, current > position {
             index = current + 1
@@ -354,12 +390,8 @@ private actor LoopState {
         case .success(let p):
             plan = p
         }
-        let current = settings
-        let configuration = EnginePlayerConfiguration(
-            url: plan.playbackURL, videoOutput: self.configuration.videoOutput, audioOutput: self.configuration.audioOutput,
-            pacing: self.configuration.pacing, rate: current.rate, maxBitrate: current.peakBitrate,
-            startPosition: prep.queuedSeek?.target
-        )
+        let bufferTarget = settings.bufferOptimizer.target(afterWatching: .zero)
+        let configuration = engineConfiguration(url: plan.playbackURL, startPosition: prep.queuedSeek?.target, forwardBuffer: bufferTarget)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -398,14 +430,18 @@ private actor LoopState {
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
             bumper: bumperVideo, send: send
         )
-        let runtime = SessionRuntime(session: session, player: player, phase: .loading)
+        let runtime = SessionRuntime(session: session, player: player, playbackURL: plan.playbackURL, phase: .loading)
         runtime.openingSeek = prep.queuedSeek
+        runtime.appliedBufferTarget = bufferTarget
+        runtime.appliedBitrateCap = settings.peakBitrate
         install(runtime)
         let sessionID = session.id
-        runtime.eventTask = Task {
-            for await event in player.events { send(.engine(sessionID: sessionID, .content, event)) }
-        }
+        listen(to: player, in: runtime)
         emit(.sessionAdvanced(session))
+        if let bufferTarget {
+            session.update { $0.forwardBufferTarget = bufferTarget }
+            emit(.forwardBufferChanged(session, bufferTarget))
+        }
         if prep.playRequested {
             runtime.playRequested = true
             emit(.lifecycle(session, .playRequest))
@@ -432,6 +468,27 @@ private actor LoopState {
         }
         emit(.lifecycle(session, .bufferEmpty))
         player.load(playWhenReady: prep.playRequested)
+    }
+
+    /// The engine configuration for this controller's current settings.
+    private func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?? = nil) -> EnginePlayerConfiguration {
+        let current = settings
+        return EnginePlayerConfiguration(
+            url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
+            pacing: configuration.pacing, rate: current.rate, maxBitrate: maxBitrate ?? current.peakBitrate,
+            forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy
+        )
+    }
+
+    /// Forwards the player's events into the loop, tagged with the runtime's current generation.
+    private func listen(to player: any EnginePlayer, in runtime: SessionRuntime) {
+        let send = self.send
+        let sessionID = runtime.session.id
+        let generation = runtime.generation
+        runtime.eventTask?.cancel()
+        runtime.eventTask = Task {
+            for await event in player.events { send(.engine(sessionID: sessionID, .content(generation: generation), event)) }
+        }
     }
 
     // MARK: Bumper
@@ -569,7 +626,7 @@ private actor LoopState {
             }
         } else if settings.autoAdvance {
             terminateCurrent()
-            begin(at: position + 1, playRequested: playRequested || settings.autoPlay)
+            advance(to: position + 1, playRequested: playRequested || settings.autoPlay)
         }
     }
 
@@ -583,6 +640,7 @@ private actor LoopState {
         current = nil
         shared.currentSession.withLock { $0 = nil }
         stopTicker(runtime)
+        disarm(runtime)
         runtime.eventTask?.cancel()
         for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
         if let bumper = runtime.bumper {
@@ -601,7 +659,12 @@ private actor LoopState {
         switch event {
         case .prerolled(let info):
             guard runtime.phase == .loading else { return }
-            becameReady(runtime, info: info)
+            if let rebuild = runtime.rebuilding, runtime.reportedReady {
+                rebuilt(runtime, info: info, after: rebuild)
+            } else {
+                runtime.rebuilding = nil
+                becameReady(runtime, info: info)
+            }
         case .playing:
             runtime.engineRunning = true
             if runtime.playRequested && !runtime.isPlaying && !runtime.stalled && runtime.phase == .ready {
@@ -611,7 +674,15 @@ private actor LoopState {
             runtime.engineRunning = false
             if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
         case .firstFrame(let wallTime):
-            if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
+            if runtime.awaitingTransitionFrame && runtime.playRequested {
+                runtime.awaitingTransitionFrame = false
+                runtime.reportedFirstFrame = true
+                emit(.framePresented(session, FramePresentation(cause: .transition, wallTime: wallTime)))
+            } else if runtime.awaitingResumeFrame && runtime.playRequested {
+                runtime.awaitingResumeFrame = false
+                runtime.awaitingSeekFrame = false
+                emit(.framePresented(session, FramePresentation(cause: .resume, wallTime: wallTime)))
+            } else if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
                 runtime.reportedFirstFrame = true
                 runtime.awaitingSeekFrame = false
                 emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
@@ -622,6 +693,7 @@ private actor LoopState {
         case .seekCompleted(let id, let succeeded):
             guard let request = runtime.seekInFlight, request.id == id else { return }
             runtime.seekInFlight = nil
+            runtime.lowVariantSeekPending = false
             complete(request, succeeded: succeeded)
             seekFinished(runtime, succeeded: succeeded)
         case .buffering(let percent):
@@ -639,14 +711,26 @@ private actor LoopState {
         case .videoSizeChanged:
             break
         case .variantChanged(let bandwidth, let url):
-            emit(.variantChanged(session, VariantChange(bandwidth: bandwidth, url: url)))
+            variantChanged(runtime, bandwidth: bandwidth, url: url)
+        case .variantsDiscovered(let variants):
+            let ladder = VariantLadder(variants)
+            guard ladder != runtime.ladder else { return }
+            runtime.ladder = ladder
+            session.update { $0.ladder = ladder }
+            emit(.variantsDiscovered(session, ladder))
+            if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
             guard runtime.downloadFailure == nil else { return }
             runtime.downloadFailure = error
             emit(.lifecycle(session, .error(error)))
-            if runtime.stalled { failedToPlayToEnd(runtime, error: error) }
+            if runtime.stalled { retryOrFail(runtime, error: error) }
         case .failed(let error):
-            if runtime.phase == .loading {
+            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
+                rebuildFailed(runtime, error: error, after: rebuild)
+            } else if runtime.phase == .loading, scheduleRetry(runtime, error: error, kind: .load) {
+                runtime.rebuilding = .retry(.load)
+                logger.notice("session failed to load; retrying", metadata: ["session": "\(session.id)", "error": "\(error)"])
+            } else if runtime.phase == .loading {
                 runtime.phase = .failed
                 stopTicker(runtime)
                 for seek in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
@@ -658,7 +742,7 @@ private actor LoopState {
                 runtime.player?.close()
                 continueAfterFailure(of: index ?? 0, playRequested: runtime.playRequested)
             } else if runtime.phase != .failed {
-                failedToPlayToEnd(runtime, error: PlaybackError(.failedToPlayToEnd, "Playback stopped mid-stream: \(error.message)", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying))
+                retryOrFail(runtime, error: error)
             }
         case .warning(let text):
             logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
@@ -676,6 +760,7 @@ private actor LoopState {
     private func becameReady(_ runtime: SessionRuntime, info: EngineMediaInfo) {
         let session = runtime.session
         runtime.phase = .ready
+        runtime.reportedReady = true
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
         runtime.isLive = info.isLive
@@ -805,14 +890,89 @@ private actor LoopState {
     }
 
     /// Reports progress at `position`, with every cue point passed since the last report.
+    /// Cue points at or before the resume high-water mark were reported before a resume and never repeat.
     private func report(position: MediaTime, in runtime: SessionRuntime) {
         let session = runtime.session
-        if position > runtime.lastReportedTime {
-            let passed = session.video.cuePoints.after(runtime.lastReportedTime, atOrBefore: position)
-            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: runtime.lastReportedTime, currentTime: position, cuePoints: passed))) }
+        let previous = max(runtime.lastReportedTime, runtime.cueHighWater)
+        if position > previous {
+            let passed = session.video.cuePoints.after(previous, atOrBefore: position)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: previous, currentTime: position, cuePoints: passed))) }
         }
         runtime.lastReportedTime = position
-        emit(.progress(session, position))
+        if runtime.lastEmittedProgress != position {
+            runtime.lastEmittedProgress = position
+            emit(.progress(session, position))
+        }
+        watched(position, in: runtime)
+        if let reset = runtime.retryResetPosition, position >= reset {
+            // Playing well again: the failure episode is over.
+            runtime.retryResetPosition = nil
+            runtime.retryAttempts = 0
+        }
+        maybePreloadNext(after: runtime, at: position)
+    }
+
+    // MARK: Buffer optimizer
+
+    /// Counts natural playback (not seeks or rebuilds, which clear `lastWatchedPosition`) and grows the
+    /// forward buffer with it.
+    private func watched(_ position: MediaTime, in runtime: SessionRuntime) {
+        if runtime.isPlaying, let last = runtime.lastWatchedPosition, position > last, let step = position.offset(from: last) {
+            runtime.watched += step
+        }
+        runtime.lastWatchedPosition = runtime.isPlaying ? position : nil
+        guard let target = settings.bufferOptimizer.target(afterWatching: runtime.watched) else {
+            if runtime.appliedBufferTarget != nil {
+                // The app switched the optimizer off: hand buffering back to the engine.
+                runtime.appliedBufferTarget = nil
+                runtime.player?.setForwardBufferDuration(nil)
+                runtime.session.update { $0.forwardBufferTarget = nil }
+            }
+            return
+        }
+        if let applied = runtime.appliedBufferTarget, abs((target - applied).seconds) < 1 { return }
+        runtime.appliedBufferTarget = target
+        runtime.player?.setForwardBufferDuration(target)
+        runtime.session.update { $0.forwardBufferTarget = target }
+        emit(.forwardBufferChanged(runtime.session, target))
+    }
+
+    // MARK: Bitrate
+
+    /// The engine's cap: the lower of the preferred peak bit rate and the resolution cap's bitrate.
+    private func effectiveBitrateCap(_ runtime: SessionRuntime) -> Int? {
+        let current = settings
+        let resolutionCap = current.maximumResolution.flatMap { runtime.ladder.bitrateCap(maximumWidth: $0.width, maximumHeight: $0.height) }
+        return [current.peakBitrate, resolutionCap].compactMap { $0 }.min()
+    }
+
+    private func applyBitrateCap(_ runtime: SessionRuntime, capChanged: Bool) {
+        let cap = effectiveBitrateCap(runtime)
+        guard cap != runtime.appliedBitrateCap else { return }
+        runtime.appliedBitrateCap = cap
+        if capChanged { runtime.capChangedSinceSwitch = true }
+        runtime.player?.setMaxBitrate(cap)
+    }
+
+    private func variantChanged(_ runtime: SessionRuntime, bandwidth: Int, url: String) {
+        guard runtime.activeVariant?.bandwidth != bandwidth else { return }
+        let to = runtime.ladder.variant(bandwidth: bandwidth) ?? Variant(bandwidth: bandwidth, url: url)
+        let from = runtime.activeVariant
+        let reason: VariantChange.Reason
+        if from == nil {
+            reason = .initial
+        } else if runtime.lowVariantSeekPending {
+            reason = .seek
+        } else if runtime.capChangedSinceSwitch, let from, runtime.appliedBitrateCap.map({ to.bandwidth <= $0 && from.bandwidth > $0 }) ?? (to.bandwidth > from.bandwidth) {
+            reason = .cap
+        } else {
+            reason = .adaptive
+        }
+        runtime.lowVariantSeekPending = false
+        runtime.capChangedSinceSwitch = false
+        runtime.activeVariant = to
+        runtime.session.update { $0.activeVariant = to }
+        emit(.variantChanged(runtime.session, VariantChange(from: from, to: to, reason: reason)))
     }
 
     private func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
@@ -821,12 +981,9 @@ private actor LoopState {
         guard runtime.phase == .ready, runtime.seekInFlight == nil, runtime.hasPlayed else { return }
         let session = runtime.session
         if percent == 0 && !runtime.stalled && runtime.playRequested {
-            runtime.stalled = true
-            stopTicker(runtime)
-            emit(.lifecycle(session, .bufferEmpty))
-            emit(.lifecycle(session, .stalled))
+            beginStall(runtime)
             if let failure = runtime.downloadFailure {
-                failedToPlayToEnd(runtime, error: failure)
+                retryOrFail(runtime, error: failure)
                 return
             }
             runtime.player?.pause()
@@ -839,6 +996,15 @@ private actor LoopState {
                 if runtime.isPlaying { startTicker(runtime) }
             }
         }
+    }
+
+    /// Normal playback ran out of data: report the stall and remember where it stopped.
+    private func beginStall(_ runtime: SessionRuntime) {
+        runtime.stalled = true
+        runtime.resumePosition = runtime.player?.position ?? runtime.resumePosition
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        emit(.lifecycle(runtime.session, .stalled))
     }
 
     private func failedToPlayToEnd(_ runtime: SessionRuntime, error: PlaybackError) {
@@ -855,6 +1021,7 @@ private actor LoopState {
         emit(.lifecycle(runtime.session, .failedToPlayToEndTime(failure)))
         logger.error("playback failed mid-stream", metadata: ["session": "\(runtime.session.id)", "error": "\(failure)"])
         runtime.player?.pause()
+        scheduleAutomaticResume(runtime, error: error)
     }
 
     private func reachedEnd(_ runtime: SessionRuntime) {
@@ -883,10 +1050,289 @@ private actor LoopState {
         let next = (index ?? 0) + 1
         if next < queue.count {
             terminateCurrent()
-            begin(at: next, playRequested: settings.autoPlay || wasPlaying)
+            advance(to: next, playRequested: settings.autoPlay || wasPlaying)
         } else {
             emit(.playlistCompleted(queue))
         }
+    }
+
+    // MARK: Retry and resume
+
+    /// Schedules the next rebuild attempt for `error`; false when the policy says to give up.
+    private func scheduleRetry(_ runtime: SessionRuntime, error: PlaybackError, kind: RetryAttempt.Kind) -> Bool {
+        let policy = configuration.retryPolicy
+        guard policy.isRetryable(error), runtime.retryAttempts < policy.maximumAttempts else { return false }
+        runtime.retryAttempts += 1
+        let delay = policy.delay(beforeAttempt: runtime.retryAttempts, random: configuration.random())
+        emit(.retry(runtime.session, RetryAttempt(kind: kind, attempt: runtime.retryAttempts, maximumAttempts: policy.maximumAttempts, delay: delay, error: error)))
+        logger.notice("retrying", metadata: ["session": "\(runtime.session.id)", "kind": "\(kind.rawValue)", "attempt": "\(runtime.retryAttempts)", "delay": "\(delay)"])
+        arm(runtime, after: delay)
+        return true
+    }
+
+    private func arm(_ runtime: SessionRuntime, after delay: Duration) {
+        runtime.retryTask?.cancel()
+        runtime.retryToken += 1
+        let token = runtime.retryToken
+        let sessionID = runtime.session.id
+        let clock = configuration.clock
+        let send = self.send
+        runtime.retryTask = Task {
+            do { try await clock.sleep(for: delay) } catch { return }
+            send(.retryDue(sessionID: sessionID, token: token))
+        }
+    }
+
+    private func disarm(_ runtime: SessionRuntime) {
+        runtime.retryTask?.cancel()
+        runtime.retryTask = nil
+        runtime.retryToken += 1
+    }
+
+    /// Playback cannot continue on this pipeline: retry when the policy allows, else give up.
+    private func retryOrFail(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard runtime.rebuilding == nil else { return }
+        if scheduleRetry(runtime, error: error, kind: .playback) {
+            runtime.rebuilding = .retry(.playback)
+            if !runtime.stalled && runtime.playRequested && runtime.hasPlayed {
+                // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
+                beginStall(runtime)
+            }
+            runtime.player?.pause()
+            return
+        }
+        failedToPlayToEnd(runtime, error: error)
+    }
+
+    private func performScheduledRetry(_ runtime: SessionRuntime) {
+        switch runtime.rebuilding {
+        case .retry(.load):
+            rebuild(runtime, at: runtime.openingSeek?.target, playWhenReady: runtime.playRequested)
+        case .retry:
+            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
+        case .resume, nil:
+            // An automatic resume is due after FailedToPlayToEndTime.
+            guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
+            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.playRequested, automatic: true)
+        }
+    }
+
+    /// Replaces the session's pipeline with a fresh one loading at `position` (reset + seek: a bare seek
+    /// on a pipeline whose downloads died restarts them but jumps ahead, see the engine notes).
+    private func rebuild(_ runtime: SessionRuntime, at position: MediaTime?, playWhenReady: Bool) {
+        guard let url = runtime.playbackURL else { return }
+        runtime.eventTask?.cancel()
+        runtime.player?.close()
+        let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
+        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: .some(runtime.appliedBitrateCap))
+        let player: any EnginePlayer
+        do {
+            player = try engine.makePlayer(configuration: configuration)
+        } catch {
+            handleRebuildFailure(runtime, error: error)
+            return
+        }
+        runtime.replacePlayer(player)
+        runtime.phase = .loading
+        runtime.engineRunning = false
+        runtime.downloadFailure = nil
+        runtime.lastWatchedPosition = nil
+        runtime.activeVariant = nil
+        runtime.bufferingPercent = nil
+        listen(to: player, in: runtime)
+        player.load(playWhenReady: playWhenReady)
+    }
+
+    private func handleRebuildFailure(_ runtime: SessionRuntime, error: PlaybackError) {
+        if let rebuild = runtime.rebuilding, runtime.reportedReady {
+            rebuildFailed(runtime, error: error, after: rebuild)
+        } else {
+            runtime.rebuilding = nil
+            runtime.phase = .failed
+            emit(.lifecycle(runtime.session, .fail(error)))
+        }
+    }
+
+    /// A rebuilt pipeline is ready at the resume position: carry on without repeating Ready.
+    private func rebuilt(_ runtime: SessionRuntime, info: EngineMediaInfo, after rebuild: SessionRuntime.Rebuild) {
+        let session = runtime.session
+        runtime.rebuilding = nil
+        runtime.phase = .ready
+        runtime.reportedFailedToPlayToEnd = false
+        runtime.downloadFailure = nil
+        runtime.automaticResumeAttempts = 0
+        runtime.seekableRanges = info.seekableRanges
+        let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
+        // Retries start from 1 again once playback has run a few seconds past the failure.
+        runtime.retryResetPosition = position.advanced(by: .seconds(5))
+        if info.duration != runtime.duration {
+            runtime.duration = info.duration
+            emit(.durationChanged(session, info.duration?.duration))
+        }
+        if case .resume(let autoPlay, _) = rebuild {
+            runtime.playRequested = autoPlay
+            emit(.lifecycle(session, .resumeComplete))
+        }
+        runtime.awaitingResumeFrame = true
+        report(position: position, in: runtime)
+        if runtime.stalled {
+            runtime.stalled = false
+            emit(.lifecycle(session, .likelyToKeepUp))
+            if runtime.playRequested { emit(.lifecycle(session, .recovered)) }
+        }
+        if runtime.playRequested {
+            if runtime.isPlaying { startTicker(runtime) } else if runtime.engineRunning { startPlaying(runtime) }
+        } else if runtime.isPlaying {
+            stopPlaying(runtime)
+        }
+    }
+
+    /// A rebuilt pipeline could not load either.
+    private func rebuildFailed(_ runtime: SessionRuntime, error: PlaybackError, after rebuild: SessionRuntime.Rebuild) {
+        runtime.player?.close()
+        switch rebuild {
+        case .retry(let kind):
+            if scheduleRetry(runtime, error: error, kind: kind) { return }
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            failedToPlayToEnd(runtime, error: error)
+        case .resume(_, let automatic):
+            runtime.rebuilding = nil
+            runtime.phase = .failed
+            emit(.lifecycle(runtime.session, .resumeFail(PlaybackError(error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying))))
+            if automatic { scheduleAutomaticResume(runtime, error: error) }
+        }
+    }
+
+    /// `resumeVideo(at:autoPlay:)`, from the app or from the automatic-resume policy.
+    private func resume(at time: MediaTime, autoPlay: Bool, automatic: Bool) {
+        guard let runtime = current, runtime.playbackURL != nil else {
+            logger.warning("resumeVideo(at:autoPlay:) ignored: there is no session to resume")
+            return
+        }
+        if case .resume = runtime.rebuilding {
+            emit(.lifecycle(runtime.session, .error(PlaybackError(.invalidState, "resumeVideo(at:autoPlay:) is already running; wait for ResumeComplete or ResumeFail before calling it again"))))
+            return
+        }
+        guard runtime.bumper == nil else {
+            emit(.lifecycle(runtime.session, .error(PlaybackError(.invalidState, "resumeVideo(at:autoPlay:) is not possible while the bumper plays"))))
+            return
+        }
+        disarm(runtime)
+        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        runtime.queuedSeek = nil
+        runtime.seekInFlight = nil
+        runtime.openingSeek = nil
+        runtime.endedDuringSeek = false
+        runtime.cueHighWater = max(runtime.cueHighWater, runtime.lastReportedTime)
+        runtime.resumePosition = time
+        runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .resumeBegin))
+        if !runtime.reportedReady {
+            // Never loaded: a resume is a fresh load at the time.
+            runtime.rebuilding = nil
+            runtime.playRequested = autoPlay
+        }
+        rebuild(runtime, at: time, playWhenReady: autoPlay)
+    }
+
+    /// After giving up, probe for the network's return when the policy asks for it.
+    private func scheduleAutomaticResume(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard let automatic = configuration.retryPolicy.automaticResume, configuration.retryPolicy.isRetryable(error) else { return }
+        if let limit = automatic.maximumAttempts, runtime.automaticResumeAttempts >= limit { return }
+        runtime.automaticResumeAttempts += 1
+        emit(.retry(runtime.session, RetryAttempt(kind: .automaticResume, attempt: runtime.automaticResumeAttempts, maximumAttempts: automatic.maximumAttempts, delay: automatic.interval, error: error)))
+        arm(runtime, after: automatic.interval)
+    }
+
+    // MARK: Preloading
+
+    /// Starts preparing the next video once the current one passed the provider's preloading threshold.
+    private func maybePreloadNext(after runtime: SessionRuntime, at position: MediaTime) {
+        guard !runtime.preloadStarted, preloaded == nil, runtime.bumper == nil, let index, index + 1 < queue.count else { return }
+        guard provider.sessionPreloadingPolicy.shouldPreload(position: position, duration: runtime.duration) else { return }
+        runtime.preloadStarted = true
+        preparationCounter += 1
+        let id = preparationCounter
+        let video = queue[index + 1]
+        guard bumperPlayedInQueue || (video.bumper == nil && carriedBumper == nil) else { return }
+        preloaded = Preloaded(preparationID: id, index: index + 1, video: video)
+        let provider = self.provider
+        let context = SessionPreparationContext(logger: logger)
+        let send = self.send
+        logger.debug("preloading the next video", metadata: ["index": "\(index + 1)"])
+        Task {
+            let plan = await Self.plan(video, provider: provider, context: context)
+            send(.preloadPrepared(preparationID: id, plan))
+        }
+    }
+
+    /// The next video's plan arrived: build its player and, when nothing is visible, preroll it paused.
+    private func startPreload(_ next: Preloaded, _ result: Result<SessionPlan, PlaybackError>) {
+        guard case .success(let plan) = result else { return }
+        let bufferTarget = settings.bufferOptimizer.target(afterWatching: .zero)
+        let player: any EnginePlayer
+        do {
+            player = try engine.makePlayer(configuration: engineConfiguration(url: plan.playbackURL, startPosition: nil, forwardBuffer: bufferTarget))
+        } catch {
+            preloaded?.plan = .failure(error)
+            return
+        }
+        let session = PlaybackSession(id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension, send: send)
+        let runtime = SessionRuntime(session: session, player: player, playbackURL: plan.playbackURL, phase: .loading)
+        runtime.appliedBufferTarget = bufferTarget
+        runtime.appliedBitrateCap = settings.peakBitrate
+        preloaded?.runtime = runtime
+        listen(to: player, in: runtime)
+        if configuration.videoOutput == .headless {
+            player.load(playWhenReady: false)
+        } else {
+            // A visible output would open a second window: only the preparation is done ahead of time.
+            runtime.contentLoadDeferred = true
+        }
+    }
+
+    private func discardPreload() {
+        guard let next = preloaded else { return }
+        preloaded = nil
+        if let runtime = next.runtime {
+            runtime.eventTask?.cancel()
+            runtime.player?.close()
+        }
+    }
+
+    /// Moves to the video at `position`, taking over its preloaded session when there is one.
+    private func advance(to position: Int, playRequested: Bool) {
+        guard let next = preloaded, next.index == position, position < queue.count, queue[position] == next.video, let runtime = next.runtime else {
+            discardPreload()
+            begin(at: position, playRequested: playRequested)
+            return
+        }
+        preloaded = nil
+        index = position
+        foundPlayableVideo = true
+        install(runtime)
+        emit(.sessionAdvanced(runtime.session))
+        if let target = runtime.appliedBufferTarget {
+            runtime.session.update { $0.forwardBufferTarget = target }
+            emit(.forwardBufferChanged(runtime.session, target))
+        }
+        if playRequested {
+            runtime.playRequested = true
+            runtime.awaitingTransitionFrame = true
+            emit(.lifecycle(runtime.session, .playRequest))
+        }
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        if runtime.contentLoadDeferred {
+            runtime.contentLoadDeferred = false
+            runtime.player?.load(playWhenReady: playRequested)
+        } else if playRequested {
+            runtime.player?.play()
+        }
+        let events = runtime.pendingEvents
+        runtime.pendingEvents = []
+        for event in events where current === runtime { handle(event, in: runtime) }
     }
 
     // MARK: Ticker

@@ -143,7 +143,7 @@ final class EventDispatcher: Sendable {
         case .noPlayableVideosFound(let v): delegate.playbackController(c, noPlayableVideosFound: v)
         case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
         case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
-        case .variantChanged, .framePresented: break
+        case .variantChanged, .framePresented, .variantsDiscovered, .forwardBufferChanged, .retry: break
         }
         delegate.playbackController(c, didReceive: event)
     }

@@ -41,6 +41,12 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case bumperResume
     /// The bumper could not play to its end; the content plays anyway.
     case bumperFailedToPlayToEndTime(PlaybackError)
+    /// `resumeVideo(at:autoPlay:)` started rebuilding the player.
+    case resumeBegin
+    /// The rebuilt player is ready at the requested time.
+    case resumeComplete
+    /// The rebuilt player could not load; call `resumeVideo(at:autoPlay:)` again later.
+    case resumeFail(PlaybackError)
     /// An event defined by a plugin or the app.
     case custom(name: String, properties: JSONObject)
 
@@ -67,6 +73,9 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .bumperPause: return "BumperPause"
         case .bumperResume: return "BumperResume"
         case .bumperFailedToPlayToEndTime: return "BumperFailedToPlayToEndTime"
+        case .resumeBegin: return "ResumeBegin"
+        case .resumeComplete: return "ResumeComplete"
+        case .resumeFail: return "ResumeFail"
         case .custom(let name, _): return name
         }
     }
@@ -74,7 +83,7 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The error carried by `fail`, `failedToPlayToEndTime`, `bumperFailedToPlayToEndTime` and `error`.
     public var error: PlaybackError? {
         switch self {
-        case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e): return e
+        case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e), .resumeFail(let e): return e
         default: return nil
         }
     }

@@ -133,6 +133,31 @@ public final class PlaybackController: Sendable {
     /// The preferred peak bit rate in effect (nil when uncapped).
     public var preferredPeakBitRate: Int? { shared.settings.withLock { $0.peakBitrate } }
 
+    /// Caps adaptive streaming to variants no larger than `width`×`height` (either may be nil), for the
+    /// current session and every later one; nil for both removes the cap. Applied as a bitrate cap
+    /// from the stream's ladder, combined with the preferred peak bit rate (the lower wins).
+    public func setMaximumResolution(width: Int?, height: Int?) {
+        let cap: (width: Int?, height: Int?)? = (width == nil && height == nil) ? nil : (width.map { max($0, 1) }, height.map { max($0, 1) })
+        shared.settings.withLock { $0.maximumResolution = cap }
+        loop.send(.command(.setResolutionCap))
+    }
+
+    /// The forward-buffer policy (the seed's buffer optimizer options). Set it before `setVideos(_:)`;
+    /// a change also applies to the current session from its next progress report.
+    public var bufferOptimizer: BufferOptimizer {
+        get { shared.settings.withLock { $0.bufferOptimizer } }
+        set { shared.settings.withLock { $0.bufferOptimizer = newValue } }
+    }
+
+    /// Rebuilds the current session's engine pipeline and resumes at `time` (the seed's
+    /// `resumeVideoAtTime:withAutoPlay:`), typically after `FailedToPlayToEndTime` once the network is
+    /// back. Reports `ResumeBegin`, then `ResumeComplete` or `ResumeFail`; Ready, Play, progress and
+    /// cue points already reported are not repeated. A call while a resume runs is refused with an
+    /// `Error` lifecycle event.
+    public func resumeVideo(at time: MediaTime, autoPlay: Bool) {
+        loop.send(.command(.resume(time, autoPlay: autoPlay)))
+    }
+
     /// Waits until every command issued before this call has been handled and every event it produced
     /// has been delivered to the delegate and consumers. Returns at once after `shutdown()`.
     public func settle() async {

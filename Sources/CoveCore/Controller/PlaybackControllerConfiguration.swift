@@ -12,6 +12,12 @@ public struct PlaybackControllerConfiguration: Sendable {
     public var liveDVRMinimumWindow: Duration
     /// A bumper that stalls this long is skipped (`BumperFailedToPlayToEndTime`) so the content can start.
     public var bumperStallTimeout: Duration
+    /// How often and how patiently the controller rebuilds the pipeline after a network failure.
+    public var retryPolicy: RetryPolicy
+    /// How the engine starts adaptive streams and seeks outside the buffer.
+    public var startPolicy: EngineStartPolicy
+    /// Uniform randomness in 0..<1 for retry jitter; inject a constant for deterministic tests.
+    public var random: @Sendable () -> Double
     /// The clock behind progress reporting and every timer; inject a test clock to drive time by hand.
     public var clock: any Clock<Duration>
     public var logger: Logger
@@ -19,8 +25,12 @@ public struct PlaybackControllerConfiguration: Sendable {
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
         pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
+        retryPolicy: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove")
     ) {
+        self.retryPolicy = retryPolicy
+        self.startPolicy = startPolicy
+        self.random = random
         self.progressInterval = progressInterval > .zero ? progressInterval : .milliseconds(250)
         self.videoOutput = videoOutput
         self.audioOutput = audioOutput
@@ -38,4 +48,6 @@ struct ControllerSettings: Sendable {
     var autoAdvance = false
     var rate = 1.0
     var peakBitrate: Int?
+    var maximumResolution: (width: Int?, height: Int?)?
+    var bufferOptimizer = BufferOptimizer.default
 }

@@ -19,8 +19,14 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case codecsDetermined(PlaybackSession, [String])
     case audioTrackSelected(PlaybackSession, MediaTrack?)
     case textTrackSelected(PlaybackSession, MediaTrack?)
-    /// The adaptive stream switched variant (the engine's own choice or a bitrate cap).
+    /// The adaptive stream switched variant: from, to and why (ABR, a cap, a seek, the start).
     case variantChanged(PlaybackSession, VariantChange)
+    /// The master playlist's variants became known (adaptive streams only).
+    case variantsDiscovered(PlaybackSession, VariantLadder)
+    /// The forward-buffer target the buffer optimizer set on the engine.
+    case forwardBufferChanged(PlaybackSession, Duration)
+    /// The controller is about to retry after a failure (rebuilding the engine pipeline).
+    case retry(PlaybackSession, RetryAttempt)
     /// A frame reached the screen: the first after loading, or the first at a seek target. Timing for
     /// QoE measurement, stamped by the engine thread.
     case framePresented(PlaybackSession, FramePresentation)
@@ -37,7 +43,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
-            .textTrackSelected(let s, _), .variantChanged(let s, _), .framePresented(let s, _):
+            .textTrackSelected(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
+            .forwardBufferChanged(let s, _), .retry(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
             return nil
@@ -65,7 +72,10 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .audioTrackSelected: return "AudioTrack"
         case .textTrackSelected: return "TextTrack"
         case .variantChanged: return "Variant"
-        case .framePresented(_, let f): return f.cause == .start ? "FirstFrame" : "SeekFrame"
+        case .variantsDiscovered: return "Variants"
+        case .forwardBufferChanged: return "ForwardBuffer"
+        case .retry: return "Retry"
+        case .framePresented(_, let f): return f.cause.eventName
         case .playlistCompleted: return "PlaylistCompleted"
         case .noPlayableVideosFound: return "NoPlayableVideosFound"
         case .videoInserted: return "VideoInserted"
@@ -86,8 +96,11 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .codecsDetermined(_, let c): return "Codecs(\(c.joined(separator: ",")))"
         case .audioTrackSelected(_, let t): return "AudioTrack(\(t?.displayName ?? "none"))"
         case .textTrackSelected(_, let t): return "TextTrack(\(t?.displayName ?? "none"))"
-        case .variantChanged(_, let v): return "Variant(\(v.bandwidth))"
-        case .framePresented(_, let f): return "\(f.cause == .start ? "FirstFrame" : "SeekFrame")(\(f.wallTime))"
+        case .variantChanged(_, let v): return "Variant(\(v.from.map { "\($0.bandwidth)" } ?? "-")→\(v.to.bandwidth), \(v.reason.rawValue))"
+        case .variantsDiscovered(_, let l): return "Variants(\(l.variants.map { String($0.bandwidth) }.joined(separator: ",")))"
+        case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"
+        case .retry(_, let r): return "Retry(\(r.kind.rawValue) \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") in \(r.delay): \(r.error.code.name))"
+        case .framePresented(_, let f): return "\(f.cause.eventName)(\(f.wallTime))"
         case .playlistCompleted(let v): return "PlaylistCompleted(\(v.count))"
         case .noPlayableVideosFound(let v): return "NoPlayableVideosFound(\(v.count))"
         case .videoInserted(_, let i): return "VideoInserted(\(i))"
@@ -127,19 +140,6 @@ public enum VideoType: String, Sendable, Hashable, CustomStringConvertible {
     public var description: String { rawValue }
 }
 
-/// A variant switch of an adaptive stream.
-public struct VariantChange: Sendable, Hashable {
-    /// The declared bandwidth of the new variant (bits/s).
-    public let bandwidth: Int
-    /// Its media playlist URL, redacted.
-    public let url: String
-
-    public init(bandwidth: Int, url: String) {
-        self.bandwidth = bandwidth
-        self.url = url
-    }
-}
-
 /// When a frame reached the screen, and why it was a notable one.
 public struct FramePresentation: Sendable, Hashable {
     public enum Cause: String, Sendable, Hashable {
@@ -149,6 +149,20 @@ public struct FramePresentation: Sendable, Hashable {
         case seek
         /// The first frame of the bumper that plays before the content.
         case bumper
+        /// The first frame after the controller rebuilt the pipeline (a retry or `resumeVideo(at:)`).
+        case resume
+        /// The first frame of a preloaded video, right after the previous one ended.
+        case transition
+
+        var eventName: String {
+            switch self {
+            case .start: return "FirstFrame"
+            case .seek: return "SeekFrame"
+            case .bumper: return "BumperFrame"
+            case .resume: return "ResumeFrame"
+            case .transition: return "TransitionFrame"
+            }
+        }
     }
 
     public let cause: Cause

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The loop's private bookkeeping for the active session. Only the controller loop touches it.
 final class SessionRuntime {
     enum Phase: Equatable {
@@ -12,9 +14,70 @@ final class SessionRuntime {
     }
 
     let session: PlaybackSession
-    let player: (any EnginePlayer)?
+    /// Replaced when the controller rebuilds the pipeline (a retry or `resumeVideo(at:)`).
+    private(set) var player: (any EnginePlayer)?
+    /// Counts pipelines of this session; events of a replaced one are dropped.
+    private(set) var generation = 0
+    /// What the engine plays (the plan's URL), kept for rebuilds.
+    let playbackURL: URL?
     var phase: Phase
     var eventTask: Task<Void, Never>?
+
+    /// Installs a new engine player (the old one must already be closed).
+    func replacePlayer(_ player: any EnginePlayer) {
+        self.player = player
+        generation += 1
+        session.update { $0.player = player }
+    }
+
+    // Resilience.
+    /// Why the current pipeline was rebuilt, until it loads (or fails to).
+    var rebuilding: Rebuild?
+    /// Retries used in the current failure episode; reset once playback has run a while again.
+    var retryAttempts = 0
+    var retryToken = 0
+    var retryTask: Task<Void, Never>?
+    /// Where playback stopped, for the rebuilt pipeline to start at.
+    var resumePosition: MediaTime?
+    /// Once progress passes this, the failure episode is over and retries start again from 1.
+    var retryResetPosition: MediaTime?
+    var automaticResumeAttempts = 0
+    /// Ready was reported once; a rebuilt pipeline never reports it again.
+    var reportedReady = false
+    /// Cue points at or before this were already reported before a resume; they do not fire again.
+    var cueHighWater: MediaTime = .before
+    var lastEmittedProgress: MediaTime?
+    /// The next presented frame is the first of a rebuilt pipeline.
+    var awaitingResumeFrame = false
+    /// The next presented frame is the first of a preloaded session that just took over.
+    var awaitingTransitionFrame = false
+
+    enum Rebuild: Equatable {
+        case retry(RetryAttempt.Kind)
+        case resume(autoPlay: Bool, automatic: Bool)
+    }
+
+    // Buffer optimizer.
+    /// Media time watched in this session (natural playback only; seeks and rebuilds do not count).
+    var watched: Duration = .zero
+    var lastWatchedPosition: MediaTime?
+    var appliedBufferTarget: Duration?
+
+    // Bitrate.
+    var ladder = VariantLadder([])
+    var activeVariant: Variant?
+    /// The cap last applied to the engine (nil: uncapped).
+    var appliedBitrateCap: Int?
+    /// The cap changed since the last variant switch: the next switch is attributed to it.
+    var capChangedSinceSwitch = false
+    /// A low-variant seek is in flight: the next switch is attributed to it.
+    var lowVariantSeekPending = false
+
+    // Preloading.
+    /// The next video's preload was started for this session.
+    var preloadStarted = false
+    /// Events a preloaded pipeline produced before its session became current, replayed then.
+    var pendingEvents: [EngineEvent] = []
 
     /// The app wants playback (play requested and not paused since).
     var playRequested = false
@@ -88,9 +151,10 @@ final class SessionRuntime {
         }
     }
 
-    init(session: PlaybackSession, player: (any EnginePlayer)?, phase: Phase) {
+    init(session: PlaybackSession, player: (any EnginePlayer)?, playbackURL: URL? = nil, phase: Phase) {
         self.session = session
         self.player = player
+        self.playbackURL = playbackURL
         self.phase = phase
     }
 

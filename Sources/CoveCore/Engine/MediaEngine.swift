@@ -87,11 +87,15 @@ public struct EnginePlayerConfiguration: Sendable {
     public var forwardBufferDuration: Duration?
     /// Where playback should start (nil: the beginning, or the live edge).
     public var startPosition: MediaTime?
+    /// How the engine starts and seeks adaptive streams.
+    public var startPolicy: EngineStartPolicy
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
-        rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil
+        rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
+        startPolicy: EngineStartPolicy = .default
     ) {
+        self.startPolicy = startPolicy
         self.url = url
         self.videoOutput = videoOutput
         self.audioOutput = audioOutput
@@ -101,6 +105,28 @@ public struct EnginePlayerConfiguration: Sendable {
         self.forwardBufferDuration = forwardBufferDuration
         self.startPosition = startPosition
     }
+}
+
+/// Cove's start policy for adaptive streams, owned by the SDK rather than left to the engine's
+/// wait-for-100 %-buffering default.
+public struct EngineStartPolicy: Sendable, Hashable {
+    /// Start on the lowest variant (the smallest first segment), then let ABR switch up.
+    public var startsOnLowestVariant: Bool
+    /// Go to playing once the first frame is decoded and this much media is buffered ahead (or the
+    /// first segment is complete, whichever comes first).
+    public var bufferToStart: Duration
+    /// A seek outside the buffer fetches its first segment at the lowest variant, then ABR resumes.
+    public var lowVariantSeeks: Bool
+
+    public init(startsOnLowestVariant: Bool = true, bufferToStart: Duration = .milliseconds(500), lowVariantSeeks: Bool = true) {
+        self.startsOnLowestVariant = startsOnLowestVariant
+        self.bufferToStart = max(bufferToStart, .zero)
+        self.lowVariantSeeks = lowVariantSeeks
+    }
+
+    public static let `default` = EngineStartPolicy()
+    /// The engine's own behaviour: first-listed variant, play at preroll, seeks at the current variant.
+    public static let engineDefault = EngineStartPolicy(startsOnLowestVariant: false, bufferToStart: .zero, lowVariantSeeks: false)
 }
 
 /// A snapshot of engine state, cheap to read.
@@ -187,6 +213,8 @@ public enum EngineEvent: Sendable, Hashable {
     case videoSizeChanged(width: Int, height: Int)
     /// The adaptive demuxer switched to the variant with this declared bandwidth (its playlist URL, redacted).
     case variantChanged(bandwidth: Int, url: String)
+    /// The master playlist's variants, in the order listed.
+    case variantsDiscovered([Variant])
     /// Downloads failed but buffered media may still play; playback is not over yet.
     case downloadFailed(PlaybackError)
     /// The pipeline cannot continue.

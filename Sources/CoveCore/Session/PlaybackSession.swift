@@ -9,8 +9,9 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     public let video: Video
     /// The source the provider chain chose; nil when no source was playable.
     public let source: Source?
-    /// The engine player for this session; nil when the session failed before playing.
-    public let player: (any EnginePlayer)?
+    /// The engine player for this session; nil when the session failed before playing. It changes when
+    /// the controller rebuilds the pipeline (a retry or `resumeVideo(at:autoPlay:)`).
+    public var player: (any EnginePlayer)? { state.withLock { $0.player } }
     /// Plugin-specific API attached by a session provider (the seed's `providerExtension`).
     public let providerExtension: (any SessionProviderExtension)?
     /// The bumper this session plays before its content, if any.
@@ -25,16 +26,19 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
         var selectedAudio: MediaTrack?
         var selectedText: MediaTrack?
         var terminated = false
+        var player: (any EnginePlayer)?
+        var ladder = VariantLadder([])
+        var activeVariant: Variant?
+        var forwardBufferTarget: Duration?
     }
 
     init(id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, bumper: Video? = nil, send: @escaping @Sendable (ControllerInput) -> Void) {
         self.id = id
         self.video = video
         self.source = source
-        self.player = player
         self.providerExtension = providerExtension
         self.bumper = bumper
-        self.state = Mutex(State())
+        self.state = Mutex(State(player: player))
         self.send = send
     }
 
@@ -45,6 +49,15 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     public var selectedAudioTrack: MediaTrack? { state.withLock { $0.selectedAudio } }
     public var selectedTextTrack: MediaTrack? { state.withLock { $0.selectedText } }
     public var isTerminated: Bool { state.withLock { $0.terminated } }
+
+    /// The adaptive stream's variants, in master-playlist order (empty until known, and for progressive media).
+    public var variants: VariantLadder { state.withLock { $0.ladder } }
+    /// The variant the engine is downloading now.
+    public var activeVariant: Variant? { state.withLock { $0.activeVariant } }
+    /// The engine's current bandwidth estimate in bits per second, when it has one.
+    public var bandwidthEstimate: Int? { player?.status.bandwidthEstimate }
+    /// The forward-buffer target the buffer optimizer last set (nil: the engine's own policy).
+    public var forwardBufferTarget: Duration? { state.withLock { $0.forwardBufferTarget } }
 
     /// Plays `track`'s audio. Takes effect asynchronously; `audioTrackSelected` reports the change.
     public func selectAudioTrack(_ track: MediaTrack) {

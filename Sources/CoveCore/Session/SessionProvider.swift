@@ -13,6 +13,14 @@ import Logging
 public protocol PlaybackSessionProvider: Sendable {
     /// Builds the plan for `video`. Throw `PlaybackError` (e.g. `.noPlayableSource`) when it cannot be played.
     func prepareSession(for video: Video, context: SessionPreparationContext) async throws(PlaybackError) -> SessionPlan
+
+    /// When the controller may prepare the next video ahead of time. Wrapping providers pass on their
+    /// upstream's policy unless preloading would break them ("some plugins may ignore this setting").
+    var sessionPreloadingPolicy: SessionPreloadingPolicy { get }
+}
+
+extension PlaybackSessionProvider {
+    public var sessionPreloadingPolicy: SessionPreloadingPolicy { .never }
 }
 
 /// What a provider may use while preparing.
@@ -83,9 +91,12 @@ extension SourceSelectionPolicy {
 /// Options of the basic provider.
 public struct BasicSessionProviderOptions: Sendable {
     public var sourceSelectionPolicy: SourceSelectionPolicy
+    /// Never by default (the older seed README's `sessionPreloadingNever`).
+    public var sessionPreloadingPolicy: SessionPreloadingPolicy
 
-    public init(sourceSelectionPolicy: SourceSelectionPolicy = .default) {
+    public init(sourceSelectionPolicy: SourceSelectionPolicy = .default, sessionPreloadingPolicy: SessionPreloadingPolicy = .never) {
         self.sourceSelectionPolicy = sourceSelectionPolicy
+        self.sessionPreloadingPolicy = sessionPreloadingPolicy
     }
 }
 
@@ -96,6 +107,8 @@ public struct BasicSessionProvider: PlaybackSessionProvider {
     public init(options: BasicSessionProviderOptions = BasicSessionProviderOptions()) {
         self.options = options
     }
+
+    public var sessionPreloadingPolicy: SessionPreloadingPolicy { options.sessionPreloadingPolicy }
 
     public func prepareSession(for video: Video, context: SessionPreparationContext) async throws(PlaybackError) -> SessionPlan {
         if let error = video.error {

@@ -1,0 +1,258 @@
+/// Builds a `MasterPlaylist` from its lines (RFC 8216 section 4.3.4).
+struct MasterPlaylistBuilder {
+    let limits: HLSParseLimits
+    private var common = CommonTagState()
+    private var variants: [VariantStream] = []
+    private var iFrameVariants: [IFrameVariantStream] = []
+    private var renditions: [Rendition] = []
+    private var sessionData: [SessionData] = []
+    private var sessionKeys: [EncryptionKey] = []
+    private var pendingUnknown: [String] = []
+    /// An `EXT-X-STREAM-INF` waiting for its URI line, with its own line for the error if none comes.
+    private var pendingVariant: (attributes: StreamAttributes, line: PlaylistLine)?
+
+    init(limits: HLSParseLimits) {
+        self.limits = limits
+    }
+
+    mutating func build(_ lines: [PlaylistLine]) throws(HLSParseError) -> MasterPlaylist {
+        for line in lines {
+            if let pending = pendingVariant {
+                guard case .uri = line.content else { throw Self.missingURI(pending.line, before: line) }
+                try countVariant(line)
+                variants.append(pending.attributes.variant(uri: line.text, unknownTags: pendingUnknown))
+                pendingUnknown = []
+                pendingVariant = nil
+                continue
+            }
+            switch line.content {
+            case .uri:
+                throw HLSParseError(
+                    .unexpectedURI, line: line.number,
+                    detail: "A URI line follows no EXT-X-STREAM-INF.",
+                    advice: "Put an EXT-X-STREAM-INF tag (with at least BANDWIDTH) on the line before each variant URI."
+                )
+            case .tag(let name, let value):
+                try handleTag(TagReader(line: line, name: name, value: value, limits: limits))
+            }
+        }
+        if let pending = pendingVariant { throw Self.missingURI(pending.line, before: nil) }
+        guard !variants.isEmpty else {
+            throw HLSParseError(
+                .noVariants, line: nil,
+                detail: "The master playlist has no EXT-X-STREAM-INF variant.",
+                advice: "Add at least one EXT-X-STREAM-INF tag followed by the URI of a media playlist."
+            )
+        }
+        return MasterPlaylist(
+            version: common.version, hasIndependentSegments: common.hasIndependentSegments, start: common.start,
+            variants: variants, iFrameVariants: iFrameVariants, renditions: renditions,
+            sessionData: sessionData, sessionKeys: sessionKeys, unknownTags: pendingUnknown
+        )
+    }
+
+    private mutating func handleTag(_ reader: TagReader) throws(HLSParseError) {
+        if try common.handle(reader) { return }
+        switch reader.name {
+        case "EXT-X-STREAM-INF":
+            var attributes = try reader.attributes()
+            pendingVariant = (try StreamAttributes(&attributes, isIFrame: false), reader.line)
+        case "EXT-X-I-FRAME-STREAM-INF":
+            var attributes = try reader.attributes()
+            let uri = try attributes.requiredQuotedString("URI")
+            let stream = try StreamAttributes(&attributes, isIFrame: true)
+            try countVariant(reader.line)
+            iFrameVariants.append(stream.iFrameVariant(uri: uri))
+        case "EXT-X-MEDIA":
+            try count(renditions.count, "EXT-X-MEDIA", reader.line)
+            renditions.append(try Self.rendition(reader))
+        case "EXT-X-SESSION-DATA":
+            try count(sessionData.count, "EXT-X-SESSION-DATA", reader.line)
+            sessionData.append(try Self.sessionData(reader))
+        case "EXT-X-SESSION-KEY":
+            try count(sessionKeys.count, "EXT-X-SESSION-KEY", reader.line)
+            if let key = try KeyAndMapTags.key(reader, isSessionKey: true) { sessionKeys.append(key) }
+        default:
+            pendingUnknown.append(reader.line.text)
+        }
+    }
+
+    private func countVariant(_ line: PlaylistLine) throws(HLSParseError) {
+        guard variants.count + iFrameVariants.count < limits.maxVariants else {
+            throw HLSParseError(
+                .tooManyEntries, line: line.number,
+                detail: "The master playlist has more than \(limits.maxVariants) variants.",
+                advice: "Reduce the bitrate ladder, or raise HLSParseLimits.maxVariants if it is legitimate."
+            )
+        }
+    }
+
+    private func count(_ current: Int, _ tag: String, _ line: PlaylistLine) throws(HLSParseError) {
+        guard current < limits.maxRenditions else {
+            throw HLSParseError(
+                .tooManyEntries, line: line.number, tag: tag,
+                detail: "The master playlist has more than \(limits.maxRenditions) \(tag) tags.",
+                advice: "Remove unused entries, or raise HLSParseLimits.maxRenditions if they are legitimate."
+            )
+        }
+    }
+
+    private static func missingURI(_ tagLine: PlaylistLine, before next: PlaylistLine?) -> HLSParseError {
+        HLSParseError(
+            .missingURI, line: tagLine.number, tag: "EXT-X-STREAM-INF",
+            detail: next.map { "EXT-X-STREAM-INF is followed by a tag on line \($0.number) instead of its URI." }
+                ?? "EXT-X-STREAM-INF is the last entry of the playlist and has no URI line after it.",
+            advice: "Put the variant's media-playlist URI on the line right after each EXT-X-STREAM-INF."
+        )
+    }
+
+    private static func rendition(_ reader: TagReader) throws(HLSParseError) -> Rendition {
+        var attributes = try reader.attributes()
+        let typeText = try attributes.requiredEnumerated("TYPE")
+        guard let type = MediaType(rawValue: typeText) else {
+            throw attributes.error(
+                .invalidAttribute, attribute: "TYPE", detail: "TYPE=\(HLSParseError.snippet(typeText, limit: 20)) is not a media type.",
+                advice: "Use AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS."
+            )
+        }
+        let groupID = try attributes.requiredQuotedString("GROUP-ID")
+        let name = try attributes.requiredQuotedString("NAME")
+        let uri = try attributes.quotedString("URI")
+        let instreamID = try attributes.quotedString("INSTREAM-ID")
+        if type == .closedCaptions {
+            if uri != nil {
+                throw attributes.error(
+                    .invalidAttribute, attribute: "URI", detail: "A CLOSED-CAPTIONS rendition cannot have a URI.",
+                    advice: "Remove URI; closed captions travel inside the video, and INSTREAM-ID says which channel."
+                )
+            }
+            if instreamID == nil { throw attributes.missing("INSTREAM-ID") }
+        } else if instreamID != nil {
+            throw attributes.error(
+                .invalidAttribute, attribute: "INSTREAM-ID", detail: "INSTREAM-ID is only allowed for TYPE=CLOSED-CAPTIONS.",
+                advice: "Remove INSTREAM-ID, or set TYPE=CLOSED-CAPTIONS."
+            )
+        }
+        return Rendition(
+            type: type, groupID: groupID, name: name,
+            language: try attributes.quotedString("LANGUAGE"),
+            associatedLanguage: try attributes.quotedString("ASSOC-LANGUAGE"),
+            isDefault: try attributes.yesNo("DEFAULT") ?? false,
+            isAutoselect: try attributes.yesNo("AUTOSELECT") ?? false,
+            isForced: try attributes.yesNo("FORCED") ?? false,
+            instreamID: instreamID,
+            characteristics: StreamAttributes.list(try attributes.quotedString("CHARACTERISTICS")),
+            channels: try attributes.quotedString("CHANNELS"),
+            uri: uri,
+            otherAttributes: attributes.remaining
+        )
+    }
+
+    private static func sessionData(_ reader: TagReader) throws(HLSParseError) -> SessionData {
+        var attributes = try reader.attributes()
+        let dataID = try attributes.requiredQuotedString("DATA-ID")
+        let value = try attributes.quotedString("VALUE")
+        let uri = try attributes.quotedString("URI")
+        let content: SessionData.Content
+        switch (value, uri) {
+        case (let value?, nil): content = .value(value)
+        case (nil, let uri?): content = .uri(uri)
+        case (nil, nil): throw attributes.missing("VALUE")
+        case (_?, _?):
+            throw attributes.error(
+                .invalidAttribute, attribute: "URI", detail: "EXT-X-SESSION-DATA has both VALUE and URI.",
+                advice: "Keep exactly one of VALUE or URI."
+            )
+        }
+        return SessionData(
+            dataID: dataID, content: content, language: try attributes.quotedString("LANGUAGE"),
+            otherAttributes: attributes.remaining
+        )
+    }
+}
+
+/// The attributes `EXT-X-STREAM-INF` and `EXT-X-I-FRAME-STREAM-INF` share, read while the tag's
+/// line is at hand (so errors name it), before the URI arrives.
+struct StreamAttributes {
+    let bandwidth: Int
+    let averageBandwidth: Int?
+    let codecs: [String]
+    let resolution: Resolution?
+    let frameRate: Double?
+    let hdcpLevel: HDCPLevel?
+    let videoRange: VideoRange?
+    let audioGroup: String?
+    let videoGroup: String?
+    let subtitlesGroup: String?
+    let closedCaptions: ClosedCaptionsReference?
+    let others: [HLSAttribute]
+
+    init(_ attributes: inout AttributeList, isIFrame: Bool) throws(HLSParseError) {
+        bandwidth = try attributes.requiredInteger("BANDWIDTH")
+        averageBandwidth = try attributes.integer("AVERAGE-BANDWIDTH")
+        codecs = Self.list(try attributes.quotedString("CODECS"))
+        resolution = try attributes.resolution("RESOLUTION")
+        hdcpLevel = try attributes.enumerated("HDCP-LEVEL").map(HDCPLevel.init(rawValue:))
+        videoRange = try attributes.enumerated("VIDEO-RANGE").map(VideoRange.init(rawValue:))
+        videoGroup = try attributes.quotedString("VIDEO")
+        if isIFrame {
+            // The RFC gives I-frame streams none of these; if present they are kept as other attributes.
+            frameRate = nil
+            audioGroup = nil
+            subtitlesGroup = nil
+            closedCaptions = nil
+        } else {
+            frameRate = try attributes.float("FRAME-RATE")
+            audioGroup = try attributes.quotedString("AUDIO")
+            subtitlesGroup = try attributes.quotedString("SUBTITLES")
+            switch attributes.take("CLOSED-CAPTIONS") {
+            case nil: closedCaptions = nil
+            case .quoted(let group)?: closedCaptions = .group(group)
+            case .unquoted("NONE")?: closedCaptions = .disabled
+            case .unquoted?:
+                throw attributes.error(
+                    .invalidAttribute, attribute: "CLOSED-CAPTIONS",
+                    detail: "CLOSED-CAPTIONS is neither a quoted group ID nor NONE.",
+                    advice: "Write CLOSED-CAPTIONS=\"<group>\" or CLOSED-CAPTIONS=NONE."
+                )
+            }
+        }
+        others = attributes.remaining
+    }
+
+    /// Splits a comma-separated quoted list (`CODECS`, `CHARACTERISTICS`), dropping spaces and empty items.
+    static func list(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return text.split(separator: ",").compactMap { item in
+            let trimmed = item.trimmingSpaces
+            return trimmed.isEmpty ? nil : String(trimmed)
+        }
+    }
+
+    func variant(uri: String, unknownTags: [String]) -> VariantStream {
+        VariantStream(
+            uri: uri, bandwidth: bandwidth, averageBandwidth: averageBandwidth, codecs: codecs,
+            resolution: resolution, frameRate: frameRate, hdcpLevel: hdcpLevel, videoRange: videoRange,
+            audioGroup: audioGroup, videoGroup: videoGroup, subtitlesGroup: subtitlesGroup,
+            closedCaptions: closedCaptions, otherAttributes: others, unknownTags: unknownTags
+        )
+    }
+
+    func iFrameVariant(uri: String) -> IFrameVariantStream {
+        IFrameVariantStream(
+            uri: uri, bandwidth: bandwidth, averageBandwidth: averageBandwidth, codecs: codecs,
+            resolution: resolution, hdcpLevel: hdcpLevel, videoRange: videoRange, videoGroup: videoGroup,
+            otherAttributes: others
+        )
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result = result.dropFirst() }
+        while let last = result.last, last == " " || last == "\t" { result = result.dropLast() }
+        return result
+    }
+}

@@ -1,0 +1,279 @@
+import Clocks
+import CoveCore
+import CoveTesting
+import Foundation
+import Testing
+
+/// Retries, resume, the buffer optimizer, bitrate caps and preloading against the scripted engine and
+/// a manual clock. Each behaviour also has a real-engine test in CoveGStreamerTests.
+@Suite("Resilience and QoE (scripted engine)")
+struct ResilienceTests {
+    let engine = ScriptedEngine()
+    let clock = TestClock()
+    let logs = LogCapture()
+
+    static let fastRetry = RetryPolicy(maximumAttempts: 2, initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(4), jitter: 0)
+
+    func makeController(retry: RetryPolicy = fastRetry, provider: (any PlaybackSessionProvider)? = nil) -> PlaybackController {
+        PlayerSDKManager.shared.makePlaybackController(
+            engine: engine, sessionProvider: provider,
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
+        )
+    }
+
+    static let video = Video(url: URL(string: "https://media.example/a/master.m3u8")!, properties: ["id": "a"])
+        .update { $0.cuePoints = CuePointCollection([CuePoint(type: "AD", position: .seconds(4))]) }
+    static let second = Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])
+
+    /// Advances the clock in steps until `predicate` matches an event recorded after `index`.
+    func advance(by step: Duration, until recorder: EventRecorder, from index: Int = 0, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws {
+        for _ in 0..<40 {
+            await clock.advance(by: step)
+            if recorder.events.dropFirst(index).contains(where: predicate) { return }
+        }
+        _ = try await recorder.waitFor(from: index, timeout: .seconds(5), predicate)
+    }
+
+    /// Plays to `position`, then the engine reports a dead network and an empty buffer.
+    func playThenLoseTheNetwork(_ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil) async throws -> ScriptedPlayer {
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        player.setPosition(position)
+        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == position } else { false } }
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped", httpStatus: status)))
+        player.emit(.buffering(percent: 0))
+        return player
+    }
+
+    @Test func aStallAfterDownloadsDiedIsRetriedByRebuildingThePipelineAtThePosition() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(6))
+        let retry = try await recorder.waitFor { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        #expect(attempt.kind == .playback && attempt.attempt == 1 && attempt.maximumAttempts == 2 && attempt.delay == .seconds(1))
+        #expect(engine.players.count == 1, "nothing is rebuilt before the delay")
+        await clock.advance(by: .seconds(1))
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.configuration.startPosition == .seconds(6))
+        #expect(rebuilt.configuration.forwardBufferDuration == .seconds(6))
+        try await recorder.waitFor(lifecycle: "PlaybackRecovered")
+        await controller.settle()
+        // One stall, one recovery; nothing the app saw before repeats.
+        #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
+        #expect(recorder.lifecycleNames.filter { $0 == "Play" }.count == 1)
+        #expect(recorder.lifecycleNames.filter { $0 == "PlaybackStalled" }.count == 1)
+        #expect(!recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
+        #expect(await engine.player(number: 1).isClosed)
+    }
+
+    @Test func retriesBackOffThenGiveUpWithOneFailedToPlayToEndTime() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3))
+        // Every rebuilt pipeline fails to load too.
+        engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "refused")
+        try await advance(by: .milliseconds(500), until: recorder) { $0.lifecycleEvent?.name == "FailedToPlayToEndTime" }
+        await controller.settle()
+        let attempts = recorder.events.compactMap { if case .retry(_, let r) = $0 { r } else { nil } }
+        #expect(attempts.map(\.attempt) == [1, 2])
+        #expect(attempts.map(\.delay) == [.seconds(1), .seconds(2)])
+        #expect(engine.players.count == 3)
+        #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
+        #expect(!recorder.lifecycleNames.contains("Fail"))
+    }
+
+    @Test func clientErrorsAreNeverRetried() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3), status: 403)
+        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        await controller.settle()
+        #expect(!recorder.names.contains("Retry"))
+        #expect(engine.players.count == 1)
+    }
+
+    @Test func resumeVideoRebuildsAndCompletesWithoutRepeatingReadyPlayOrCuePoints() async throws {
+        let controller = makeController(retry: .none)
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        let mark = await recorder.cursor()
+        controller.resumeVideo(at: .seconds(2), autoPlay: true)
+        controller.resumeVideo(at: .seconds(2), autoPlay: true)
+        try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark)
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.configuration.startPosition == .seconds(2))
+        rebuilt.setPosition(.seconds(4.5))
+        try await advance(by: .milliseconds(500), until: recorder, from: mark) { if case .progress(_, let t) = $0 { t == .seconds(4.5) } else { false } }
+        await controller.settle()
+        let after = recorder.events.dropFirst(mark)
+        let names = after.compactMap { $0.lifecycleEvent?.name }
+        #expect(Array(names.prefix(2)) == ["ResumeBegin", "Error"], "the second call is refused while the first runs")
+        #expect(after.compactMap { $0.lifecycleEvent?.error?.code }.first == .invalidState)
+        #expect(names.contains("ResumeComplete"))
+        #expect(!names.contains("Ready") && !names.contains("Play") && !names.contains("PlayRequest"))
+        #expect(!after.contains { $0.name == "CuePoints" }, "the cue point at 4 s was reported before the failure")
+        #expect(engine.players.count == 2, "the refused call built nothing")
+    }
+
+    @Test func aResumeThatCannotLoadReportsResumeFailAndCanBeCalledAgain() async throws {
+        let controller = makeController(retry: .none)
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
+        controller.resumeVideo(at: .seconds(5), autoPlay: true)
+        let fail = try await recorder.waitFor(lifecycle: "ResumeFail")
+        #expect(fail.lifecycleEvent?.error?.message.contains("resumeVideo(at:autoPlay:) again") == true)
+        engine.behavior.loadFailure = nil
+        controller.resumeVideo(at: .seconds(5), autoPlay: true)
+        try await recorder.waitFor(lifecycle: "ResumeComplete")
+        #expect(engine.players.count == 3)
+    }
+
+    @Test func automaticResumeProbesUntilTheNetworkIsBack() async throws {
+        let policy = RetryPolicy(maximumAttempts: 0, automaticResume: .init(interval: .seconds(2)))
+        let controller = makeController(retry: policy)
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
+        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeFail" }
+        engine.behavior.loadFailure = nil
+        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeComplete" }
+        let automatic = recorder.events.compactMap { if case .retry(_, let r) = $0, r.kind == .automaticResume { r } else { nil } }
+        #expect(automatic.map(\.attempt) == [1, 2])
+    }
+
+    @Test func theForwardBufferStartsAtTheMinimumAndGrowsWithTimeWatched() async throws {
+        let controller = makeController()
+        controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(2), maximum: .seconds(5))
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        #expect(player.configuration.forwardBufferDuration == .seconds(2))
+        for second in 1...8 {
+            player.setPosition(.seconds(Double(second)))
+            try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(Double(second)) } else { false } }
+        }
+        await controller.settle()
+        let targets = recorder.events.compactMap { if case .forwardBufferChanged(_, let d) = $0 { d } else { nil } }
+        #expect(targets == [.seconds(2), .seconds(3), .seconds(4), .seconds(5)])
+        let applied: [Duration?] = player.calls.compactMap { call -> Duration?? in if case .setForwardBufferDuration(let d) = call { .some(d) } else { nil } }
+        #expect(applied == [.seconds(3), .seconds(4), .seconds(5)])
+        #expect(controller.currentSession?.forwardBufferTarget == .seconds(5))
+        // A seek does not count as watching.
+        let before = player.calls.count
+        player.setPosition(.seconds(15))
+        _ = await controller.seekAndWait(to: .seconds(15))
+        await controller.settle()
+        #expect(player.calls.dropFirst(before).allSatisfy { if case .setForwardBufferDuration = $0 { false } else { true } })
+    }
+
+    @Test func methodNoneLeavesTheEngineAlone() async throws {
+        let controller = makeController()
+        controller.bufferOptimizer = .none
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        #expect(player.configuration.forwardBufferDuration == nil)
+        #expect(!recorder.names.contains("ForwardBuffer"))
+    }
+
+    @Test func aResolutionCapBecomesABitrateCapFromTheLadderAndSwitchesSayWhy() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        let ladder = [
+            Variant(bandwidth: 500_000, width: 426, height: 240, url: "v0"), Variant(bandwidth: 1_300_000, width: 854, height: 480, url: "v1"),
+            Variant(bandwidth: 3_000_000, width: 1280, height: 720, url: "v2"),
+        ]
+        player.emit(.variantsDiscovered(ladder))
+        player.emit(.variantChanged(bandwidth: 500_000, url: "v0"))
+        player.emit(.variantChanged(bandwidth: 3_000_000, url: "v2"))
+        try await recorder.waitFor { if case .variantChanged(_, let v) = $0 { v.to.bandwidth == 3_000_000 } else { false } }
+        controller.setMaximumResolution(width: nil, height: 480)
+        await controller.settle()
+        #expect(player.calls.last == .setMaxBitrate(1_300_000))
+        player.emit(.variantChanged(bandwidth: 1_300_000, url: "v1"))
+        try await recorder.waitFor { if case .variantChanged(_, let v) = $0 { v.to.bandwidth == 1_300_000 } else { false } }
+        controller.setPreferredPeakBitRate(600_000)
+        await controller.settle()
+        #expect(player.calls.last == .setMaxBitrate(600_000), "the lower cap wins")
+        let changes = recorder.events.compactMap { if case .variantChanged(_, let v) = $0 { v } else { nil } }
+        #expect(changes.map(\.reason) == [.initial, .adaptive, .cap])
+        #expect(changes.last?.from?.height == 720 && changes.last?.to.height == 480)
+        #expect(controller.currentSession?.variants.variants.count == 3)
+        #expect(controller.currentSession?.activeVariant?.bandwidth == 1_300_000)
+        controller.setMaximumResolution(width: nil, height: nil)
+        controller.setPreferredPeakBitRate(nil)
+        await controller.settle()
+        #expect(player.calls.last == .setMaxBitrate(nil))
+    }
+
+    @Test func preloadingPreparesTheNextVideoPausedAndTakesItOverAtTheEnd() async throws {
+        let provider = BasicSessionProvider(options: BasicSessionProviderOptions(sessionPreloadingPolicy: .withProgressPercentage(50)))
+        let controller = makeController(provider: provider)
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.isAutoAdvance = true
+        controller.setVideos([Self.video, Self.second])
+        try await recorder.waitFor(lifecycle: "Play")
+        let first = await engine.player(number: 1)
+        first.setPosition(.seconds(9))
+        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(9) } else { false } }
+        await controller.settle()
+        #expect(engine.players.count == 1, "not before 50 %")
+        first.setPosition(.seconds(10))
+        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(10) } else { false } }
+        let next = await engine.player(number: 2)
+        await next.waitForCalls(count: 1)
+        #expect(next.calls == [.load(playWhenReady: false)])
+        #expect(next.configuration.url == Self.second.sources[0].url)
+        #expect(recorder.events.filter { $0.name == "SessionAdvanced" }.count == 1, "the preloaded session is not announced early")
+        let mark = await recorder.cursor()
+        first.emit(.endOfStream)
+        try await recorder.waitFor(lifecycle: "Play", from: mark)
+        #expect(next.calls.prefix(2) == [.load(playWhenReady: false), .play])
+        #expect(engine.players.count == 2, "the second video was not built again")
+        let names = recorder.events.dropFirst(mark).map(\.name)
+        #expect(names.contains("SessionAdvanced") && names.contains("Ready"))
+        #expect(first.isClosed)
+    }
+
+    @Test func invalidPreloadPercentagesMeanNever() {
+        #expect(SessionPreloadingPolicy.withProgressPercentage(-1) == .never)
+        #expect(SessionPreloadingPolicy.withProgressPercentage(101) == .never)
+        #expect(SessionPreloadingPolicy.withProgressPercentage(.nan) == .never)
+        #expect(SessionPreloadingPolicy.withProgressPercentage(100) != .never)
+        #expect(BasicSessionProviderOptions().sessionPreloadingPolicy == .never)
+    }
+
+    @Test func policyValuesValidateTheirInputs() throws {
+        #expect(BufferOptimizer(minimum: .milliseconds(100), maximum: .zero) == BufferOptimizer(minimum: .seconds(1), maximum: .seconds(1)))
+        let fromOptions = try BufferOptimizer(options: [BufferOptimizer.OptionKey.method: "default", BufferOptimizer.OptionKey.minimumDuration: 4, BufferOptimizer.OptionKey.maximumDuration: 20.5])
+        #expect(fromOptions == BufferOptimizer(minimum: .seconds(4), maximum: .milliseconds(20_500)))
+        #expect(throws: PlaybackError.self) { try BufferOptimizer(options: [BufferOptimizer.OptionKey.minimumDuration: 0.5]) }
+        #expect(throws: PlaybackError.self) { try BufferOptimizer(options: [BufferOptimizer.OptionKey.method: "fast"]) }
+        let policy = RetryPolicy(maximumAttempts: 5, initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(5), jitter: 0.5)
+        #expect(policy.delay(beforeAttempt: 1, random: 0.5) == .seconds(1))
+        #expect(policy.delay(beforeAttempt: 4, random: 0.5) == .seconds(5), "capped")
+        #expect(policy.delay(beforeAttempt: 1, random: 0) == .milliseconds(500))
+        #expect(policy.delay(beforeAttempt: 1, random: 1) == .milliseconds(1500))
+        #expect(policy.isRetryable(PlaybackError(.downloadFailed, "x", httpStatus: 503)))
+        #expect(policy.isRetryable(PlaybackError(.networkUnreachable, "x")))
+        #expect(policy.isRetryable(PlaybackError(.httpStatus, "x", httpStatus: 429)))
+        #expect(!policy.isRetryable(PlaybackError(.downloadFailed, "x", httpStatus: 404)))
+        #expect(!policy.isRetryable(PlaybackError(.corruptMedia, "x")))
+    }
+}

@@ -76,13 +76,15 @@ final class GStreamerPipeline: @unchecked Sendable {
         var bytesRead = 0
         /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
         var startGatePending = false
+        var startGateSince = 0.0
         var gateOpenedOnce = false
-        /// A seek outside the buffer is fetching its first segment at the lowest variant.
-        var lowVariantSeek = false
         /// The first bytes the URL's own source read: the master playlist for HLS.
         var masterBytes: [UInt8] = []
         var masterCollecting = true
         var ladderReported = false
+        var ladder: [Variant] = []
+        /// `connection-bitrate` pins the first variant to the lowest until the first frame.
+        var startSpeedPinned = false
     }
 
     init(configuration: EnginePlayerConfiguration, logger: Logger) throws(PlaybackError) {
@@ -213,7 +215,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     func play() {
         let go = state.withLock { s -> Bool in
             s.wantsPlaying = true
-            if s.prerolled && !s.pipelineAtPlaying && !s.startGatePending && needsStartGate(s) { s.startGatePending = true }
             return s.startSeekSeqnum == nil && !s.closed && !s.startGatePending
         }
         if go { setState(GST_STATE_PLAYING) }
@@ -236,9 +237,11 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     /// Opens the start gate once enough is buffered (or the stream has nothing more to give).
     private func checkStartGate(force: Bool = false) {
-        guard state.withLock({ $0.startGatePending }) else { return }
+        guard let since = state.withLock({ $0.startGatePending ? $0.startGateSince : nil }) else { return }
         let level = demuxerLevel() ?? .zero
-        guard force || level >= configuration.startPolicy.bufferToStart else { return }
+        // Never wait long: a demuxer that hands everything downstream at once reads as empty.
+        let waited = Date().timeIntervalSince1970 - since > 1.0
+        guard force || waited || level >= configuration.startPolicy.bufferToStart else { return }
         let play = state.withLock { s -> Bool in
             s.startGatePending = false
             s.gateOpenedOnce = true
@@ -258,7 +261,6 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
-        if configuration.startPolicy.lowVariantSeeks { lowerVariantIfOutsideBuffer(target) }
         let rate = state.withLock { $0.rate }
         let sent = sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap) { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
@@ -281,27 +283,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         return gst_element_send_event(playbin.pointer, event) != 0
     }
 
-    /// A seek whose target is not buffered downloads a whole segment before its first frame: fetch that
-    /// one at the lowest variant (small, fast), then give ABR back its cap.
-    private func lowerVariantIfOutsideBuffer(_ target: MediaTime) {
-        let demuxers = state.withLock { $0.demuxers }
-        guard let demuxer = demuxers.last, let position = currentPosition() else { return }
-        let level = cove_get_uint64(demuxer.object, "current-level-time-video")
-        let ahead: Int64 = level == UInt64.max ? 0 : Int64(clamping: level)
-        let bufferedEnd = (position.nanoseconds ?? 0) + ahead
-        guard let targetNs = target.nanoseconds, targetNs < (position.nanoseconds ?? 0) || targetNs > bufferedEnd else { return }
-        state.withLock { $0.lowVariantSeek = true }
-        for demuxer in demuxers { cove_set_uint(demuxer.object, "max-bitrate", 1) }
-    }
-
-    /// Ends a low-variant seek: the app's cap (or none) applies again.
-    private func restoreVariantAfterSeek() {
-        let (demuxers, cap, wasLowered) = state.withLock { s -> ([ElementRef], Int?, Bool) in
-            defer { s.lowVariantSeek = false }
-            return (s.demuxers, s.maxBitrate, s.lowVariantSeek)
+    /// After the first frame: ABR measures the connection itself again.
+    private func unpinStartSpeed() {
+        let demuxers = state.withLock { s -> [ElementRef] in
+            guard s.startSpeedPinned else { return [] }
+            s.startSpeedPinned = false
+            return s.demuxers
         }
-        guard wasLowered else { return }
-        for demuxer in demuxers { applyBitrate(cap, to: demuxer) }
+        for demuxer in demuxers { cove_set_uint(demuxer.object, "connection-bitrate", 0) }
     }
 
     func setRate(_ rate: Double) {
@@ -320,12 +309,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func setMaxBitrate(_ bitsPerSecond: Int?) {
-        let (demuxers, seeking) = state.withLock { s -> ([ElementRef], Bool) in
+        let demuxers = state.withLock { s -> [ElementRef] in
             s.maxBitrate = bitsPerSecond
-            return (s.demuxers, s.lowVariantSeek)
+            return s.demuxers
         }
-        // During a low-variant seek the cap is restored (to this new value) once the seek's frame shows.
-        guard !seeking else { return }
         for demuxer in demuxers { applyBitrate(bitsPerSecond, to: demuxer) }
     }
 
@@ -454,13 +441,18 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     fileprivate func demuxerAdded(_ element: ElementRef) {
         gst_object_ref(element.object)
-        let (bitrate, buffer) = state.withLock { s -> (Int?, Duration?) in
+        let (bitrate, buffer, lowest) = state.withLock { s -> (Int?, Duration?, Int?) in
             s.demuxers.append(element)
-            return (s.maxBitrate, s.forwardBuffer)
+            return (s.maxBitrate, s.forwardBuffer, s.ladder.map(\.bandwidth).min())
         }
-        if configuration.startPolicy.startsOnLowestVariant {
-            // Any start bitrate below the ladder makes hlsdemux2 pick its lowest variant, wherever it is listed.
-            cove_set_uint(element.object, "start-bitrate", 1)
+        // urisourcebin reads the whole master playlist before it creates the demuxer, so the ladder is
+        // usually known here (else `masterSourceEnded` sets it, whichever comes second).
+        if configuration.startPolicy.startsOnLowestVariant, let lowest {
+            cove_set_uint(element.object, "start-bitrate", UInt32(clamping: lowest))
+            // hlsdemux2 1.22 picks its first variant from the connection speed when one is set: pin it to
+            // the lowest variant until the first frame, then hand ABR its own measurement back.
+            cove_set_uint(element.object, "connection-bitrate", UInt32(clamping: lowest))
+            state.withLock { $0.startSpeedPinned = true }
         }
         applyBitrate(bitrate, to: element)
         // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
@@ -524,17 +516,36 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    /// Emits the ladder once, as soon as the master playlist is complete (the demuxer is fetching variants by then).
-    private func reportLadderIfKnown() {
+    /// The URL's source finished: the master playlist is complete and the demuxer has not read its end
+    /// yet (this runs in the source pad's probe, before the end-of-stream reaches the demuxer). Its
+    /// ladder is parsed here, so the first variant can still be chosen: hlsdemux2 starts on the variant
+    /// that fits `start-bitrate`, and only with a value it can match (1 bit/s falls back to the first listed).
+    fileprivate func masterSourceEnded() {
         let bytes = state.withLock { s -> [UInt8]? in
-            guard !s.ladderReported, s.masterCollecting, !s.masterBytes.isEmpty, !s.demuxers.isEmpty else { return nil }
-            s.ladderReported = true
+            guard s.masterCollecting, !s.masterBytes.isEmpty else { return nil }
             s.masterCollecting = false
             defer { s.masterBytes = [] }
             return s.masterBytes
         }
         guard let bytes, let variants = MasterLadder.variants(fromPlaylist: bytes, baseURL: configuration.url) else { return }
-        emit(.variantsDiscovered(variants))
+        let demuxers = state.withLock { s -> [ElementRef] in
+            s.ladder = variants
+            return s.demuxers
+        }
+        if configuration.startPolicy.startsOnLowestVariant, let lowest = variants.map(\.bandwidth).min() {
+            for demuxer in demuxers { cove_set_uint(demuxer.object, "start-bitrate", UInt32(clamping: lowest)) }
+        }
+        cove_post_application_message(playbin.pointer, "cove-ladder")
+    }
+
+    /// Emits the ladder once (from the bus thread).
+    private func reportLadderIfKnown() {
+        let variants = state.withLock { s -> [Variant]? in
+            guard !s.ladderReported, !s.ladder.isEmpty else { return nil }
+            s.ladderReported = true
+            return s.ladder
+        }
+        if let variants { emit(.variantsDiscovered(variants)) }
     }
 
     private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
@@ -647,8 +658,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         switch name {
         case "cove-stop":
             return false
+        case "cove-ladder":
+            reportLadderIfKnown()
         case "cove-first-buffer":
-            restoreVariantAfterSeek()
+            unpinStartSpeed()
             let time = Double(b) / 1_000_000
             let rendered = a == 1
             let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
@@ -670,7 +683,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
         case "cove-seek-failed":
-            restoreVariantAfterSeek()
             state.withLock { s in
                 if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
             }
@@ -738,6 +750,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let gate = state.withLock { s -> Bool in
             guard needsStartGate(s) else { return false }
             s.startGatePending = true
+            s.startGateSince = Date().timeIntervalSince1970
             return true
         }
         if gate {
@@ -899,11 +912,17 @@ private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, Un
     guard ElementRef(pointer: source).factoryName == "souphttpsrc" else { return }
     guard let pad = gst_element_get_static_pad(source, "src") else { return }
     defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onMasterSourceData, data, nil)
+    _ = gst_pad_add_probe(pad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue), onMasterSourceData, data, nil)
 }
 
 private let onMasterSourceData: GstPadProbeCallback = { _, info, data in
     guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }
+    if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue == 0 {
+        if cove_event_type(raw.assumingMemoryBound(to: GstEvent.self)) == GST_EVENT_EOS {
+            Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().masterSourceEnded()
+        }
+        return GST_PAD_PROBE_OK
+    }
     let buffer = raw.assumingMemoryBound(to: GstBuffer.self)
     let size = Int(gst_buffer_get_size(buffer))
     var bytes = [UInt8](repeating: 0, count: min(size, 1 << 16))

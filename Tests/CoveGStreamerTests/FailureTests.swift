@@ -86,7 +86,9 @@ extension RealEngineTests {
             // 240p only, downloaded at about twice real time; segments from 6 s on are gone.
             h.server.setBandwidth(bitsPerSecond: 1_200_000)
             h.server.forceStatus(404, forPathsContaining: "/ladder/v0/seg003")
-            let controller = h.controller(fast: false)
+            // hlsdemux2's error carries no HTTP status for segments, so a missing segment looks like a
+            // failing network: retried (briefly here) before playback gives up.
+            let controller = h.controller(fast: false, retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(200), jitter: 0))
             let recorder = EventRecorder(controller)
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
@@ -103,7 +105,9 @@ extension RealEngineTests {
             #expect(failure.lifecycleEvent?.error?.code == .failedToPlayToEnd)
             #expect(try #require(recorder.progress.last) < .seconds(7))
             await controller.settle()
+            #expect(recorder.events.filter { $0.name == "Retry" }.count == 2)
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
+            #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1, "rebuilt pipelines never report Ready again")
             #expect(!recorder.lifecycleNames.contains("End"))
             #expect(!recorder.lifecycleNames.contains("Fail"))
             controller.shutdown()

@@ -20,11 +20,16 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder, ["id": "ladder"])])
             try await recorder.waitFor(lifecycle: "End")
             await controller.settle()
-            let core = recorder.names.filter { !["Variant", "AudioTrack"].contains($0) }
+            let core = recorder.names.filter { !["Variant", "AudioTrack", "ForwardBuffer"].contains($0) }
             #expect(core == [
-                "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "DurationChanged", "SeekableRanges", "MediaType",
+                "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "Variants", "DurationChanged", "SeekableRanges", "MediaType",
                 "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play", "FirstFrame", "End",
             ])
+            // The ladder comes from the master playlist the engine read, in listed order.
+            let ladder = try #require(recorder.events.lazy.compactMap { if case .variantsDiscovered(_, let l) = $0 { l } else { nil } }.first)
+            #expect(ladder.variants.map(\.height) == [240, 480, 720])
+            #expect(ladder.variants.map(\.bandwidth) == ladder.variants.map(\.bandwidth).sorted())
+            #expect(ladder.variants.allSatisfy { $0.codecs.count == 2 && $0.url.hasSuffix("/index.m3u8") })
             #expect(delegate.names == recorder.lifecycleNames)
             #expect(recorder.duration == .some(.seconds(20)))
             #expect(recorder.mediaType == .audioVideo)

@@ -310,15 +310,51 @@ private actor LoopState {
     }
 
     private func performSeek(in runtime: SessionRuntime, _ request: PendingSeek) {
+        if shouldSeekByRebuilding(runtime, to: request.target) {
+            seekByRebuilding(runtime, request)
+            return
+        }
         if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
         runtime.seekInFlight = request
         runtime.awaitingSeekFrame = runtime.reportedFirstFrame
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
-        runtime.lowVariantSeekPending = configuration.startPolicy.lowVariantSeeks && !runtime.ladder.isEmpty
+        runtime.lowVariantSeekPending = false
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
         runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
+    }
+
+    /// hlsdemux2 fetches a seek's first segment at the variant it is on, however it is capped: at 720p
+    /// that is a whole large segment before the first frame. A fresh pipeline opened at the target
+    /// starts on the lowest variant instead (Cove's start policy) and climbs from there — a few
+    /// round trips instead of a big download. Only for targets outside the buffer, on a ladder, when
+    /// not already at the lowest variant.
+    private func shouldSeekByRebuilding(_ runtime: SessionRuntime, to target: MediaTime) -> Bool {
+        guard configuration.startPolicy.lowVariantSeeks, configuration.startPolicy.startsOnLowestVariant, runtime.phase == .ready, runtime.rebuilding == nil,
+            let lowest = runtime.ladder.lowest, let active = runtime.activeVariant, active.bandwidth > lowest.bandwidth,
+            let player = runtime.player, let position = player.position, position.isFinite, target.isFinite
+        else { return false }
+        let status = player.status
+        // Worth it only when fetching a segment at the current variant is slow: at loopback speeds a
+        // rebuild costs more than the download it saves. (~2 s segments assumed.)
+        guard let estimate = status.bandwidthEstimate, estimate > 0, Double(active.bandwidth) * 2 / Double(estimate) > 0.3 else { return false }
+        let bufferedEnd = position.advanced(by: status.bufferedAhead ?? .zero)
+        return target < position || target > bufferedEnd
+    }
+
+    private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
+        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
+        runtime.seekInFlight = request
+        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        runtime.lastWatchedPosition = nil
+        runtime.cueHighWater = .before
+        runtime.lowVariantSeekPending = true
+        runtime.resumePosition = request.target
+        runtime.rebuilding = .seek
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        rebuild(runtime, at: request.target, playWhenReady: runtime.playRequested)
     }
 
     private func complete(_ seek: PendingSeek, succeeded: Bool) {
@@ -708,8 +744,15 @@ private actor LoopState {
         case .tracksSelected(let ids):
             runtime.selectedTrackIDs = ids
             publishTracks(runtime)
-        case .videoSizeChanged:
-            break
+        case .videoSizeChanged(_, let height):
+            // Nothing switched yet: the first picture tells which variant the engine started on.
+            // After a low-variant seek, the picture tells that the fresh pipeline started low.
+            if runtime.activeVariant == nil || (runtime.lowVariantSeekPending && runtime.activeVariant?.height != height),
+                let variant = runtime.ladder.variants.first(where: { $0.height == height }),
+                runtime.ladder.variants.filter({ $0.height == height }).count == 1
+            {
+                variantChanged(runtime, bandwidth: variant.bandwidth, url: variant.url)
+            }
         case .variantChanged(let bandwidth, let url):
             variantChanged(runtime, bandwidth: bandwidth, url: url)
         case .variantsDiscovered(let variants):
@@ -723,7 +766,9 @@ private actor LoopState {
             guard runtime.downloadFailure == nil else { return }
             runtime.downloadFailure = error
             emit(.lifecycle(session, .error(error)))
-            if runtime.stalled { retryOrFail(runtime, error: error) }
+            // During a retry episode downloads failing again means the network is still bad: go on
+            // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
+            if runtime.stalled || runtime.retryAttempts > 0 { retryOrFail(runtime, error: error) }
         case .failed(let error):
             if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
                 rebuildFailed(runtime, error: error, after: rebuild)
@@ -930,7 +975,8 @@ private actor LoopState {
             }
             return
         }
-        if let applied = runtime.appliedBufferTarget, abs((target - applied).seconds) < 1 { return }
+        // Whole-second steps keep engine calls rare; the cap itself is always reached exactly.
+        if let applied = runtime.appliedBufferTarget, applied == target || (abs((target - applied).seconds) < 1 && target != settings.bufferOptimizer.maximum) { return }
         runtime.appliedBufferTarget = target
         runtime.player?.setForwardBufferDuration(target)
         runtime.session.update { $0.forwardBufferTarget = target }
@@ -1110,6 +1156,8 @@ private actor LoopState {
             rebuild(runtime, at: runtime.openingSeek?.target, playWhenReady: runtime.playRequested)
         case .retry:
             rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
+        case .seek:
+            break
         case .resume, nil:
             // An automatic resume is due after FailedToPlayToEndTime.
             guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
@@ -1137,7 +1185,6 @@ private actor LoopState {
         runtime.engineRunning = false
         runtime.downloadFailure = nil
         runtime.lastWatchedPosition = nil
-        runtime.activeVariant = nil
         runtime.bufferingPercent = nil
         listen(to: player, in: runtime)
         player.load(playWhenReady: playWhenReady)
@@ -1156,6 +1203,18 @@ private actor LoopState {
     /// A rebuilt pipeline is ready at the resume position: carry on without repeating Ready.
     private func rebuilt(_ runtime: SessionRuntime, info: EngineMediaInfo, after rebuild: SessionRuntime.Rebuild) {
         let session = runtime.session
+        if rebuild == .seek {
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            runtime.seekableRanges = info.seekableRanges
+            if let request = runtime.seekInFlight {
+                runtime.seekInFlight = nil
+                complete(request, succeeded: true)
+            }
+            seekFinished(runtime, succeeded: true)
+            if runtime.playRequested && !runtime.isPlaying && runtime.engineRunning { startPlaying(runtime) }
+            return
+        }
         runtime.rebuilding = nil
         runtime.phase = .ready
         runtime.reportedFailedToPlayToEnd = false
@@ -1191,6 +1250,14 @@ private actor LoopState {
     private func rebuildFailed(_ runtime: SessionRuntime, error: PlaybackError, after rebuild: SessionRuntime.Rebuild) {
         runtime.player?.close()
         switch rebuild {
+        case .seek:
+            if let request = runtime.seekInFlight {
+                runtime.seekInFlight = nil
+                complete(request, succeeded: false)
+            }
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            retryOrFail(runtime, error: error)
         case .retry(let kind):
             if scheduleRetry(runtime, error: error, kind: kind) { return }
             runtime.rebuilding = nil

@@ -53,6 +53,8 @@ final class SessionRuntime {
     var awaitingTransitionFrame = false
 
     enum Rebuild: Equatable {
+        /// A seek outside the buffer, opened on a fresh pipeline at the lowest variant.
+        case seek
         case retry(RetryAttempt.Kind)
         case resume(autoPlay: Bool, automatic: Bool)
     }

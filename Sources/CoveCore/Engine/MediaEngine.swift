@@ -115,7 +115,9 @@ public struct EngineStartPolicy: Sendable, Hashable {
     /// Go to playing once the first frame is decoded and this much media is buffered ahead (or the
     /// first segment is complete, whichever comes first).
     public var bufferToStart: Duration
-    /// A seek outside the buffer fetches its first segment at the lowest variant, then ABR resumes.
+    /// A seek outside the buffer fetches its first segment at the lowest variant, then ABR climbs again.
+    /// The controller does it by opening a fresh pipeline at the target (hlsdemux2 keeps its current
+    /// variant for a seek's segment whatever its caps say); needs `startsOnLowestVariant`.
     public var lowVariantSeeks: Bool
 
     public init(startsOnLowestVariant: Bool = true, bufferToStart: Duration = .milliseconds(500), lowVariantSeeks: Bool = true) {

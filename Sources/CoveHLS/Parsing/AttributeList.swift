@@ -36,7 +36,7 @@ struct AttributeList {
                     .malformedAttributeList, attribute: name.isEmpty ? nil : name,
                     detail: next == UInt8(ascii: ",")
                         ? "The attribute list has an empty entry."
-                        : "The attribute list has an invalid character in an attribute name, at \(HLSParseError.snippet(text[index...], limit: 20)).",
+                        : "The attribute list has the character \"\(text[index...].prefix(1))\" in an attribute name.",
                     advice: "Attribute names are uppercase letters, digits and '-' (RFC 8216 section 4.2); write NAME=value pairs separated by single commas."
                 )
             }
@@ -254,7 +254,7 @@ struct AttributeList {
     // MARK: Errors
 
     func error(_ kind: HLSParseError.Kind, attribute: String?, detail: String, advice: String) -> HLSParseError {
-        HLSParseError(kind, line: line, tag: tag, attribute: attribute, detail: "\(tag): \(detail)", advice: advice)
+        HLSParseError(kind, line: line, tag: tag, attribute: attribute, detail: detail, advice: advice)
     }
 
     func missing(_ name: String) -> HLSParseError {
@@ -264,7 +264,7 @@ struct AttributeList {
     private func notANumber(_ name: String, _ text: String, kind: String) -> HLSParseError {
         error(
             .invalidAttribute, attribute: name,
-            detail: "\(name)=\(HLSParseError.snippet(text, limit: 24)) is not \(kind).",
+            detail: "The value \(HLSParseError.snippet(text, limit: 24)) of \(name) is not \(kind).",
             advice: "Write \(name) as \(kind), without quotes, exponent, sign or units."
         )
     }
@@ -272,7 +272,7 @@ struct AttributeList {
     private func outOfRange(_ name: String, _ text: String) -> HLSParseError {
         error(
             .numberOutOfRange, attribute: name,
-            detail: "\(name)=\(HLSParseError.snippet(text, limit: 24)) is too large to represent.",
+            detail: "The value \(HLSParseError.snippet(text, limit: 24)) of \(name) is too large to represent.",
             advice: "Check the value; integers must fit in 64 bits (at most \(Int.max))."
         )
     }

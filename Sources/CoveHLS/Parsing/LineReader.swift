@@ -48,7 +48,8 @@ enum LineReader {
             if byte == 0x0A {
                 try finishLine(bytes, from: lineStart, to: index, number: lineNumber, limits: limits, into: &lines)
                 lineNumber += 1
-                guard lineNumber <= limits.maxLines else { throw tooManyLines(limits) }
+                // The empty "line" after a final line feed does not count.
+                guard lineNumber <= limits.maxLines || index + 1 == count else { throw tooManyLines(limits) }
                 index += 1
                 lineStart = index
                 continue

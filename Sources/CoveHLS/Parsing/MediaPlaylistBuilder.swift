@@ -15,6 +15,8 @@ struct MediaPlaylistBuilder {
     private var isIFramesOnly = false
     private var segments: [MediaSegment] = []
     private var dateRanges: [DateRange] = []
+    /// Segments so far that start with a discontinuity, to check the numbering cannot overflow.
+    private var discontinuityCount = 0
 
     // State in force for the next segments.
     private var keys: [EncryptionKey] = []
@@ -167,6 +169,15 @@ struct MediaPlaylistBuilder {
                 advice: "Shorten the live window, or raise HLSParseLimits.maxSegments if it is legitimate."
             )
         }
+        let discontinuities = discontinuityCount + (pendingDiscontinuity ? 1 : 0)
+        if (mediaSequence ?? 0).addingReportingOverflow(segments.count).overflow
+            || (discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow {
+            throw HLSParseError(
+                .numberOutOfRange, line: line.number,
+                detail: "This segment's media or discontinuity sequence number does not fit in 64 bits.",
+                advice: "Check EXT-X-MEDIA-SEQUENCE and EXT-X-DISCONTINUITY-SEQUENCE; they are far too large."
+            )
+        }
         var range: ByteRange?
         if let pending = pendingByteRange {
             if let offset = pending.offset {
@@ -188,6 +199,7 @@ struct MediaPlaylistBuilder {
             isDiscontinuity: pendingDiscontinuity, keys: keys, map: map, programDateTime: pendingDateTime?.value,
             isGap: pendingGap, unknownTags: pendingUnknown
         ))
+        discontinuityCount = discontinuities
         pendingInfo = nil
         pendingByteRange = nil
         pendingDiscontinuity = false

@@ -1,0 +1,216 @@
+import CoveCore
+import CoveGStreamer
+import CoveTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// Calls back when a session ends.
+final class EndWatcher: PlaybackSessionConsumer {
+    let onEnd: @Sendable () -> Void
+    init(_ onEnd: @escaping @Sendable () -> Void) { self.onEnd = onEnd }
+    func playbackSession(_ session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {
+        if lifecycleEvent == .end { onEnd() }
+    }
+}
+
+/// Outages, resume, the buffer optimizer, the start policy, low-variant seeks and preloading on the
+/// real engine, proven from the events and from the media server's request log.
+extension RealEngineTests {
+    @Suite("GStreamer resilience and QoE")
+    struct ResiliencePlaybackTests {
+        /// Segment index and variant of every segment request, in order.
+        static func segments(_ requests: some Sequence<MediaRequest>) -> [(variant: Int, index: Int)] {
+            requests.compactMap { request in
+                let parts = request.path.split(separator: "/")
+                guard parts.count >= 2, let last = parts.last, last.hasPrefix("seg"), last.hasSuffix(".ts"),
+                    let index = Int(last.dropFirst(3).dropLast(3)), let variant = parts.dropLast().last.flatMap({ Int($0.dropFirst()) })
+                else { return nil }
+                return (variant, index)
+            }
+        }
+
+        @Test func aThreeSecondOutageGivesOneStallOneRecoveryAndNoFailure() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            // The server dies when segment 5 is asked for and comes back 3 s later.
+            h.server.scheduleOutage(whenPathContains: "seg005", lasting: .seconds(3))
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(40))
+            await controller.settle()
+            let names = recorder.lifecycleNames
+            #expect(names.filter { $0 == "PlaybackStalled" }.count == 1, "\(names)")
+            #expect(names.filter { $0 == "PlaybackRecovered" }.count == 1)
+            #expect(!names.contains("FailedToPlayToEndTime") && !names.contains("Fail"))
+            #expect(names.filter { $0 == "Ready" }.count == 1)
+            let retries = recorder.events.compactMap { if case .retry(_, let r) = $0 { r } else { nil } }
+            #expect(!retries.isEmpty && retries.allSatisfy { $0.kind == .playback })
+            #expect(recorder.events.contains { if case .framePresented(_, let f) = $0 { f.cause == .resume } else { false } })
+            // It carried on from where it stopped, to the end.
+            #expect(try #require(recorder.progress.last) >= .seconds(19.9))
+            #expect(Self.segments(h.server.segmentRequests).contains { $0.index == 9 })
+            controller.shutdown()
+        }
+
+        @Test func aLongOutageFailsOnceThenResumeVideoCompletesWithoutRepeatingEvents() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(200), jitter: 0))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            let video = h.video(.ladder).update { $0.cuePoints = CuePointCollection([CuePoint(type: "EARLY", position: .seconds(1)), CuePoint(type: "LATE", position: .seconds(15))]) }
+            h.server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(600))
+            controller.setVideos([video])
+            try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(30), failOn: ["Fail"])
+            await controller.settle()
+            #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
+            #expect(recorder.events.filter { $0.name == "Retry" }.count == 2)
+            // Where it stopped (in fast mode the failure can come before the first progress report).
+            let stoppedAt = recorder.progress.last ?? .seconds(7)
+            try await h.server.endOutage()
+            let mark = await recorder.cursor()
+            controller.resumeVideo(at: stoppedAt, autoPlay: true)
+            try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark, timeout: .seconds(5))
+            try await recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
+            await controller.settle()
+            let after = recorder.events.dropFirst(mark).compactMap { $0.lifecycleEvent?.name }
+            #expect(after.first == "ResumeBegin")
+            #expect(!after.contains("Ready") && !after.contains("Play") && !after.contains("ResumeFail"), "\(after)")
+            let fired = recorder.passages.flatMap { $0.cuePoints.map(\.type) }
+            #expect(fired.filter { $0 == "EARLY" }.count == 1, "\(fired)")
+            #expect(fired.filter { $0 == "LATE" }.count == 1)
+            #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
+            #expect(recorder.lifecycleNames.filter { $0 == "Play" }.count == 1)
+            // The rebuilt pipeline started at the resume time, not at the beginning.
+            let resumed = Self.segments(h.server.segmentRequests.dropFirst(0)).drop { $0.index != 4 }
+            #expect(!resumed.isEmpty)
+            controller.shutdown()
+        }
+
+        @Test func theBufferOptimizerGrowsTheForwardBufferAsTheViewerWatches() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(2), maximum: .seconds(8))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(1.5) } else { false } }
+            let early = Self.segments(h.server.segmentRequests).map(\.index).max() ?? -1
+            try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(9) } else { false } }
+            let later = Self.segments(h.server.segmentRequests).map(\.index).max() ?? -1
+            controller.shutdown()
+            // 2 s target at the start: at most the segment playing, the one buffered and one in flight.
+            #expect(early <= 2, "fetched up to segment \(early) after 1.5 s")
+            // ~8 s target after 9 s watched: media up to at least 16 s fetched (a fixed 2 s buffer stays ≤ 12 s).
+            #expect(later >= 7, "fetched up to segment \(later) after 9 s")
+            let targets = recorder.events.compactMap { if case .forwardBufferChanged(_, let d) = $0 { d } else { nil } }
+            #expect(targets.first == .seconds(2) && targets.last == .seconds(8))
+            #expect(targets == targets.sorted())
+        }
+
+        @Test func withMethodNoneTheEngineBuffersItsOwnThirtySeconds() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            controller.bufferOptimizer = .none
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(1.5) } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) { _ in Self.segments(h.server.segmentRequests).contains { $0.index == 9 } }
+            controller.shutdown()
+            #expect(!recorder.names.contains("ForwardBuffer"))
+        }
+
+        @Test func playbackStartsOnTheLowestVariantWhereverTheMasterListsIt() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let master = try String(contentsOf: h.fixtures.url(.ladder), encoding: .utf8)
+            let reversed = Self.reversedMaster(master)
+            h.server.addRoute(prefix: "/ladder/reversed.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(reversed.utf8)) }
+            for (policy, expected) in [(EngineStartPolicy.default, 0), (.engineDefault, 2)] {
+                h.server.clearRequestLog()
+                let controller = h.controller(startPolicy: policy)
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([Video(url: h.server.url("ladder/reversed.m3u8"))])
+                try await recorder.waitFor(lifecycle: "End")
+                controller.shutdown()
+                #expect(Self.segments(h.server.segmentRequests).first?.variant == expected, "\(policy)")
+                let first = recorder.events.lazy.compactMap { if case .variantChanged(_, let v) = $0 { v } else { nil } }.first
+                #expect(first?.reason == .initial)
+                let ladder = try #require(recorder.events.lazy.compactMap { if case .variantsDiscovered(_, let l) = $0 { l } else { nil } }.first)
+                #expect(ladder.variants.map(\.height) == [720, 480, 240], "listed order")
+            }
+        }
+
+        @Test func aSeekOutsideTheBufferFetchesItsFirstSegmentAtTheLowestVariant() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            h.server.setBandwidth(bitsPerSecond: 12_000_000)
+            let controller = h.controller(fast: false)
+            controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(2), maximum: .seconds(2))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(timeout: .seconds(15)) { _ in Self.segments(h.server.segmentRequests).contains { $0.variant == 2 } }
+            let mark = h.server.requests.count
+            #expect(await controller.seekAndWait(to: .seconds(12), tolerance: .zero))
+            try await recorder.waitFor(timeout: .seconds(15)) { _ in Self.segments(h.server.requests.dropFirst(mark)).count >= 3 }
+            controller.shutdown()
+            let after = Self.segments(h.server.requests.dropFirst(mark))
+            let target = try #require(after.first { $0.index == 6 })
+            #expect(target.variant == 0, "the seek's segment: \(after)")
+            #expect(after.contains { $0.index > 6 && $0.variant > 0 }, "ABR climbs again afterwards: \(after)")
+            #expect(recorder.events.contains { if case .variantChanged(_, let v) = $0 { v.reason == .seek } else { false } })
+        }
+
+        @Test func aPreloadedNextVideoTakesOverAtTheEnd() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let provider = BasicSessionProvider(options: BasicSessionProviderOptions(sessionPreloadingPolicy: .withProgressPercentage(50)))
+            let controller = h.controller(provider: provider)
+            let recorder = EventRecorder(controller)
+            // What the server had been asked for when the first video ended.
+            let atFirstEnd = Mutex<[MediaRequest]?>(nil)
+            let watcher = EndWatcher { if atFirstEnd.withLock({ $0 }) == nil { atFirstEnd.withLock { $0 = h.server.requests } } }
+            controller.addSessionConsumer(watcher)
+            controller.isAutoPlay = true
+            controller.isAutoAdvance = true
+            controller.setVideos([h.video(.ladder, ["id": "one"]), h.video(.fmp4, ["id": "two"])])
+            try await recorder.waitFor(timeout: .seconds(40)) { if case .playlistCompleted = $0 { true } else { false } }
+            await controller.settle()
+            let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
+            #expect(frames == [.start, .transition])
+            #expect(recorder.lifecycleNames.filter { $0 == "End" }.count == 2)
+            let firstEnd = try #require(recorder.events.firstIndex { $0.lifecycleEvent?.name == "End" })
+            let secondSession = recorder.events.dropFirst(firstEnd).compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first
+            #expect(secondSession?.video.id == "two")
+            // The second video was fetched while the first still played.
+            let before = try #require(atFirstEnd.withLock { $0 })
+            #expect(before.contains { $0.path.contains("/fmp4/") && $0.path.hasSuffix(".m4s") }, "\(before.map(\.path).suffix(6))")
+            controller.shutdown()
+        }
+
+        static func reversedMaster(_ master: String) -> String {
+            let lines = master.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            var header: [String] = []
+            var pairs: [[String]] = []
+            var index = 0
+            while index < lines.count {
+                if lines[index].hasPrefix("#EXT-X-STREAM-INF"), index + 1 < lines.count {
+                    pairs.append([lines[index], lines[index + 1]])
+                    index += 2
+                } else {
+                    if pairs.isEmpty { header.append(lines[index]) }
+                    index += 1
+                }
+            }
+            return (header + pairs.reversed().flatMap { $0 }).joined(separator: "\n") + "\n"
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import CoveHLS
+import Testing
+
+/// Parses text the tests expect to be valid, returning the media playlist or recording why not.
+func parseMedia(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MediaPlaylist {
+    let playlist = try HLSPlaylist.parse(text)
+    return try #require(playlist.media, "expected a media playlist", sourceLocation: sourceLocation)
+}
+
+func parseMaster(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> MasterPlaylist {
+    let playlist = try HLSPlaylist.parse(text)
+    return try #require(playlist.master, "expected a master playlist", sourceLocation: sourceLocation)
+}
+
+/// Asserts that parsing fails with `kind` on `line`, and returns the error for further checks.
+@discardableResult
+func expectFailure(
+    _ bytes: [UInt8], _ kind: HLSParseError.Kind, line: Int?, limits: HLSParseLimits = .init(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> HLSParseError? {
+    do {
+        let playlist = try HLSPlaylist.parse(bytes, limits: limits)
+        Issue.record("expected \(kind) on line \(line.map(String.init) ?? "nil"), but parsed: \(playlist)", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        #expect(error.kind == kind, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.line == line, "\(error)", sourceLocation: sourceLocation)
+        #expect(!error.description.isEmpty, sourceLocation: sourceLocation)
+        return error
+    }
+}
+
+@discardableResult
+func expectFailure(
+    _ text: String, _ kind: HLSParseError.Kind, line: Int?, limits: HLSParseLimits = .init(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> HLSParseError? {
+    expectFailure(Array(text.utf8), kind, line: line, limits: limits, sourceLocation: sourceLocation)
+}
+
+/// A media playlist around `body` lines, so tests only spell out what they are about.
+func media(_ body: String, target: Int = 10) -> String {
+    "#EXTM3U\n#EXT-X-TARGETDURATION:\(target)\n" + body + "\n"
+}
+
+/// SplitMix64: a tiny seeded generator, so every random test is reproducible from its seed.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func chance(_ probability: Double) -> Bool {
+        Double.random(in: 0..<1, using: &self) < probability
+    }
+
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        Int.random(in: range, using: &self)
+    }
+
+    mutating func pick<T>(_ items: [T]) -> T {
+        items[Int.random(in: 0..<items.count, using: &self)]
+    }
+}

@@ -81,7 +81,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// The first bytes the URL's own source read: the master playlist for HLS.
         var masterBytes: [UInt8] = []
         var masterCollecting = true
-        var ladderReported = false
         var ladder: [Variant] = []
         /// `connection-bitrate` pins the first variant to the lowest until the first frame.
         var startSpeedPinned = false
@@ -228,11 +227,14 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Media buffered in the demuxer ahead of what was handed downstream.
     private func demuxerLevel() -> Duration? {
         guard let demuxer = state.withLock({ $0.demuxers.last }) else { return nil }
-        let video = cove_get_uint64(demuxer.object, "current-level-time-video")
-        let audio = cove_get_uint64(demuxer.object, "current-level-time-audio")
-        let levels = [video, audio].filter { $0 != UInt64.max }
-        guard let level = (state.withLock { $0.expectsVideo } == false ? levels.last : levels.first) else { return nil }
-        return .nanoseconds(Int64(clamping: level))
+        let levels = Self.levels(of: demuxer)
+        return (state.withLock { $0.expectsVideo } == false ? levels.audio ?? levels.video : levels.video ?? levels.audio).map { .nanoseconds(Int64(clamping: $0)) }
+    }
+
+    /// The demuxer's queued video and audio, in nanoseconds (nil while it reports CLOCK_NONE).
+    private static func levels(of demuxer: ElementRef) -> (video: UInt?, audio: UInt?) {
+        let known = { (value: UInt) -> UInt? in value == UInt.max ? nil : value }
+        return (known(cove_get_uint64(demuxer.object, "current-level-time-video")), known(cove_get_uint64(demuxer.object, "current-level-time-audio")))
     }
 
     /// Opens the start gate once enough is buffered (or the stream has nothing more to give).
@@ -361,9 +363,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         let (demuxers, playing, bytes) = state.withLock { ($0.demuxers, $0.pipelineAtPlaying, $0.bytesRead) }
         var status = EngineStatus(position: currentPosition(), duration: currentDuration(), isPlaying: playing, bytesRead: bytes)
         if let demuxer = demuxers.last {
-            let level = cove_get_uint64(demuxer.object, "current-level-time-video")
-            let audioLevel = cove_get_uint64(demuxer.object, "current-level-time-audio")
-            let best = [level, audioLevel].filter { $0 != UInt64.max && $0 > 0 }.min()
+            let levels = Self.levels(of: demuxer)
+            let best = [levels.video, levels.audio].compactMap { $0 }.filter { $0 > 0 }.min()
             status.bufferedAhead = best.map { .nanoseconds(Int64(clamping: $0)) }
             let bandwidth = cove_get_uint(demuxer.object, "current-bandwidth")
             status.bandwidthEstimate = bandwidth > 0 ? Int(bandwidth) : nil
@@ -538,14 +539,11 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_post_application_message(playbin.pointer, "cove-ladder")
     }
 
-    /// Emits the ladder once (from the bus thread).
-    private func reportLadderIfKnown() {
-        let variants = state.withLock { s -> [Variant]? in
-            guard !s.ladderReported, !s.ladder.isEmpty else { return nil }
-            s.ladderReported = true
-            return s.ladder
-        }
-        if let variants { emit(.variantsDiscovered(variants)) }
+    /// Emits the ladder from the bus thread. `cove-ladder` is posted when the master playlist ended,
+    /// so it is on the bus ahead of every variant switch and of the preroll.
+    private func reportLadder() {
+        let variants = state.withLock { $0.ladder }
+        if !variants.isEmpty { emit(.variantsDiscovered(variants)) }
     }
 
     private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
@@ -659,7 +657,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "cove-stop":
             return false
         case "cove-ladder":
-            reportLadderIfKnown()
+            reportLadder()
         case "cove-first-buffer":
             unpinStartSpeed()
             let time = Double(b) / 1_000_000
@@ -743,7 +741,6 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     private func finishLoad(wantsPlaying: Bool, alreadyMarked: Bool = false) {
         if !alreadyMarked { state.withLock { $0.prerolled = true } }
-        reportLadderIfKnown()
         let duration = currentDuration()
         emit(.prerolled(EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)))
         guard wantsPlaying else { return }
@@ -846,7 +843,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "adaptive-streaming-statistics":
             // hlsdemux2 posts this with a `bitrate` field when it switches variant.
             var bitrate: guint64 = 0
-            reportLadderIfKnown()
             if let uri = takeGString(cove_message_get_string(message, "uri")), cove_message_get_uint64(message, "bitrate", &bitrate) != 0 || cove_message_get_int(message, "bitrate", &bitrate) != 0 {
                 emit(.variantChanged(bandwidth: Int(bitrate), url: Redaction.redact(urlString: uri)))
             }

@@ -111,8 +111,8 @@ struct ProbeCommand: AsyncParsableCommand {
             if let height = v.to.height { fields["height"] = String(height) }
             traceLine(now, "variant", fields)
         case .retry(_, let r):
-            traceLine(now, "retry", ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", r.delay.secondsValue), "code": r.error.code.name])
-        case .forwardBufferChanged(_, let d): traceLine(now, "forwardBuffer", ["seconds": String(format: "%.1f", d.secondsValue)])
+            traceLine(now, "retry", ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", MediaTime(r.delay).seconds), "code": r.error.code.name])
+        case .forwardBufferChanged(_, let d): traceLine(now, "forwardBuffer", ["seconds": String(format: "%.1f", MediaTime(d).seconds)])
         case .lifecycle(_, .ready): traceLine(now, "ready")
         default: break
         }
@@ -219,12 +219,5 @@ final class ProbeReport: @unchecked Sendable {
             }
             return JSONValue.object(document).serialized(pretty: true)
         }
-    }
-}
-
-extension Duration {
-    var secondsValue: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
     }
 }

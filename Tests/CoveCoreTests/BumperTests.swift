@@ -21,14 +21,6 @@ struct BumperTests {
     }
 
     /// Advances the manual clock step by step until `predicate` matches an event: a timer task may
-    /// register its sleep a moment after the event that started it, so one big jump could miss it.
-    func advance(by step: Duration, until recorder: EventRecorder, from index: Int = 0, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws {
-        for _ in 0..<40 {
-            await clock.advance(by: step)
-            if recorder.events.dropFirst(index).contains(where: predicate) { return }
-        }
-        _ = try await recorder.waitFor(from: index, timeout: .seconds(5), predicate)
-    }
 
     static let bumper = Video(url: URL(string: "https://media.example/bumper/master.m3u8")!, properties: ["id": "bumper"])
     static let content = Video(url: URL(string: "https://media.example/a/master.m3u8")!, properties: ["id": "a"]).update { $0.bumper = bumper }
@@ -55,7 +47,7 @@ struct BumperTests {
         #expect(controller.currentSession?.bumper == Self.bumper)
 
         bumper.setPosition(.seconds(1.5))
-        try await advance(by: .milliseconds(500), until: recorder) { if case .lifecycle(_, .bumperProgress(.seconds(1.5))) = $0 { true } else { false } }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .lifecycle(_, .bumperProgress(.seconds(1.5))) = $0 { true } else { false } }
         #expect(!recorder.names.contains("Progress"), "content progress must not be reported while the bumper plays")
         #expect(!recorder.lifecycleNames.contains("Play"))
 
@@ -303,7 +295,7 @@ struct BumperTests {
         known = bumper.calls.count
         bumper.emit(.buffering(percent: 0))
         #expect(await bumper.nextCall(after: known) == .pause)
-        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "BumperExit" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "BumperExit" }
         let names = recorder.lifecycleNames
         #expect(names.firstIndex(of: "BumperFailedToPlayToEndTime")! < names.firstIndex(of: "BumperExit")!)
         try await recorder.waitFor(lifecycle: "Play")

@@ -25,15 +25,6 @@ struct ResilienceTests {
         .update { $0.cuePoints = CuePointCollection([CuePoint(type: "AD", position: .seconds(4))]) }
     static let second = Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])
 
-    /// Advances the clock in steps until `predicate` matches an event recorded after `index`.
-    func advance(by step: Duration, until recorder: EventRecorder, from index: Int = 0, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws {
-        for _ in 0..<40 {
-            await clock.advance(by: step)
-            if recorder.events.dropFirst(index).contains(where: predicate) { return }
-        }
-        _ = try await recorder.waitFor(from: index, timeout: .seconds(5), predicate)
-    }
-
     /// Plays to `position`, then the engine reports a dead network and an empty buffer.
     func playThenLoseTheNetwork(_ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil) async throws -> ScriptedPlayer {
         controller.isAutoPlay = true
@@ -41,7 +32,7 @@ struct ResilienceTests {
         try await recorder.waitFor(lifecycle: "Play")
         let player = await engine.player(number: 1)
         player.setPosition(position)
-        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == position } else { false } }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == position } else { false } }
         player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped", httpStatus: status)))
         player.emit(.buffering(percent: 0))
         return player
@@ -75,7 +66,7 @@ struct ResilienceTests {
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3))
         // Every rebuilt pipeline fails to load too.
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "refused")
-        try await advance(by: .milliseconds(500), until: recorder) { $0.lifecycleEvent?.name == "FailedToPlayToEndTime" }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { $0.lifecycleEvent?.name == "FailedToPlayToEndTime" }
         await controller.settle()
         let attempts = recorder.events.compactMap { if case .retry(_, let r) = $0 { r } else { nil } }
         #expect(attempts.map(\.attempt) == [1, 2])
@@ -107,7 +98,7 @@ struct ResilienceTests {
         let rebuilt = await engine.player(number: 2)
         #expect(rebuilt.configuration.startPosition == .seconds(2))
         rebuilt.setPosition(.seconds(4.5))
-        try await advance(by: .milliseconds(500), until: recorder, from: mark) { if case .progress(_, let t) = $0 { t == .seconds(4.5) } else { false } }
+        try await clock.advance(by: .milliseconds(500), until: recorder, from: mark) { if case .progress(_, let t) = $0 { t == .seconds(4.5) } else { false } }
         await controller.settle()
         let after = recorder.events.dropFirst(mark)
         let names = after.compactMap { $0.lifecycleEvent?.name }
@@ -141,9 +132,9 @@ struct ResilienceTests {
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
         try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
-        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeFail" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeFail" }
         engine.behavior.loadFailure = nil
-        try await advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeComplete" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeComplete" }
         let automatic = recorder.events.compactMap { if case .retry(_, let r) = $0, r.kind == .automaticResume { r } else { nil } }
         #expect(automatic.map(\.attempt) == [1, 2])
     }
@@ -159,7 +150,7 @@ struct ResilienceTests {
         #expect(player.configuration.forwardBufferDuration == .seconds(2))
         for second in 1...8 {
             player.setPosition(.seconds(Double(second)))
-            try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(Double(second)) } else { false } }
+            try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(Double(second)) } else { false } }
         }
         await controller.settle()
         let targets = recorder.events.compactMap { if case .forwardBufferChanged(_, let d) = $0 { d } else { nil } }
@@ -231,11 +222,11 @@ struct ResilienceTests {
         try await recorder.waitFor(lifecycle: "Play")
         let first = await engine.player(number: 1)
         first.setPosition(.seconds(9))
-        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(9) } else { false } }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(9) } else { false } }
         await controller.settle()
         #expect(engine.players.count == 1, "not before 50 %")
         first.setPosition(.seconds(10))
-        try await advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(10) } else { false } }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(10) } else { false } }
         let next = await engine.player(number: 2)
         await next.waitForCalls(count: 1)
         #expect(next.calls == [.load(playWhenReady: false)])

@@ -70,7 +70,6 @@ private actor LoopState {
         let preparationID: Int
         let index: Int
         let video: Video
-        var plan: Result<SessionPlan, PlaybackError>?
         /// Built once the plan arrived and the engine made a player.
         var runtime: SessionRuntime?
     }
@@ -109,10 +108,8 @@ private actor LoopState {
             guard let runtime = current, runtime.session.id == sessionID, runtime.retryToken == token else { return }
             performScheduledRetry(runtime)
         case .preloadPrepared(let id, let result):
-            guard var next = preloaded, next.preparationID == id, next.plan == nil else { return }
-            next.plan = result
-            preloaded = next
-            startPreload(next, result)
+            guard preloaded?.preparationID == id else { return }
+            startPreload(result)
         case .prepared(let id, let result, let bumper):
             guard let preparation, preparation.id == id else { return }
             self.preparation = nil
@@ -426,8 +423,7 @@ private actor LoopState {
         case .success(let p):
             plan = p
         }
-        let bufferTarget = settings.bufferOptimizer.target(afterWatching: .zero)
-        let configuration = engineConfiguration(url: plan.playbackURL, startPosition: prep.queuedSeek?.target, forwardBuffer: bufferTarget)
+        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: prep.queuedSeek?.target)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -466,18 +462,13 @@ private actor LoopState {
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
             bumper: bumperVideo, send: send
         )
-        let runtime = SessionRuntime(session: session, player: player, playbackURL: plan.playbackURL, phase: .loading)
+        let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         runtime.openingSeek = prep.queuedSeek
-        runtime.appliedBufferTarget = bufferTarget
-        runtime.appliedBitrateCap = settings.peakBitrate
         install(runtime)
         let sessionID = session.id
         listen(to: player, in: runtime)
         emit(.sessionAdvanced(session))
-        if let bufferTarget {
-            session.update { $0.forwardBufferTarget = bufferTarget }
-            emit(.forwardBufferChanged(session, bufferTarget))
-        }
+        announceBufferTarget(runtime)
         if prep.playRequested {
             runtime.playRequested = true
             emit(.lifecycle(session, .playRequest))
@@ -506,14 +497,25 @@ private actor LoopState {
         player.load(playWhenReady: prep.playRequested)
     }
 
-    /// The engine configuration for this controller's current settings.
-    private func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?? = nil) -> EnginePlayerConfiguration {
-        let current = settings
-        return EnginePlayerConfiguration(
+    /// The engine configuration for this controller's outputs and current rate.
+    private func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?) -> EnginePlayerConfiguration {
+        EnginePlayerConfiguration(
             url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
-            pacing: configuration.pacing, rate: current.rate, maxBitrate: maxBitrate ?? current.peakBitrate,
+            pacing: configuration.pacing, rate: settings.rate, maxBitrate: maxBitrate,
             forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy
         )
+    }
+
+    /// A new session starts at the optimizer's first target and the app's peak cap (the ladder, and
+    /// with it any resolution cap, is known only once the engine has read the master playlist).
+    private func newSessionConfiguration(url: URL, startPosition: MediaTime?) -> EnginePlayerConfiguration {
+        let current = settings
+        return engineConfiguration(url: url, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero), maxBitrate: current.peakBitrate)
+    }
+
+    /// Tells the app the buffer target a session that just became current started with.
+    private func announceBufferTarget(_ runtime: SessionRuntime) {
+        if let target = runtime.appliedBufferTarget { emit(.forwardBufferChanged(runtime.session, target)) }
     }
 
     /// Forwards the player's events into the loop, tagged with the runtime's current generation.
@@ -582,16 +584,8 @@ private actor LoopState {
             stopTicker(runtime)
             bumper.player.pause()
             bumper.stallToken += 1
-            let token = bumper.stallToken
-            let sessionID = runtime.session.id
-            let clock = configuration.clock
-            let timeout = configuration.bumperStallTimeout
-            let send = self.send
             bumper.stallTask?.cancel()
-            bumper.stallTask = Task {
-                do { try await clock.sleep(for: timeout) } catch { return }
-                send(.bumperStallDeadline(sessionID: sessionID, token: token))
-            }
+            bumper.stallTask = after(configuration.bumperStallTimeout, send: .bumperStallDeadline(sessionID: runtime.session.id, token: bumper.stallToken))
         } else if percent >= 100 && bumper.stalled {
             bumper.stalled = false
             bumper.stallToken += 1
@@ -759,7 +753,6 @@ private actor LoopState {
             let ladder = VariantLadder(variants)
             guard ladder != runtime.ladder else { return }
             runtime.ladder = ladder
-            session.update { $0.ladder = ladder }
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
@@ -971,15 +964,13 @@ private actor LoopState {
                 // The app switched the optimizer off: hand buffering back to the engine.
                 runtime.appliedBufferTarget = nil
                 runtime.player?.setForwardBufferDuration(nil)
-                runtime.session.update { $0.forwardBufferTarget = nil }
             }
             return
         }
         // Whole-second steps keep engine calls rare; the cap itself is always reached exactly.
-        if let applied = runtime.appliedBufferTarget, applied == target || (abs((target - applied).seconds) < 1 && target != settings.bufferOptimizer.maximum) { return }
+        if let applied = runtime.appliedBufferTarget, applied == target || (abs(MediaTime(target - applied).seconds) < 1 && target != settings.bufferOptimizer.maximum) { return }
         runtime.appliedBufferTarget = target
         runtime.player?.setForwardBufferDuration(target)
-        runtime.session.update { $0.forwardBufferTarget = target }
         emit(.forwardBufferChanged(runtime.session, target))
     }
 
@@ -1017,7 +1008,6 @@ private actor LoopState {
         runtime.lowVariantSeekPending = false
         runtime.capChangedSinceSwitch = false
         runtime.activeVariant = to
-        runtime.session.update { $0.activeVariant = to }
         emit(.variantChanged(runtime.session, VariantChange(from: from, to: to, reason: reason)))
     }
 
@@ -1119,13 +1109,16 @@ private actor LoopState {
     private func arm(_ runtime: SessionRuntime, after delay: Duration) {
         runtime.retryTask?.cancel()
         runtime.retryToken += 1
-        let token = runtime.retryToken
-        let sessionID = runtime.session.id
+        runtime.retryTask = after(delay, send: .retryDue(sessionID: runtime.session.id, token: runtime.retryToken))
+    }
+
+    /// Feeds `input` back into the loop after `delay` on the controller's clock, unless cancelled first.
+    private func after(_ delay: Duration, send input: ControllerInput) -> Task<Void, Never> {
         let clock = configuration.clock
         let send = self.send
-        runtime.retryTask = Task {
+        return Task {
             do { try await clock.sleep(for: delay) } catch { return }
-            send(.retryDue(sessionID: sessionID, token: token))
+            send(input)
         }
     }
 
@@ -1172,7 +1165,7 @@ private actor LoopState {
         runtime.eventTask?.cancel()
         runtime.player?.close()
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
-        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: .some(runtime.appliedBitrateCap))
+        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -1336,20 +1329,18 @@ private actor LoopState {
     }
 
     /// The next video's plan arrived: build its player and, when nothing is visible, preroll it paused.
-    private func startPreload(_ next: Preloaded, _ result: Result<SessionPlan, PlaybackError>) {
+    private func startPreload(_ result: Result<SessionPlan, PlaybackError>) {
         guard case .success(let plan) = result else { return }
-        let bufferTarget = settings.bufferOptimizer.target(afterWatching: .zero)
+        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: nil)
         let player: any EnginePlayer
         do {
-            player = try engine.makePlayer(configuration: engineConfiguration(url: plan.playbackURL, startPosition: nil, forwardBuffer: bufferTarget))
+            player = try engine.makePlayer(configuration: configuration)
         } catch {
-            preloaded?.plan = .failure(error)
+            // The next video is then built the usual way when its turn comes, and fails there.
             return
         }
         let session = PlaybackSession(id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension, send: send)
-        let runtime = SessionRuntime(session: session, player: player, playbackURL: plan.playbackURL, phase: .loading)
-        runtime.appliedBufferTarget = bufferTarget
-        runtime.appliedBitrateCap = settings.peakBitrate
+        let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         preloaded?.runtime = runtime
         listen(to: player, in: runtime)
         if configuration.videoOutput == .headless {
@@ -1381,10 +1372,7 @@ private actor LoopState {
         foundPlayableVideo = true
         install(runtime)
         emit(.sessionAdvanced(runtime.session))
-        if let target = runtime.appliedBufferTarget {
-            runtime.session.update { $0.forwardBufferTarget = target }
-            emit(.forwardBufferChanged(runtime.session, target))
-        }
+        announceBufferTarget(runtime)
         if playRequested {
             runtime.playRequested = true
             runtime.awaitingTransitionFrame = true

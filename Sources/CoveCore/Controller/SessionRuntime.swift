@@ -63,11 +63,21 @@ final class SessionRuntime {
     /// Media time watched in this session (natural playback only; seeks and rebuilds do not count).
     var watched: Duration = .zero
     var lastWatchedPosition: MediaTime?
-    var appliedBufferTarget: Duration?
+    /// The forward-buffer target given to the engine; the session shows it to the app.
+    var appliedBufferTarget: Duration? {
+        get { session.forwardBufferTarget }
+        set { session.update { $0.forwardBufferTarget = newValue } }
+    }
 
-    // Bitrate.
-    var ladder = VariantLadder([])
-    var activeVariant: Variant?
+    // Bitrate (kept on the session, where the app reads them).
+    var ladder: VariantLadder {
+        get { session.variants }
+        set { session.update { $0.ladder = newValue } }
+    }
+    var activeVariant: Variant? {
+        get { session.activeVariant }
+        set { session.update { $0.activeVariant = newValue } }
+    }
     /// The cap last applied to the engine (nil: uncapped).
     var appliedBitrateCap: Int?
     /// The cap changed since the last variant switch: the next switch is attributed to it.
@@ -153,11 +163,22 @@ final class SessionRuntime {
         }
     }
 
-    init(session: PlaybackSession, player: (any EnginePlayer)?, playbackURL: URL? = nil, phase: Phase) {
+    init(session: PlaybackSession, player: (any EnginePlayer)?, phase: Phase) {
         self.session = session
         self.player = player
-        self.playbackURL = playbackURL
+        self.playbackURL = nil
         self.phase = phase
+    }
+
+    /// A session whose engine player was built with `configuration`: the URL, buffer target and
+    /// bitrate cap the engine was given are what later rebuilds start from.
+    init(session: PlaybackSession, player: any EnginePlayer, configuration: EnginePlayerConfiguration) {
+        self.session = session
+        self.player = player
+        self.playbackURL = configuration.url
+        self.phase = .loading
+        self.appliedBitrateCap = configuration.maxBitrate
+        self.appliedBufferTarget = configuration.forwardBufferDuration
     }
 
     struct PendingSeek {

@@ -48,7 +48,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// The wait before attempt `attempt` (1-based); `random` is uniform in 0..<1.
     public func delay(beforeAttempt attempt: Int, random: Double) -> Duration {
         let exponent = Double(max(attempt - 1, 0))
-        let base = min(initialDelay.seconds * pow(multiplier, exponent), maximumDelay.seconds)
+        let base = min(MediaTime(initialDelay).seconds * pow(multiplier, exponent), MediaTime(maximumDelay).seconds)
         let spread = base * jitter * (min(max(random, 0), 1) * 2 - 1)
         return .milliseconds(Int64(max(base + spread, 0) * 1000))
     }
@@ -58,18 +58,6 @@ public struct RetryPolicy: Sendable, Hashable {
         if let status = error.httpStatus {
             return status >= 500 || status == 408 || status == 429
         }
-        switch error.code {
-        case .networkUnreachable, .downloadFailed, .loadFailed: return true
-        case .httpStatus: return false
-        default: return false
-        }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a Double.
-    var seconds: Double {
-        let (s, atto) = components
-        return Double(s) + Double(atto) / 1e18
+        return [.networkUnreachable, .downloadFailed, .loadFailed].contains(error.code)
     }
 }

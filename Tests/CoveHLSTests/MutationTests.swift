@@ -52,13 +52,7 @@ struct MutationTests {
             #expect(!error.description.isEmpty)
             return false
         }
-        let written = playlist.serialized()
-        do {
-            let reparsed = try HLSPlaylist.parse(written)
-            #expect(reparsed == playlist, "round trip changed:\n\(String(decoding: bytes, as: UTF8.self))\n--- written ---\n\(written)", sourceLocation: sourceLocation)
-        } catch {
-            Issue.record("wrote an unreadable playlist: \(error)\n\(String(decoding: bytes, as: UTF8.self))\n--- written ---\n\(written)", sourceLocation: sourceLocation)
-        }
+        expectRoundTrip(playlist, source: String(decoding: bytes, as: UTF8.self), sourceLocation: sourceLocation)
         return true
     }
 

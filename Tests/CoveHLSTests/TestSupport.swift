@@ -38,6 +38,21 @@ func expectFailure(
     expectFailure(Array(text.utf8), kind, line: line, limits: limits, sourceLocation: sourceLocation)
 }
 
+/// Asserts that `playlist` is written as text that parses back to an equal value, and returns
+/// that text. `source`, when given, is shown with any failure.
+@discardableResult
+func expectRoundTrip(_ playlist: HLSPlaylist, source: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    let written = playlist.serialized()
+    let shown = (source.map { $0 + "\n--- written ---\n" } ?? "") + written
+    do {
+        let reparsed = try HLSPlaylist.parse(written)
+        #expect(reparsed == playlist, "round trip changed:\n\(shown)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("wrote an unreadable playlist: \(error)\n\(shown)", sourceLocation: sourceLocation)
+    }
+    return written
+}
+
 /// A media playlist around `body` lines, so tests only spell out what they are about.
 func media(_ body: String, target: Int = 10) -> String {
     "#EXTM3U\n#EXT-X-TARGETDURATION:\(target)\n" + body + "\n"

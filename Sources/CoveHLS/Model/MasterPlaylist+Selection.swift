@@ -10,13 +10,14 @@ extension MasterPlaylist {
 
     /// The variant with the smallest `BANDWIDTH` (the first written among equals).
     public var lowestVariant: VariantStream? {
-        variantsByBandwidth.first
+        variants.min { $0.bandwidth < $1.bandwidth }
     }
 
     /// The highest variant whose `BANDWIDTH` fits under `peakBitrate` (bits per second), or the
     /// lowest variant when none fits — a cap must never leave the player with nothing to play.
     public func variant(fittingPeakBitrate peakBitrate: Int) -> VariantStream? {
-        variantsByBandwidth.last { $0.bandwidth <= peakBitrate } ?? lowestVariant
+        let sorted = variantsByBandwidth
+        return sorted.last { $0.bandwidth <= peakBitrate } ?? sorted.first
     }
 
     /// The highest-bandwidth variant whose resolution fits in `width`×`height`. Variants without

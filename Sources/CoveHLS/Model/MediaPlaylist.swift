@@ -41,17 +41,15 @@ public struct MediaPlaylist: Sendable, Hashable {
         self.start = start
         self.dateRanges = dateRanges
         self.unknownTags = unknownTags
-        var placed: [MediaSegment] = []
-        placed.reserveCapacity(segments.count)
+        var placed = segments
         var time = 0.0
         var discontinuity = discontinuitySequence
-        for (index, segment) in segments.enumerated() {
-            if segment.isDiscontinuity { discontinuity = discontinuity.addingReportingOverflow(1).partialValue }
-            placed.append(segment.placed(
-                mediaSequence: mediaSequence.addingReportingOverflow(index).partialValue,
-                discontinuitySequence: discontinuity, startTime: time
-            ))
-            time += segment.duration
+        for index in placed.indices {
+            if placed[index].isDiscontinuity { discontinuity = discontinuity.addingReportingOverflow(1).partialValue }
+            placed[index].mediaSequence = mediaSequence.addingReportingOverflow(index).partialValue
+            placed[index].discontinuitySequence = discontinuity
+            placed[index].startTime = time
+            time += placed[index].duration
         }
         self.segments = placed
     }

@@ -53,28 +53,16 @@ public struct MediaSegment: Sendable, Hashable {
     public let unknownTags: [String]
 
     /// The absolute media sequence number.
-    public let mediaSequence: Int
+    public internal(set) var mediaSequence = 0
     /// The absolute discontinuity sequence number.
-    public let discontinuitySequence: Int
+    public internal(set) var discontinuitySequence = 0
     /// Seconds from the start of the playlist: the sum of the durations before this segment.
-    public let startTime: Double
+    public internal(set) var startTime = 0.0
 
     public init(
         uri: String, duration: Double, title: String? = nil, byteRange: ByteRange? = nil,
         isDiscontinuity: Bool = false, keys: [EncryptionKey] = [], map: MediaInitializationSection? = nil,
         programDateTime: HLSDateTime? = nil, isGap: Bool = false, unknownTags: [String] = []
-    ) {
-        self.init(
-            uri: uri, duration: duration, title: title, byteRange: byteRange, isDiscontinuity: isDiscontinuity,
-            keys: keys, map: map, programDateTime: programDateTime, isGap: isGap, unknownTags: unknownTags,
-            mediaSequence: 0, discontinuitySequence: 0, startTime: 0
-        )
-    }
-
-    init(
-        uri: String, duration: Double, title: String?, byteRange: ByteRange?, isDiscontinuity: Bool,
-        keys: [EncryptionKey], map: MediaInitializationSection?, programDateTime: HLSDateTime?, isGap: Bool,
-        unknownTags: [String], mediaSequence: Int, discontinuitySequence: Int, startTime: Double
     ) {
         self.uri = uri
         self.duration = duration
@@ -86,21 +74,10 @@ public struct MediaSegment: Sendable, Hashable {
         self.programDateTime = programDateTime
         self.isGap = isGap
         self.unknownTags = unknownTags
-        self.mediaSequence = mediaSequence
-        self.discontinuitySequence = discontinuitySequence
-        self.startTime = startTime
     }
 
     /// The first key in force, for the common single-DRM case.
     public var key: EncryptionKey? { keys.first }
     public var isEncrypted: Bool { !keys.isEmpty }
     public var endTime: Double { startTime + duration }
-
-    func placed(mediaSequence: Int, discontinuitySequence: Int, startTime: Double) -> MediaSegment {
-        MediaSegment(
-            uri: uri, duration: duration, title: title, byteRange: byteRange, isDiscontinuity: isDiscontinuity,
-            keys: keys, map: map, programDateTime: programDateTime, isGap: isGap, unknownTags: unknownTags,
-            mediaSequence: mediaSequence, discontinuitySequence: discontinuitySequence, startTime: startTime
-        )
-    }
 }

@@ -192,13 +192,7 @@ struct AttributeList {
     }
 
     mutating func integer(_ name: String) throws(HLSParseError) -> Int? {
-        guard let value = take(name) else { return nil }
-        guard case .unquoted(let text) = value else { throw notANumber(name, value.text, kind: "a decimal integer") }
-        switch Numbers.decimalInteger(text) {
-        case .value(let number): return number
-        case .malformed: throw notANumber(name, text, kind: "a decimal integer")
-        case .outOfRange: throw outOfRange(name, text)
-        }
+        try number(name, kind: "a decimal integer") { Numbers.decimalInteger($0) }
     }
 
     mutating func requiredInteger(_ name: String) throws(HLSParseError) -> Int {
@@ -207,14 +201,7 @@ struct AttributeList {
     }
 
     mutating func float(_ name: String, signed: Bool = false) throws(HLSParseError) -> Double? {
-        guard let value = take(name) else { return nil }
-        let kind = signed ? "a decimal number" : "a non-negative decimal number"
-        guard case .unquoted(let text) = value else { throw notANumber(name, value.text, kind: kind) }
-        switch Numbers.decimalFloat(text, signed: signed) {
-        case .value(let number): return number
-        case .malformed: throw notANumber(name, text, kind: kind)
-        case .outOfRange: throw outOfRange(name, text)
-        }
+        try number(name, kind: signed ? "a decimal number" : "a non-negative decimal number") { Numbers.decimalFloat($0, signed: signed) }
     }
 
     mutating func requiredFloat(_ name: String, signed: Bool = false) throws(HLSParseError) -> Double {
@@ -242,11 +229,18 @@ struct AttributeList {
     }
 
     mutating func resolution(_ name: String) throws(HLSParseError) -> Resolution? {
+        try number(name, kind: "a resolution WIDTHxHEIGHT") { Numbers.resolution($0) }
+    }
+
+    /// Takes `name`, which must be unquoted and read by `read` as `kind`.
+    private mutating func number<Value>(
+        _ name: String, kind: String, _ read: (String) -> Numbers.Outcome<Value>
+    ) throws(HLSParseError) -> Value? {
         guard let value = take(name) else { return nil }
-        guard case .unquoted(let text) = value else { throw notANumber(name, value.text, kind: "a resolution WIDTHxHEIGHT") }
-        switch Numbers.resolution(text) {
-        case .value(let resolution): return resolution
-        case .malformed: throw notANumber(name, text, kind: "a resolution WIDTHxHEIGHT")
+        guard case .unquoted(let text) = value else { throw notANumber(name, value.text, kind: kind) }
+        switch read(text) {
+        case .value(let number): return number
+        case .malformed: throw notANumber(name, text, kind: kind)
         case .outOfRange: throw outOfRange(name, text)
         }
     }

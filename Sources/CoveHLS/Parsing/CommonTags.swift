@@ -1,10 +1,8 @@
 /// The tags both playlist kinds share: `EXT-X-VERSION`, `EXT-X-INDEPENDENT-SEGMENTS`, `EXT-X-START`.
 struct CommonTagState {
-    var version: Int?
-    var versionLine: Int?
+    var version: (value: Int, line: Int)?
     var hasIndependentSegments = false
-    var start: StartPoint?
-    var startLine: Int?
+    var start: (value: StartPoint, line: Int)?
 
     /// Returns false when the tag is not one of the common ones.
     mutating func handle(_ reader: TagReader) throws(HLSParseError) -> Bool {
@@ -12,20 +10,18 @@ struct CommonTagState {
         case "EXTM3U":
             throw reader.error(.duplicateTag, "The #EXTM3U header appears again.", advice: "Keep #EXTM3U only on the first line; two playlists may have been concatenated.")
         case "EXT-X-VERSION":
-            if let versionLine { throw reader.duplicate(of: versionLine) }
-            version = try reader.integerValue()
-            versionLine = reader.line.number
+            version = try reader.once(version) { () throws(HLSParseError) in try reader.integerValue() }
         case "EXT-X-INDEPENDENT-SEGMENTS":
             try reader.requireNoValue()
             hasIndependentSegments = true
         case "EXT-X-START":
-            if let startLine { throw reader.duplicate(of: startLine) }
-            var attributes = try reader.attributes()
-            let offset = try attributes.requiredFloat("TIME-OFFSET", signed: true)
-            let precise = try attributes.yesNo("PRECISE") ?? false
-            try Self.refuseOthers(attributes)
-            start = StartPoint(timeOffset: offset, isPrecise: precise)
-            startLine = reader.line.number
+            start = try reader.once(start) { () throws(HLSParseError) in
+                var attributes = try reader.attributes()
+                let offset = try attributes.requiredFloat("TIME-OFFSET", signed: true)
+                let precise = try attributes.yesNo("PRECISE") ?? false
+                try Self.refuseOthers(attributes)
+                return StartPoint(timeOffset: offset, isPrecise: precise)
+            }
         default:
             return false
         }

@@ -18,19 +18,13 @@ struct PlaylistLine {
     }
 }
 
-/// Turns bytes into lines in one pass, checking the header, size, line length, line count,
-/// UTF-8 and control characters as it goes, so hostile input fails at the first bad byte.
+/// Turns bytes into lines in one pass, checking the header, line length, line count, UTF-8 and
+/// control characters as it goes, so hostile input fails at the first bad byte. (The size was
+/// checked by `HLSPlaylist.parse` before the bytes were copied.)
 enum LineReader {
     private static let header = Array("#EXTM3U".utf8)
 
     static func read(_ bytes: [UInt8], limits: HLSParseLimits) throws(HLSParseError) -> [PlaylistLine] {
-        guard bytes.count <= limits.maxBytes else {
-            throw HLSParseError(
-                .tooLarge, line: nil,
-                detail: "The playlist is \(bytes.count) bytes; the limit is \(limits.maxBytes).",
-                advice: "Split the playlist (shorter live window, fewer variants) or raise HLSParseLimits.maxBytes if it is legitimate."
-            )
-        }
         guard !bytes.isEmpty else {
             throw HLSParseError(.notAPlaylist, line: nil, detail: "The data is empty.", advice: "Check that the URL serves an HLS playlist and that the response body was read completely.")
         }
@@ -144,7 +138,7 @@ enum LineReader {
     }
 
     private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
+        let digits = AttributeWriter.hexDigits
         return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 

@@ -45,7 +45,7 @@ struct MasterPlaylistBuilder {
             )
         }
         return MasterPlaylist(
-            version: common.version, hasIndependentSegments: common.hasIndependentSegments, start: common.start,
+            version: common.version?.value, hasIndependentSegments: common.hasIndependentSegments, start: common.start?.value,
             variants: variants, iFrameVariants: iFrameVariants, renditions: renditions,
             sessionData: sessionData, sessionKeys: sessionKeys, unknownTags: pendingUnknown
         )

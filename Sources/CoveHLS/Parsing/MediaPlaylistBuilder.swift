@@ -3,14 +3,11 @@
 struct MediaPlaylistBuilder {
     let limits: HLSParseLimits
     private var common = CommonTagState()
-    private var targetDuration: Int?
-    private var targetDurationLine: Int?
-    private var mediaSequence: Int?
-    private var mediaSequenceLine: Int?
-    private var discontinuitySequence: Int?
-    private var discontinuitySequenceLine: Int?
-    private var playlistType: PlaylistType?
-    private var playlistTypeLine: Int?
+    // Tags that may appear only once, with the line they were read on.
+    private var targetDuration: (value: Int, line: Int)?
+    private var mediaSequence: (value: Int, line: Int)?
+    private var discontinuitySequence: (value: Int, line: Int)?
+    private var playlistType: (value: PlaylistType, line: Int)?
     private var hasEndList = false
     private var isIFramesOnly = false
     private var segments: [MediaSegment] = []
@@ -58,9 +55,9 @@ struct MediaPlaylistBuilder {
             )
         }
         return MediaPlaylist(
-            version: common.version, targetDuration: targetDuration, mediaSequence: mediaSequence ?? 0,
-            discontinuitySequence: discontinuitySequence ?? 0, playlistType: playlistType, hasEndList: hasEndList,
-            isIFramesOnly: isIFramesOnly, hasIndependentSegments: common.hasIndependentSegments, start: common.start,
+            version: common.version?.value, targetDuration: targetDuration.value, mediaSequence: mediaSequence?.value ?? 0,
+            discontinuitySequence: discontinuitySequence?.value ?? 0, playlistType: playlistType?.value, hasEndList: hasEndList,
+            isIFramesOnly: isIFramesOnly, hasIndependentSegments: common.hasIndependentSegments, start: common.start?.value,
             segments: segments, dateRanges: dateRanges, unknownTags: pendingLines
         )
     }
@@ -72,27 +69,25 @@ struct MediaPlaylistBuilder {
         let line = reader.line.number
         switch reader.name {
         case "EXT-X-TARGETDURATION":
-            if let targetDurationLine { throw reader.duplicate(of: targetDurationLine) }
-            targetDuration = try reader.integerValue()
-            targetDurationLine = line
+            targetDuration = try reader.once(targetDuration) { () throws(HLSParseError) in try reader.integerValue() }
         case "EXT-X-MEDIA-SEQUENCE":
-            if let mediaSequenceLine { throw reader.duplicate(of: mediaSequenceLine) }
-            try refuseAfterSegments(reader)
-            mediaSequence = try reader.integerValue()
-            mediaSequenceLine = line
-        case "EXT-X-DISCONTINUITY-SEQUENCE":
-            if let discontinuitySequenceLine { throw reader.duplicate(of: discontinuitySequenceLine) }
-            try refuseAfterSegments(reader)
-            discontinuitySequence = try reader.integerValue()
-            discontinuitySequenceLine = line
-        case "EXT-X-PLAYLIST-TYPE":
-            if let playlistTypeLine { throw reader.duplicate(of: playlistTypeLine) }
-            let text = try reader.requireValue()
-            guard let type = PlaylistType(rawValue: String(text)) else {
-                throw reader.error(.invalidTagValue, "\(HLSParseError.snippet(text, limit: 20)) is not a playlist type.", advice: "Write VOD or EVENT, or leave the tag out for a sliding-window live playlist.")
+            mediaSequence = try reader.once(mediaSequence) { () throws(HLSParseError) in
+                try refuseAfterSegments(reader)
+                return try reader.integerValue()
             }
-            playlistType = type
-            playlistTypeLine = line
+        case "EXT-X-DISCONTINUITY-SEQUENCE":
+            discontinuitySequence = try reader.once(discontinuitySequence) { () throws(HLSParseError) in
+                try refuseAfterSegments(reader)
+                return try reader.integerValue()
+            }
+        case "EXT-X-PLAYLIST-TYPE":
+            playlistType = try reader.once(playlistType) { () throws(HLSParseError) in
+                let text = try reader.requireValue()
+                guard let type = PlaylistType(rawValue: String(text)) else {
+                    throw reader.error(.invalidTagValue, "\(HLSParseError.snippet(text, limit: 20)) is not a playlist type.", advice: "Write VOD or EVENT, or leave the tag out for a sliding-window live playlist.")
+                }
+                return type
+            }
         case "EXT-X-ENDLIST":
             try reader.requireNoValue()
             hasEndList = true
@@ -133,8 +128,7 @@ struct MediaPlaylistBuilder {
             map = try KeyAndMapTags.map(reader)
             pendingLines.append(reader.line.text)
         case "EXT-X-PROGRAM-DATE-TIME":
-            if let pendingDateTime { throw reader.duplicate(of: pendingDateTime.line) }
-            pendingDateTime = (HLSDateTime(text: String(try reader.requireValue())), line)
+            pendingDateTime = try reader.once(pendingDateTime) { () throws(HLSParseError) in HLSDateTime(text: String(try reader.requireValue())) }
             pendingLines.append(reader.line.text)
         case "EXT-X-GAP":
             try reader.requireNoValue()
@@ -170,8 +164,8 @@ struct MediaPlaylistBuilder {
             )
         }
         let discontinuities = discontinuityCount + (pendingDiscontinuity ? 1 : 0)
-        if (mediaSequence ?? 0).addingReportingOverflow(segments.count).overflow
-            || (discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow {
+        if (mediaSequence?.value ?? 0).addingReportingOverflow(segments.count).overflow
+            || (discontinuitySequence?.value ?? 0).addingReportingOverflow(discontinuities).overflow {
             throw HLSParseError(
                 .numberOutOfRange, line: line.number,
                 detail: "This segment's media or discontinuity sequence number does not fit in 64 bits.",
@@ -183,7 +177,6 @@ struct MediaPlaylistBuilder {
             if let offset = pending.offset {
                 range = ByteRange(length: pending.length, offset: offset)
             } else if let previous = segments.last, previous.uri == line.text, let previousRange = previous.byteRange,
-                      !previousRange.offset.addingReportingOverflow(previousRange.length).overflow,
                       !previousRange.end.addingReportingOverflow(pending.length).overflow {
                 range = ByteRange(length: pending.length, offset: previousRange.end)
             } else {
@@ -206,7 +199,7 @@ struct MediaPlaylistBuilder {
         pendingDateTime = nil
         pendingGap = false
         pendingUnknown = []
-        pendingLines = []
+        pendingLines.removeAll(keepingCapacity: true)
     }
 
     private static func info(_ reader: TagReader) throws(HLSParseError) -> (Double, String?, Int) {

@@ -45,4 +45,13 @@ struct TagReader {
     func duplicate(of first: Int) -> HLSParseError {
         error(.duplicateTag, "The tag appears again (first on line \(first)).", advice: "Keep one #\(tag); players disagree on which one wins.")
     }
+
+    /// Reads a tag that may appear only once: a repeat of `first` is refused before `read` runs,
+    /// so the duplicate error wins over any other problem with the tag.
+    func once<Value>(
+        _ first: (value: Value, line: Int)?, _ read: () throws(HLSParseError) -> Value
+    ) throws(HLSParseError) -> (value: Value, line: Int) {
+        if let first { throw duplicate(of: first.line) }
+        return (try read(), line.number)
+    }
 }

@@ -6,6 +6,9 @@
 /// line breaks and surrounding spaces (an empty one becomes `0`). Parsed values never contain
 /// these, so parse → write → parse is exact.
 struct AttributeWriter {
+    /// Uppercase hex digits, shared with the parser's error messages.
+    static let hexDigits = Array("0123456789ABCDEF")
+
     private var parts: [String] = []
     private var names: Set<String> = []
 
@@ -35,11 +38,10 @@ struct AttributeWriter {
 
     mutating func hexadecimal(_ name: String, _ bytes: [UInt8]?) {
         guard let bytes else { return }
-        let digits = Array("0123456789ABCDEF")
         var text = "0x"
         for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            text.append(Self.hexDigits[Int(byte >> 4)])
+            text.append(Self.hexDigits[Int(byte & 0x0F)])
         }
         if bytes.isEmpty { text.append("0") }
         append(name, text)

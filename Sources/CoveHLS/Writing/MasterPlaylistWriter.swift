@@ -4,7 +4,8 @@
 extension MasterPlaylist {
     public func serialized() -> String {
         var out = PlaylistText()
-        out.header(version: version, independentSegments: hasIndependentSegments, start: start)
+        out.version(version)
+        out.independentSegmentsAndStart(hasIndependentSegments, start)
         for data in sessionData {
             var attributes = AttributeWriter()
             attributes.quoted("DATA-ID", data.dataID)
@@ -39,13 +40,9 @@ extension MasterPlaylist {
         for variant in variants {
             out.verbatim(variant.unknownTags)
             var attributes = AttributeWriter()
-            attributes.integer("BANDWIDTH", variant.bandwidth)
-            attributes.integer("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-            attributes.list("CODECS", variant.codecs)
-            attributes.unquoted("RESOLUTION", variant.resolution?.description)
+            attributes.streamRate(variant.bandwidth, variant.averageBandwidth, variant.codecs, variant.resolution)
             attributes.decimal("FRAME-RATE", variant.frameRate)
-            attributes.unquoted("HDCP-LEVEL", variant.hdcpLevel?.rawValue)
-            attributes.unquoted("VIDEO-RANGE", variant.videoRange?.rawValue)
+            attributes.streamProtection(variant.hdcpLevel, variant.videoRange)
             attributes.quoted("AUDIO", variant.audioGroup)
             attributes.quoted("VIDEO", variant.videoGroup)
             attributes.quoted("SUBTITLES", variant.subtitlesGroup)
@@ -60,12 +57,8 @@ extension MasterPlaylist {
         }
         for variant in iFrameVariants {
             var attributes = AttributeWriter()
-            attributes.integer("BANDWIDTH", variant.bandwidth)
-            attributes.integer("AVERAGE-BANDWIDTH", variant.averageBandwidth)
-            attributes.list("CODECS", variant.codecs)
-            attributes.unquoted("RESOLUTION", variant.resolution?.description)
-            attributes.unquoted("HDCP-LEVEL", variant.hdcpLevel?.rawValue)
-            attributes.unquoted("VIDEO-RANGE", variant.videoRange?.rawValue)
+            attributes.streamRate(variant.bandwidth, variant.averageBandwidth, variant.codecs, variant.resolution)
+            attributes.streamProtection(variant.hdcpLevel, variant.videoRange)
             attributes.quoted("VIDEO", variant.videoGroup)
             attributes.quoted("URI", variant.uri)
             attributes.others(variant.otherAttributes)
@@ -73,5 +66,21 @@ extension MasterPlaylist {
         }
         out.verbatim(unknownTags)
         return out.text
+    }
+}
+
+/// The attributes `EXT-X-STREAM-INF` and `EXT-X-I-FRAME-STREAM-INF` share, in the order both write
+/// them (a variant puts `FRAME-RATE` between the two groups).
+private extension AttributeWriter {
+    mutating func streamRate(_ bandwidth: Int, _ averageBandwidth: Int?, _ codecs: [String], _ resolution: Resolution?) {
+        integer("BANDWIDTH", bandwidth)
+        integer("AVERAGE-BANDWIDTH", averageBandwidth)
+        list("CODECS", codecs)
+        unquoted("RESOLUTION", resolution?.description)
+    }
+
+    mutating func streamProtection(_ hdcpLevel: HDCPLevel?, _ videoRange: VideoRange?) {
+        unquoted("HDCP-LEVEL", hdcpLevel?.rawValue)
+        unquoted("VIDEO-RANGE", videoRange?.rawValue)
     }
 }

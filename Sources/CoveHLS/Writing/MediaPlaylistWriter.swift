@@ -7,14 +7,13 @@
 extension MediaPlaylist {
     public func serialized() -> String {
         var out = PlaylistText()
-        out.header(version: version, independentSegments: false, start: nil)
+        out.version(version)
         out.line("#EXT-X-TARGETDURATION:" + String(max(0, targetDuration)))
         if mediaSequence != 0 { out.line("#EXT-X-MEDIA-SEQUENCE:" + String(max(0, mediaSequence))) }
         if discontinuitySequence != 0 { out.line("#EXT-X-DISCONTINUITY-SEQUENCE:" + String(max(0, discontinuitySequence))) }
         if let playlistType { out.line("#EXT-X-PLAYLIST-TYPE:" + playlistType.rawValue) }
         if isIFramesOnly { out.line("#EXT-X-I-FRAMES-ONLY") }
-        if hasIndependentSegments { out.line("#EXT-X-INDEPENDENT-SEGMENTS") }
-        if let start { out.start(start) }
+        out.independentSegmentsAndStart(hasIndependentSegments, start)
         for range in dateRanges { out.tag("EXT-X-DATERANGE", Self.attributes(of: range)) }
 
         var keysInForce: [EncryptionKey] = []
@@ -65,7 +64,7 @@ extension MediaPlaylist {
         attributes.hexadecimal("SCTE35-CMD", range.scte35Command)
         attributes.hexadecimal("SCTE35-OUT", range.scte35Out)
         attributes.hexadecimal("SCTE35-IN", range.scte35In)
-        if range.endOnNext { attributes.unquoted("END-ON-NEXT", "YES") }
+        attributes.flag("END-ON-NEXT", range.endOnNext)
         attributes.others(range.clientAttributes)
         attributes.others(range.otherAttributes)
         return attributes

@@ -29,13 +29,13 @@ struct PlaylistText {
         }
     }
 
-    mutating func header(version: Int?, independentSegments: Bool, start: StartPoint?) {
+    mutating func version(_ version: Int?) {
         if let version { line("#EXT-X-VERSION:" + String(max(0, version))) }
-        if independentSegments { line("#EXT-X-INDEPENDENT-SEGMENTS") }
-        if let start { self.start(start) }
     }
 
-    mutating func start(_ start: StartPoint) {
+    mutating func independentSegmentsAndStart(_ independentSegments: Bool, _ start: StartPoint?) {
+        if independentSegments { line("#EXT-X-INDEPENDENT-SEGMENTS") }
+        guard let start else { return }
         var attributes = AttributeWriter()
         attributes.decimal("TIME-OFFSET", start.timeOffset)
         attributes.flag("PRECISE", start.isPrecise)

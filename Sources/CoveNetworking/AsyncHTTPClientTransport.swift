@@ -9,7 +9,7 @@ import NIOSSL
 ///
 /// AsyncHTTPClient's own redirect handling is off: it would follow HTTPS→HTTP and forward custom
 /// secret headers such as `BCOV-Policy` to another host. Redirects are followed here instead, with
-/// `RedirectPolicy`, one hop at a time. Every exchange has a deadline and a body-size cap.
+/// `RedirectPolicy`, one hop at a time, by `HTTPTransport.send`. Every exchange has a deadline and a body-size cap.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// One client for the whole process (AsyncHTTPClient pools connections per client).
     public static let shared = AsyncHTTPClientTransport()
@@ -23,7 +23,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         tls.certificateVerification = .fullVerification
         if let trustRoots { tls.trustRoots = trustRoots }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000 + connectTimeout.components.attoseconds / 1_000_000_000))
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: .nanoseconds(Self.nanoseconds(connectTimeout)))
         configuration.decompression = .enabled(limit: .ratio(25))
         // A refused connection fails at once instead of being retried silently until the deadline:
         // callers (the playback service, the engine) own retry policy and report each failure.
@@ -42,21 +42,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         try? await client.shutdown()
     }
 
-    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+    public func exchange(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
-        var current = request
-        var hop = 0
-        while true {
-            let response = try await sendOnce(current, deadline: deadline)
-            guard let next = try request.redirects.followUp(after: current, status: response.status, location: response.headers["location"], hop: hop) else {
-                return response
-            }
-            current = next
-            hop += 1
-        }
-    }
-
-    private func sendOnce(_ request: HTTPRequest, deadline: NIODeadline) async throws(HTTPTransportError) -> HTTPResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
             throw HTTPTransportError(.invalidURL, url: request.url, detail: "only absolute http(s) URLs can be fetched")
         }
@@ -77,9 +64,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw error
         } catch let error as HTTPClientError {
             throw Self.translate(error, url: request.url)
-        } catch let error as NIOSSLError {
-            throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
-        } catch let error as BoringSSLError {
+        } catch let error where error is NIOSSLError || error is BoringSSLError {
             throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
         } catch let error as NIOTooManyBytesError {
             throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the body exceeded \(request.maxResponseBytes) bytes (\(error))")
@@ -121,9 +106,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         return HTTPTransportError(.connectionFailed, url: url, detail: String(describing: error))
     }
 
+    /// Saturating: an absurdly long timeout means "no practical limit", never a trap.
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
+        let time = MediaTime(duration)
+        return time.nanoseconds ?? (time.isBefore ? 0 : .max)
     }
 }

@@ -11,8 +11,11 @@ import Logging
 /// controller.setVideos([found.value])
 /// ```
 ///
-/// Server errors (5xx, 429) and connection failures are retried a bounded number of times with
-/// backoff; 4xx answers never are. Policy keys and tokens never appear in logs or errors.
+/// Server errors (5xx, 429), timeouts and refused connections are retried up to `retry.maximumAttempts`
+/// times, waiting `retry.delay(beforeAttempt:)` before each; other 4xx answers (408 included) never are.
+/// The request's timeout bounds the whole lookup, so a wait that would outlast it ends the lookup
+/// instead. The policy's `automaticResume` does not apply to lookups, and neither does its `jitter`
+/// (delays are taken at the middle of the jitter range). Policy keys and tokens never appear in logs or errors.
 public struct PlaybackService: Sendable {
     public let requestFactory: PlaybackServiceRequestFactory
     public let transport: any HTTPTransport
@@ -20,22 +23,11 @@ public struct PlaybackService: Sendable {
     private let clock: any Clock<Duration>
     private let logger: Logger
 
-    /// How failed lookups are retried.
-    public struct RetryPolicy: Sendable, Hashable {
-        /// Attempts after the first one.
-        public var maxRetries: Int
-        /// Delay before the first retry; doubled for each further one.
-        public var baseDelay: Duration
+    /// The default for lookups: two retries, 250 ms and then 500 ms after a failure. (`maximumDelay`
+    /// is far beyond any lookup's timeout, so it never shortens a wait.)
+    public static let defaultRetry = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250), multiplier: 2, maximumDelay: .seconds(3600), jitter: 0)
 
-        public init(maxRetries: Int = 2, baseDelay: Duration = .milliseconds(250)) {
-            self.maxRetries = max(0, maxRetries)
-            self.baseDelay = baseDelay
-        }
-
-        public static let none = RetryPolicy(maxRetries: 0)
-    }
-
-    public init(requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.playback-service")) {
+    public init(requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.playback-service")) {
         self.requestFactory = requestFactory
         self.transport = transport
         self.retry = retry
@@ -44,7 +36,7 @@ public struct PlaybackService: Sendable {
     }
 
     /// A service for `accountID`; with a nil policy key, lookups need an auth token (Edge Playback Authorization).
-    public init(accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = RetryPolicy(), logger: Logger = Logger(label: "cove.playback-service")) {
+    public init(accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, logger: Logger = Logger(label: "cove.playback-service")) {
         self.init(requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry, logger: logger)
     }
 
@@ -62,12 +54,7 @@ public struct PlaybackService: Sendable {
     /// wins) is fetched too and attached as `video.bumper`.
     public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Video> {
         let (json, response) = try await fetch(requestFactory.videoRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "video")
-        let video: Video
-        do {
-            video = try PlaybackAPIDecoder.video(from: json)
-        } catch {
-            throw .jsonDeserialization(rawBody: response.body, detail: error.description)
-        }
+        let video = try Self.decoded(response) { try PlaybackAPIDecoder.video(from: json) }
         let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration, query: query)
         return Response(value: video.update { $0.bumper = bumper }, json: json, bumperError: bumperError)
     }
@@ -77,12 +64,7 @@ public struct PlaybackService: Sendable {
     /// the controller plays it once, before the playlist.
     public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Playlist> {
         let (json, response) = try await fetch(requestFactory.playlistRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "playlist")
-        var playlist: Playlist
-        do {
-            playlist = try PlaybackAPIDecoder.playlist(from: json)
-        } catch {
-            throw .jsonDeserialization(rawBody: response.body, detail: error.description)
-        }
+        var playlist = try Self.decoded(response) { try PlaybackAPIDecoder.playlist(from: json) }
         guard let first = playlist.videos.firstIndex(where: { !$0.hasError }) else {
             return Response(value: playlist, json: json, bumperError: nil)
         }
@@ -122,6 +104,7 @@ public struct PlaybackService: Sendable {
         let fromCustomField = video.customFields[Video.PropertyKey.bumperIDCustomField]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
         guard let bumperAsset = fromCustomField ?? configuration.bumperPathComponent else { return (nil, nil) }
         var bumperConfiguration = PlaybackServiceConfiguration(authToken: configuration.authToken)
+        // Split back, so the request factory validates it like any asset (a bare `ref:` is refused locally).
         if bumperAsset.hasPrefix("ref:") { bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4)) } else { bumperConfiguration.assetID = bumperAsset }
         do throws(PlaybackServiceError) {
             var bumperQuery = query
@@ -130,11 +113,7 @@ public struct PlaybackService: Sendable {
             bumperQuery.extra.removeValue(forKey: PlaybackServiceQuery.Key.limit)
             bumperQuery.extra.removeValue(forKey: PlaybackServiceQuery.Key.offset)
             let (json, response) = try await fetch(requestFactory.videoRequest(bumperConfiguration, query: bumperQuery), asset: bumperAsset, kind: "bumper")
-            do {
-                return (try PlaybackAPIDecoder.video(from: json), nil)
-            } catch {
-                return (nil, .jsonDeserialization(rawBody: response.body, detail: error.description))
-            }
+            return (try Self.decoded(response) { try PlaybackAPIDecoder.video(from: json) }, nil)
         } catch {
             logger.warning("bumper lookup failed; playing without it", metadata: ["bumper": "\(bumperAsset)", "error": "\(error)"])
             return (nil, error)
@@ -150,42 +129,34 @@ public struct PlaybackService: Sendable {
         let remaining = clock.countdown(from: request.timeout)
         var attempt = 0
         while true {
-            let outcome: Result<HTTPResponse, HTTPTransportError>
+            attempt += 1
             var attemptRequest = request
             attemptRequest.timeout = min(request.timeout, max(remaining(), .milliseconds(1)))
+            let outcome: Result<HTTPResponse, HTTPTransportError>
             do throws(HTTPTransportError) {
                 outcome = .success(try await transport.send(attemptRequest))
             } catch {
                 outcome = .failure(error)
             }
+            let failure: PlaybackServiceError
+            let retryable: Bool
             switch outcome {
-            case .failure(let error):
-                logger.notice("Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt + 1)", "error": "\(error)"])
-                guard Self.retryableTransportFailures.contains(error.kind), attempt < retry.maxRetries else {
-                    throw .connection(error)
-                }
+            case .success(let response) where response.isSuccess:
+                return (try Self.decoded(response) { try JSONValue.parse(response.body, limits: JSONLimits(maxBytes: request.maxResponseBytes)) }, response)
             case .success(let response):
-                if response.isSuccess {
-                    do {
-                        return (try JSONValue.parse(response.body, limits: JSONLimits(maxBytes: request.maxResponseBytes)), response)
-                    } catch {
-                        throw .jsonDeserialization(rawBody: response.body, detail: error.description)
-                    }
-                }
-                let retryable = response.status >= 500 || response.status == 429
-                logger.notice("Playback API answered an error", metadata: ["url": "\(Redaction.redact(url: request.url))", "status": "\(response.status)", "attempt": "\(attempt + 1)"])
-                guard retryable, attempt < retry.maxRetries else {
-                    throw apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
-                }
+                logger.notice("Playback API answered an error", metadata: ["url": "\(Redaction.redact(url: request.url))", "status": "\(response.status)", "attempt": "\(attempt)"])
+                failure = apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
+                retryable = response.status >= 500 || response.status == 429
+            case .failure(let error):
+                logger.notice("Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt)", "error": "\(error)"])
+                failure = .connection(error)
+                retryable = Self.retryableTransportFailures.contains(error.kind)
             }
-            attempt += 1
-            let delay = retry.baseDelay * (1 << min(attempt - 1, 10))
+            guard retryable, attempt <= retry.maximumAttempts else { throw failure }
+            let delay = retry.delay(beforeAttempt: attempt, random: 0.5)
             guard delay < remaining() else {
                 logger.notice("Playback API retry abandoned: the lookup's time is up", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempts": "\(attempt)"])
-                switch outcome {
-                case .failure(let error): throw .connection(error)
-                case .success(let response): throw apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
-                }
+                throw failure
             }
             try? await clock.sleep(for: delay)
             if Task.isCancelled {
@@ -194,6 +165,14 @@ public struct PlaybackService: Sendable {
         }
     }
 
+    /// `decode`'s value; what does not decode is a JSON error that keeps the response's raw bytes.
+    private static func decoded<Value>(_ response: HTTPResponse, _ decode: () throws -> Value) throws(PlaybackServiceError) -> Value {
+        do {
+            return try decode()
+        } catch {
+            throw .jsonDeserialization(rawBody: response.body, detail: String(describing: error))
+        }
+    }
 
     private func apiError(_ response: HTTPResponse, asset: String, kind: String, usedAuthToken: Bool) -> PlaybackServiceError {
         let errors = (try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 1 << 20))).flatMap(PlaybackAPIDecoder.apiErrors(from:)) ?? []

@@ -19,17 +19,16 @@ public struct PlaybackServiceConfiguration: Sendable, Hashable {
         self.bumperReferenceID = bumperReferenceID
     }
 
-    /// The path segment that names the asset: its ID, else `ref:` and its reference ID.
-    var assetPathComponent: String? {
-        if let assetID, !assetID.isEmpty { return assetID }
-        if let assetReferenceID, !assetReferenceID.isEmpty { return "ref:" + assetReferenceID }
-        return nil
-    }
+    /// The path segment that names the asset.
+    var assetPathComponent: String? { Self.pathComponent(id: assetID, referenceID: assetReferenceID) }
 
-    /// The bumper to look up, if any: its ID, else `ref:` and its reference ID.
-    var bumperPathComponent: String? {
-        if let bumperID, !bumperID.isEmpty { return bumperID }
-        if let bumperReferenceID, !bumperReferenceID.isEmpty { return "ref:" + bumperReferenceID }
+    /// The path segment that names the bumper to look up, if any.
+    var bumperPathComponent: String? { Self.pathComponent(id: bumperID, referenceID: bumperReferenceID) }
+
+    /// A Playback API path segment: the ID, else `ref:` and the reference ID (nil when both are empty).
+    static func pathComponent(id: String?, referenceID: String?) -> String? {
+        if let id, !id.isEmpty { return id }
+        if let referenceID, !referenceID.isEmpty { return "ref:" + referenceID }
         return nil
     }
 }

@@ -84,20 +84,15 @@ public final class CatalogServer: Sendable {
             }
         }
 
-        func video(_ key: String) -> JSONObject? {
-            if key.hasPrefix("ref:") {
-                let reference = String(key.dropFirst(4))
-                return videos.values.first { $0["reference_id"]?.stringValue == reference }
-            }
-            return videos[key]
-        }
+        func video(_ key: String) -> JSONObject? { Self.find(key, in: videos) }
 
-        func playlist(_ key: String) -> JSONObject? {
-            if key.hasPrefix("ref:") {
-                let reference = String(key.dropFirst(4))
-                return playlists.values.first { $0["reference_id"]?.stringValue == reference }
-            }
-            return playlists[key]
+        func playlist(_ key: String) -> JSONObject? { Self.find(key, in: playlists) }
+
+        /// The object named by a path segment: an ID, or `ref:` and a reference ID.
+        private static func find(_ key: String, in objects: [String: JSONObject]) -> JSONObject? {
+            guard key.hasPrefix("ref:") else { return objects[key] }
+            let reference = String(key.dropFirst(4))
+            return objects.values.first { $0["reference_id"]?.stringValue == reference }
         }
     }
 
@@ -199,51 +194,38 @@ public final class CatalogServer: Sendable {
     private func resolved(_ video: JSONObject, query: [String: String]) -> JSONObject {
         var object = video
         object["account_id"] = object["account_id"] ?? .string(catalog.accountID)
-        let absolute = { (value: JSONValue?) -> JSONValue? in
-            guard let text = value?.stringValue else { return value }
-            if text.contains("://") { return value }
-            return .string(self.media.url(text).absoluteString)
-        }
         let adConfig = query["ad_config_id"].flatMap { $0.isEmpty ? nil : $0 }
-        if let sources = object["sources"]?.arrayValue {
-            object["sources"] = .array(sources.map { entry in
-                guard var source = entry.objectValue else { return entry }
-                source["src"] = absolute(source["src"])
-                if let vmap = source["vmap"] {
-                    if let adConfig, let resolvedVMAP = absolute(vmap)?.stringValue {
-                        source["vmap"] = .string(resolvedVMAP + (resolvedVMAP.contains("?") ? "&" : "?") + "ad_config_id=" + adConfig)
-                    } else {
-                        source.removeValue(forKey: "vmap")
-                    }
-                }
-                return .object(source)
-            })
-        }
-        for key in ["poster", "thumbnail"] where object[key] != nil { object[key] = absolute(object[key]) }
-        for key in ["poster_sources", "thumbnail_sources"] {
-            if let list = object[key]?.arrayValue {
-                object[key] = .array(list.map { entry in
-                    guard var item = entry.objectValue else { return entry }
-                    item["src"] = absolute(item["src"])
-                    return .object(item)
-                })
+        resolveSources(in: &object, "sources") { source in
+            guard let vmap = source["vmap"] else { return }
+            if let adConfig, let resolvedVMAP = absolute(vmap)?.stringValue {
+                source["vmap"] = .string(resolvedVMAP + (resolvedVMAP.contains("?") ? "&" : "?") + "ad_config_id=" + adConfig)
+            } else {
+                source.removeValue(forKey: "vmap")
             }
         }
-        if let tracks = object["text_tracks"]?.arrayValue {
-            object["text_tracks"] = .array(tracks.map { entry in
-                guard var track = entry.objectValue else { return entry }
-                track["src"] = absolute(track["src"])
-                if let sources = track["sources"]?.arrayValue {
-                    track["sources"] = .array(sources.map { item in
-                        guard var source = item.objectValue else { return item }
-                        source["src"] = absolute(source["src"])
-                        return .object(source)
-                    })
-                }
-                return .object(track)
-            })
-        }
+        for key in ["poster", "thumbnail"] where object[key] != nil { object[key] = absolute(object[key]) }
+        resolveSources(in: &object, "poster_sources")
+        resolveSources(in: &object, "thumbnail_sources")
+        resolveSources(in: &object, "text_tracks") { track in resolveSources(in: &track, "sources") }
         return object
+    }
+
+    /// Makes the `src` of every object in the array at `object[key]` absolute, then applies `more` to it;
+    /// anything that is not an array of objects is left as it is.
+    private func resolveSources(in object: inout JSONObject, _ key: String, _ more: (inout JSONObject) -> Void = { _ in }) {
+        guard let entries = object[key]?.arrayValue else { return }
+        object[key] = .array(entries.map { entry in
+            guard var item = entry.objectValue else { return entry }
+            item["src"] = absolute(item["src"])
+            more(&item)
+            return .object(item)
+        })
+    }
+
+    /// A relative URL made absolute on this server; absolute URLs and non-strings unchanged.
+    private func absolute(_ value: JSONValue?) -> JSONValue? {
+        guard let text = value?.stringValue, !text.contains("://") else { return value }
+        return .string(media.url(text).absoluteString)
     }
 
     /// The policy key from any of the three documented header forms.

@@ -57,7 +57,10 @@ public struct FixtureMedia: Sendable {
 
     /// Generates (or reuses) the fixtures for `spec`.
     public static func prepare(_ spec: Spec = .standard) async throws -> FixtureMedia {
-        try await FixtureCache.shared.media(for: spec)
+        let root = try await FixtureCache.shared.folder(FixtureGenerator.baseDirectory.appendingPathComponent(spec.cacheKey)) { staging in
+            try await FixtureGenerator(spec: spec).generate(into: staging)
+        }
+        return FixtureMedia(root: root, spec: spec)
     }
 }
 
@@ -66,45 +69,40 @@ public struct FixtureError: Error, Sendable, CustomStringConvertible {
     public let description: String
 }
 
-/// Generates each spec once per process; concurrent test processes coordinate through an atomic rename.
+/// Generated folders (fixture media, the sample catalog), each built once per process; concurrent
+/// test processes coordinate through a `.complete` marker and an atomic rename, so none ever sees
+/// (or deletes) another's half-built copy.
 actor FixtureCache {
     static let shared = FixtureCache()
-    private var ready: [FixtureMedia.Spec: FixtureMedia] = [:]
-    private var inFlight: [FixtureMedia.Spec: Task<FixtureMedia, any Error>] = [:]
+    private var ready: Set<URL> = []
+    private var inFlight: [URL: Task<Void, any Error>] = [:]
 
-    func media(for spec: FixtureMedia.Spec) async throws -> FixtureMedia {
-        if let media = ready[spec] { return media }
-        if let task = inFlight[spec] { return try await task.value }
-        let task = Task.detached { try await FixtureGenerator(spec: spec).generateIfNeeded() }
-        inFlight[spec] = task
-        defer { inFlight[spec] = nil }
-        let media = try await task.value
-        ready[spec] = media
-        return media
-    }
-}
-
-struct FixtureGenerator {
-    let spec: FixtureMedia.Spec
-
-    static var baseDirectory: URL {
-        if let custom = ProcessInfo.processInfo.environment["COVE_FIXTURE_DIR"], !custom.isEmpty {
-            return URL(fileURLWithPath: custom)
+    /// `final`, filled by `build` (given an empty staging folder) unless a complete copy is already there.
+    func folder(_ final: URL, build: @escaping @Sendable (URL) async throws -> Void) async throws -> URL {
+        if ready.contains(final) { return final }
+        if let task = inFlight[final] {
+            try await task.value
+            return final
         }
-        return FileManager.default.temporaryDirectory.appendingPathComponent("cove-fixtures")
+        let task = Task.detached { try await Self.buildIfNeeded(final, build: build) }
+        inFlight[final] = task
+        defer { inFlight[final] = nil }
+        try await task.value
+        ready.insert(final)
+        return final
     }
 
-    func generateIfNeeded() async throws -> FixtureMedia {
+    private static func buildIfNeeded(_ final: URL, build: @Sendable (URL) async throws -> Void) async throws {
         let fm = FileManager.default
-        let final = Self.baseDirectory.appendingPathComponent(spec.cacheKey)
         let marker = final.appendingPathComponent(".complete")
-        if fm.fileExists(atPath: marker.path) { return FixtureMedia(root: final, spec: spec) }
-        try fm.createDirectory(at: Self.baseDirectory, withIntermediateDirectories: true)
-        let staging = Self.baseDirectory.appendingPathComponent("\(spec.cacheKey).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        if fm.fileExists(atPath: marker.path) { return }
+        let parent = final.deletingLastPathComponent()
+        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent("\(final.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
         do {
-            try await generate(into: staging)
+            try await build(staging)
             try Data().write(to: staging.appendingPathComponent(".complete"))
         } catch {
             try? fm.removeItem(at: staging)
@@ -122,10 +120,21 @@ struct FixtureGenerator {
                 guard fm.fileExists(atPath: marker.path) else { throw error }
             }
         }
-        return FixtureMedia(root: final, spec: spec)
+    }
+}
+
+struct FixtureGenerator {
+    let spec: FixtureMedia.Spec
+
+    static var baseDirectory: URL {
+        if let custom = ProcessInfo.processInfo.environment["COVE_FIXTURE_DIR"], !custom.isEmpty {
+            return URL(fileURLWithPath: custom)
+        }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("cove-fixtures")
     }
 
-    private func generate(into dir: URL) async throws {
+    /// Writes every asset of the spec into `dir`.
+    func generate(into dir: URL) async throws {
         let d = String(spec.duration)
         let seg = String(spec.segmentDuration)
         let gop = String(spec.segmentDuration * 24)
@@ -191,7 +200,7 @@ struct FixtureGenerator {
 
 
         // Corrupt media: deterministic noise.
-        var generator = SplitMix64(seed: 0xC0DE)
+        var generator = SeededRandom(seed: 0xC0DE)
         let noise = Data((0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
         try noise.write(to: dir.appendingPathComponent("corrupt.mp4"))
         var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(spec.segmentDuration)\n#EXT-X-PLAYLIST-TYPE:VOD\n"
@@ -231,15 +240,21 @@ struct FixtureGenerator {
     }
 }
 
-/// A tiny deterministic generator so "random" fixtures are identical on every machine.
-struct SplitMix64: RandomNumberGenerator {
+/// SplitMix64: a tiny seeded generator, so "random" fixtures and generated test inputs are identical
+/// on every machine and every failure can be replayed from its seed.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A value in 0..<bound (0 when bound ≤ 1).
+    public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }

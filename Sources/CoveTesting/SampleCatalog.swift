@@ -27,11 +27,13 @@ public enum SampleCatalog {
     public static func prepare() async throws -> URL {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
-        let root = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v2")
-        let marker = root.appendingPathComponent(".complete")
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v2")
+        return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper) }
+    }
+
+    /// Writes the catalog into `root`, linking the media of `content` and `bumper`.
+    private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia) throws {
         let fm = FileManager.default
-        if fm.fileExists(atPath: marker.path) { return root }
-        try? fm.removeItem(at: root)
         for folder in ["videos", "playlists", "media/text"] {
             try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
@@ -91,8 +93,6 @@ public enum SampleCatalog {
             "description": "Three playable videos and one the catalog does not have",
             "video_ids": [.string(VideoID.ladder), .string(VideoID.audioOnly), .string(VideoID.subtitles), .string(VideoID.missing)],
         ], to: root.appendingPathComponent("playlists/\(playlistID).json"))
-        try Data().write(to: marker)
-        return root
     }
 
     private static func write(_ object: JSONObject, to url: URL) throws {

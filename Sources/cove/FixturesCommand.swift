@@ -40,10 +40,7 @@ struct ServeMediaCommand: AsyncParsableCommand {
         let server = try await MediaServer.start(root: folder, port: port)
         if let bandwidth { server.setBandwidth(bitsPerSecond: bandwidth) }
         Terminal.line("Serving \(folder.path) at \(server.baseURL.absoluteString) — Ctrl-C to stop")
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        let stop = Interrupt.install { continuation.finish() }
-        defer { stop.cancel() }
-        for await _ in stream {}
+        await Interrupt.wait()
         await server.stop()
     }
 }

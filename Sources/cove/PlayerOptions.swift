@@ -64,6 +64,14 @@ enum Interrupt {
         return source
     }
 
+    /// Returns on the first Ctrl-C (servers run until then).
+    static func wait() async {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        let stop = install { continuation.finish() }
+        defer { stop.cancel() }
+        for await _ in stream {}
+    }
+
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0

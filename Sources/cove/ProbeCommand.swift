@@ -93,13 +93,8 @@ struct ProbeCommand: AsyncParsableCommand {
     private func traceLines(for event: PlaybackEvent, at now: Double) {
         switch event {
         case .framePresented(_, let frame):
-            switch frame.cause {
-            case .start: traceLine(frame.wallTime, "firstFrame")
-            case .seek: traceLine(frame.wallTime, "seekFrame")
-            case .bumper: traceLine(frame.wallTime, "bumperFrame")
-            case .resume: traceLine(frame.wallTime, "resumeFrame")
-            case .transition: traceLine(frame.wallTime, "transitionFrame")
-            }
+            // The event's own name, lower-camel: firstFrame, seekFrame, bumperFrame, resumeFrame, transitionFrame.
+            traceLine(frame.wallTime, event.name.prefix(1).lowercased() + event.name.dropFirst())
         case .lifecycle(_, .stalled): traceLine(now, "stallBegin")
         case .lifecycle(_, .recovered): traceLine(now, "stallEnd")
         case .lifecycle(_, .end): traceLine(now, "end")

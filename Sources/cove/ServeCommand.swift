@@ -34,10 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let key = server.policyKey, catalog == nil { Terminal.line("Sample policy key: \(key)") }
         Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")
         Terminal.line("Ctrl-C to stop.")
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        let stop = Interrupt.install { continuation.finish() }
-        defer { stop.cancel() }
-        for await _ in stream {}
+        await Interrupt.wait()
         await server.stop()
     }
 }

@@ -6,20 +6,13 @@ import Testing
 /// The `cove` command line, run as a real subprocess against served fixtures.
 @Suite("cove CLI", .serialized)
 struct CLITests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
     /// The `cove` binary built next to the test bundle.
     static var binary: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cove")
     }
 
-    static func cove(_ arguments: [String]) async throws -> Run {
-        let result = try await ProcessRunner.run(binary.path, arguments)
-        return Run(status: result.status, stdout: result.output, stderr: result.errorOutput)
+    static func cove(_ arguments: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run(binary.path, arguments)
     }
 
     @Test func probeJSONReportsTheWholeSession() async throws {
@@ -27,8 +20,8 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         let run = try await Self.cove(["probe", server.url(.ladder).absoluteString, "--json", "--fast"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let json = try JSONValue.parse(Array(run.stdout.utf8))
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["outcome"] == "ended")
         #expect(json["engine"] == "gstreamer")
         #expect(json["duration"]?.doubleValue == 20)
@@ -50,12 +43,12 @@ struct CLITests {
         defer { Task { await server.stop() } }
         let run = try await Self.cove(["probe", server.url("missing.m3u8?token=hunter22secret").absoluteString, "--json", "--fast"])
         #expect(run.status == 1)
-        let json = try JSONValue.parse(Array(run.stdout.utf8))
+        let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["outcome"] == "failed")
         #expect(json["error"]?["code"] == "notFound")
         #expect(json["error"]?["httpStatus"] == 404)
         #expect(json["error"]?["url"]?.stringValue?.hasSuffix("missing.m3u8?token=REDACTED") == true)
-        #expect(!run.stdout.contains("hunter22secret") && !run.stderr.contains("hunter22secret"))
+        #expect(!run.output.contains("hunter22secret") && !run.errorOutput.contains("hunter22secret"))
     }
 
     @Test func probeTraceFollowsThePeerBenchContract() async throws {
@@ -63,7 +56,7 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         let run = try await Self.cove(["probe", server.url(.ladder).absoluteString, "--trace", "--seek-at", "0.3", "--seek-to", "12", "--duration", "2.5"])
-        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let lines = run.output.split(separator: "\n").map(String.init)
         // Every line: <unix-epoch-seconds> <name> [key=value ...]
         for line in lines {
             let parts = line.split(separator: " ")
@@ -86,11 +79,11 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         let run = try await Self.cove(["play", server.url(.mp4).absoluteString, "--fast"])
-        #expect(run.status == 0, "\(run.stderr)")
-        for expected in ["Session", "Ready", "Play", "First frame", "End"] { #expect(run.stdout.contains(expected), "\(expected) in \(run.stdout)") }
+        #expect(run.status == 0, "\(run.errorOutput)")
+        for expected in ["Session", "Ready", "Play", "First frame", "End"] { #expect(run.output.contains(expected), "\(expected) in \(run.output)") }
         let bad = try await Self.cove(["play", "/nonexistent/file.mp4"])
         #expect(bad.status != 0)
-        #expect(bad.stderr.contains("neither a URL nor an existing file"))
+        #expect(bad.errorOutput.contains("neither a URL nor an existing file"))
     }
 }
 

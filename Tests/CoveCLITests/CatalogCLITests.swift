@@ -6,7 +6,7 @@ import Testing
 /// `cove fetch`, `cove serve` and `cove demo`, run as real subprocesses.
 @Suite("cove CLI: catalog commands", .serialized)
 struct CatalogCLITests {
-    static func cove(_ arguments: [String]) async throws -> CLITests.Run {
+    static func cove(_ arguments: [String]) async throws -> ProcessRunner.Result {
         try await CLITests.cove(arguments)
     }
 
@@ -22,8 +22,8 @@ struct CatalogCLITests {
         let server = try await Self.catalog()
         defer { Task { await server.stop() } }
         let run = try await Self.cove(Self.fetchArguments(server, ["video", SampleCatalog.VideoID.ladder, "--json", "--bumper-id", SampleCatalog.VideoID.bumper]))
-        #expect(run.status == 0, "\(run.stderr)")
-        let json = try JSONValue.parse(Array(run.stdout.utf8))
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["id"] == .string(SampleCatalog.VideoID.ladder))
         #expect(json["duration"]?.doubleValue == 20)
         #expect(json["reference_id"] == "adaptive-ladder")
@@ -42,15 +42,15 @@ struct CatalogCLITests {
         let server = try await Self.catalog()
         defer { Task { await server.stop() } }
         let page = try await Self.cove(Self.fetchArguments(server, ["playlist", SampleCatalog.playlistReferenceID, "--ref", "--param", "limit=2", "--param", "offset=2", "--json"]))
-        #expect(page.status == 0, "\(page.stderr)")
-        let json = try JSONValue.parse(Array(page.stdout.utf8))
+        #expect(page.status == 0, "\(page.errorOutput)")
+        let json = try JSONValue.parse(Array(page.output.utf8))
         #expect(json["videos"]?.arrayValue?.map { $0["id"] } == [.string(SampleCatalog.VideoID.subtitles), .string(SampleCatalog.VideoID.missing)])
         #expect(json["videos"]?.arrayValue?.last?["error_code"] == "VIDEO_NOT_FOUND")
         let summary = try await Self.cove(Self.fetchArguments(server, ["playlist", SampleCatalog.playlistID]))
         #expect(summary.status == 0)
-        #expect(summary.stdout.contains("4 videos (1 unavailable)"))
-        #expect(summary.stdout.contains("✗ \(SampleCatalog.VideoID.missing): VIDEO_NOT_FOUND"))
-        #expect(summary.stdout.contains("cue points: CODE@0:05.000, AD@0:10.500"))
+        #expect(summary.output.contains("4 videos (1 unavailable)"))
+        #expect(summary.output.contains("✗ \(SampleCatalog.VideoID.missing): VIDEO_NOT_FOUND"))
+        #expect(summary.output.contains("cue points: CODE@0:05.000, AD@0:10.500"))
         #expect(server.media.requests.contains { $0.query == "limit=2&offset=2" })
     }
 
@@ -60,21 +60,21 @@ struct CatalogCLITests {
         let wrongKey = "BCpkADawqM-wrong-cli-key-0005"
         let run = try await Self.cove(Self.fetchArguments(server, ["video", SampleCatalog.VideoID.ladder, "--json"], policyKey: wrongKey))
         #expect(run.status == 1)
-        let json = try JSONValue.parse(Array(run.stdout.utf8))
+        let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["error"] == "apiError")
         #expect(json["code"] == 3)
         #expect(json["httpStatus"] == 401)
         #expect(json["errors"]?.arrayValue?.first?["error_code"] == "INVALID_POLICY_KEY")
         #expect(json["message"]?.stringValue?.contains("policy key was rejected") == true)
-        #expect(!run.stdout.contains(wrongKey) && !run.stderr.contains(wrongKey))
+        #expect(!run.output.contains(wrongKey) && !run.errorOutput.contains(wrongKey))
 
         let missing = try await Self.cove(Self.fetchArguments(server, ["video", "404"]))
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("No video '404'"))
+        #expect(missing.errorOutput.contains("No video '404'"))
 
         let badParameter = try await Self.cove(Self.fetchArguments(server, ["playlist", SampleCatalog.playlistID, "--param", "limit=ten"]))
         #expect(badParameter.status != 0)
-        #expect(badParameter.stderr.contains("limit"))
+        #expect(badParameter.errorOutput.contains("limit"))
         #expect(server.media.requests.filter { $0.path.contains("/playlists/") }.isEmpty, "a bad parameter is caught before any request")
     }
 
@@ -93,22 +93,21 @@ struct CatalogCLITests {
         let policyKey = "BCpkADawqM-env-only-key-0042"
         let server = try await CatalogServer.start(catalog: try Self.tokenCatalog(token: token, policyKey: policyKey))
         defer { Task { await server.stop() } }
-        func fetch(_ extra: [String]) async throws -> CLITests.Run {
+        func fetch(_ extra: [String]) async throws -> ProcessRunner.Result {
             // The key comes only from the environment: it is never on the command line, where `ps` shows it.
-            let result = try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString] + extra,
-                                                     environment: ProcessInfo.processInfo.environment.merging(["COVE_POLICY_KEY": policyKey]) { _, new in new })
-            return CLITests.Run(status: result.status, stdout: result.output, stderr: result.errorOutput)
+            try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString] + extra,
+                                        environment: ["COVE_POLICY_KEY": policyKey])
         }
         for extra in [["--json"], []] {
             let run = try await fetch(extra)
-            #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout.contains("bcov_auth=REDACTED&rendition=hd"), "\(extra): \(run.stdout)")
-            #expect(!run.stdout.contains(token) && !run.stderr.contains(token), "\(extra)")
-            #expect(!run.stdout.contains(policyKey) && !run.stderr.contains(policyKey), "\(extra)")
+            #expect(run.status == 0, "\(run.errorOutput)")
+            #expect(run.output.contains("bcov_auth=REDACTED&rendition=hd"), "\(extra): \(run.output)")
+            #expect(!run.output.contains(token) && !run.errorOutput.contains(token), "\(extra)")
+            #expect(!run.output.contains(policyKey) && !run.errorOutput.contains(policyKey), "\(extra)")
         }
         let shown = try await fetch(["--json", "--show-secrets"])
-        #expect(shown.status == 0, "\(shown.stderr)")
-        let json = try JSONValue.parse(Array(shown.stdout.utf8))
+        #expect(shown.status == 0, "\(shown.errorOutput)")
+        let json = try JSONValue.parse(Array(shown.output.utf8))
         #expect(json["sources"]?.arrayValue?.first?["src"]?.stringValue == "https://cdn.example.com/v1/master.m3u8?bcov_auth=\(token)&rendition=hd")
 
         let noKey = try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString],
@@ -123,7 +122,7 @@ struct CatalogCLITests {
         await server.stop()
         let run = try await Self.cove(["fetch", "video", "1", "--account", "1", "--policy-key", "k-0000000", "--base-url", base, "--json"])
         #expect(run.status == 1)
-        let json = try JSONValue.parse(Array(run.stdout.utf8))
+        let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["error"] == "connectionError")
         #expect(json["cause"] == "connectionFailed")
     }
@@ -150,8 +149,8 @@ struct CatalogCLITests {
         let base = try #require(baseURL)
         #expect(policyKey == SampleCatalog.policyKey)
         let run = try await Self.cove(["fetch", "playlist", SampleCatalog.playlistID, "--account", SampleCatalog.accountID, "--policy-key", SampleCatalog.policyKey, "--base-url", base.absoluteString, "--json"])
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(try JSONValue.parse(Array(run.stdout.utf8))["videos"]?.arrayValue?.count == 4)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(try JSONValue.parse(Array(run.output.utf8))["videos"]?.arrayValue?.count == 4)
         running.interrupt()
         #expect(await running.status() == 0)
     }
@@ -161,22 +160,22 @@ struct CatalogCLITests {
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         let run = try await Self.cove(["serve", "--catalog", empty.path])
         #expect(run.status != 0)
-        #expect(run.stderr.contains("catalog.json is missing"))
+        #expect(run.errorOutput.contains("catalog.json is missing"))
     }
 
     @Test func demoPlaysTheSamplePlaylistBumperFirst() async throws {
         let run = try await Self.cove(["demo", "--fast"])
-        #expect(run.status == 0, "\(run.stderr)")
-        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let lines = run.output.split(separator: "\n").map(String.init)
         func index(_ text: String) -> Int? { lines.firstIndex { $0.hasSuffix("] " + text) || $0 == text } }
-        let enter = try #require(index("BumperEnter"), "\(run.stdout)")
+        let enter = try #require(index("BumperEnter"), "\(run.output)")
         let exit = try #require(index("BumperExit"))
         let play = try #require(index("Play"))
         #expect(enter < exit && exit < play)
         #expect(lines.filter { $0.hasSuffix("] BumperEnter") }.count == 1)
         #expect(lines.filter { $0.hasSuffix("] End") }.count == 3)
-        #expect(run.stdout.contains("skipping \(SampleCatalog.VideoID.missing)"))
-        #expect(run.stdout.contains("PlaylistCompleted(3)"))
+        #expect(run.output.contains("skipping \(SampleCatalog.VideoID.missing)"))
+        #expect(run.output.contains("PlaylistCompleted(3)"))
         #expect(lines.last == "Demo finished.")
     }
 }

@@ -1,4 +1,5 @@
 import CoveCore
+import CoveTesting
 import Foundation
 import Testing
 
@@ -74,7 +75,7 @@ struct JSONParserTests {
 
     /// Fuzz entry: generated values round-trip, and every mutation of their bytes parses or throws.
     @Test func generatedDocumentsRoundTripAndMutationsNeverCrash() throws {
-        var generator = Xorshift(seed: 0xC0FE)
+        var generator = SeededRandom(seed: 0xC0FE)
         func value(_ depth: Int) -> JSONValue {
             switch generator.next() % (depth > 4 ? 5 : 7) {
             case 0: return .null
@@ -103,17 +104,6 @@ struct JSONParserTests {
                 _ = try? JSONValue.parse(mutated)
             }
         }
-    }
-}
-
-private struct Xorshift {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state ^= state << 13
-        state ^= state >> 7
-        state ^= state << 17
-        return state
     }
 }
 

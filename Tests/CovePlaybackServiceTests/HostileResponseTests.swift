@@ -126,7 +126,7 @@ struct HostileResponseTests {
             accountID: "57838016001", policyKey: Self.policyKey, baseURL: server.url("playback/v1"), authBaseURL: server.url("playback/v1"),
             timeout: .seconds(10), maxResponseBytes: Self.responseLimit
         )
-        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maxRetries: 1, baseDelay: .zero), logger: logs.logger())
+        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 1, initialDelay: .zero), logger: logs.logger())
         var outcomes: [String: Int] = [:]
         for n in 0..<1200 {
             let answer = Self.answer(n)
@@ -209,7 +209,7 @@ struct HostileResponseTests {
         let base = server.url("playback/v1")
         await server.stop()
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.policyKey, baseURL: base, timeout: .seconds(5))
-        let service = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport(), retry: .init(maxRetries: 1, baseDelay: .zero))
+        let service = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport(), retry: .init(maximumAttempts: 1, initialDelay: .zero))
         let started = ContinuousClock.now
         do {
             _ = try await service.findVideo(PlaybackServiceConfiguration(assetID: "1"))
@@ -262,20 +262,4 @@ struct HostileResponseTests {
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(server.requests.first?.status == 200, "the head was answered, so it is the body that ran out of time")
     }
-}
-
-/// xorshift64*: tiny, fast and the same on every machine.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed == 0 ? 0x2545_F491_4F6C_DD1D : seed }
-
-    mutating func next() -> UInt64 {
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        return state &* 0x2545_F491_4F6C_DD1D
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
 }

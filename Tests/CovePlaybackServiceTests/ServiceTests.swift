@@ -13,7 +13,7 @@ struct ServiceTests {
     let clock = RecordingClock()
     let logs = LogCapture()
 
-    func service(_ transport: ScriptedHTTPTransport, retry: PlaybackService.RetryPolicy = .init(maxRetries: 2, baseDelay: .milliseconds(250))) -> PlaybackService {
+    func service(_ transport: ScriptedHTTPTransport, retry: RetryPolicy = .init(maximumAttempts: 2, initialDelay: .milliseconds(250))) -> PlaybackService {
         PlaybackService(
             requestFactory: PlaybackServiceRequestFactory(accountID: "57838016001", policyKey: Self.key, globalConfiguration: GlobalConfiguration()),
             transport: transport, retry: retry, clock: clock, logger: logs.logger()
@@ -98,7 +98,7 @@ struct ServiceTests {
 
     @Test func retriesAreBoundedAndTheLastAnswerIsReported() async throws {
         let transport = ScriptedHTTPTransport(Self.json(502, #"[{"error_code": "SERVER_ERROR", "error_subcode": "VIDEO_RETRIEVE_FAILURE"}]"#))
-        let service = self.service(transport, retry: .init(maxRetries: 1, baseDelay: .seconds(1)))
+        let service = self.service(transport, retry: .init(maximumAttempts: 1, initialDelay: .seconds(1)))
         let result = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
         guard case .failure(.api(let errors, 502, let advice)) = result else { Issue.record("\(result)"); return }
         #expect(errors.first?.subcode == "VIDEO_RETRIEVE_FAILURE")
@@ -133,7 +133,7 @@ struct ServiceTests {
         // A real clock: cancellation must cut a long backoff short.
         let service = PlaybackService(
             requestFactory: PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(600), globalConfiguration: GlobalConfiguration()),
-            transport: transport, retry: .init(maxRetries: 5, baseDelay: .seconds(60)), clock: ContinuousClock(), logger: logs.logger()
+            transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .seconds(60), maximumDelay: .seconds(960)), clock: ContinuousClock(), logger: logs.logger()
         )
         let (requests, arrived) = AsyncStream<Void>.makeStream()
         transport.answer { request throws(HTTPTransportError) in
@@ -237,7 +237,7 @@ struct ServiceTests {
     @Test func theTimeoutBoundsTheWholeLookupRetriesIncluded() async throws {
         let transport = ScriptedHTTPTransport(Self.json(503, "[]"))
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(1), globalConfiguration: GlobalConfiguration())
-        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maxRetries: 5, baseDelay: .milliseconds(750)), clock: clock, logger: logs.logger())
+        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .milliseconds(750)), clock: clock, logger: logs.logger())
         let result = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
         guard case .failure(.api(_, 503, _)) = result else { Issue.record("\(result)"); return }
         // 750 ms fit in the 1 s budget; the next 1.5 s backoff does not, so the lookup ends there.

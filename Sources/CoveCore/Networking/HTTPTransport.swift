@@ -2,10 +2,14 @@ import Foundation
 
 /// The SDK's only door to HTTP. Catalog requests, VMAP and beacon fetches, caption and thumbnail
 /// downloads all go through one of these, so apps and tests can swap the transport (the default is
-/// AsyncHTTPClient, in `CoveNetworking`) and every transport gets the same redirect and secrecy rules.
+/// AsyncHTTPClient, in `CoveNetworking`).
+///
+/// A transport performs single exchanges; `send(_:)`, here, follows redirects with `RedirectPolicy`
+/// and holds the whole request to its deadline and size cap — so every transport gets the same
+/// redirect and secrecy rules without writing them again.
 public protocol HTTPTransport: Sendable {
-    /// Performs one request, following redirects per `request.redirects`.
-    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
+    /// One exchange, no redirects followed, within `request.timeout` and `request.maxResponseBytes`.
+    func exchange(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
 }
 
 /// An HTTP request as a value.
@@ -172,6 +176,28 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
 }
 
 extension HTTPTransport {
+    /// Performs `request`, following redirects per `request.redirects`; `request.timeout` covers every hop.
+    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        let deadline = ContinuousClock.now + request.timeout
+        var current = request
+        var hop = 0
+        while true {
+            current.timeout = deadline - ContinuousClock.now
+            guard current.timeout > .zero else {
+                throw HTTPTransportError(.timeout, url: current.url, detail: "the redirects took longer than \(MediaTime(request.timeout)) in all")
+            }
+            let response = try await exchange(current)
+            guard response.body.count <= request.maxResponseBytes else {
+                throw HTTPTransportError(.responseTooLarge, url: current.url, detail: "the body has \(response.body.count) bytes; the limit is \(request.maxResponseBytes)")
+            }
+            guard let next = try request.redirects.followUp(after: current, status: response.status, location: response.headers["location"], hop: hop) else {
+                return response
+            }
+            current = next
+            hop += 1
+        }
+    }
+
     /// GET `url` with the transport's rules; a convenience for plugins.
     public func get(_ url: URL, headers: HTTPHeaders = HTTPHeaders(), timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20) async throws(HTTPTransportError) -> HTTPResponse {
         try await send(HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes))

@@ -97,10 +97,11 @@ struct JSONParser {
         index += 1
         var scalars = String.UnicodeScalarView()
         var runStart = index
-        func flushRun(_ bytes: ArraySlice<UInt8>, into scalars: inout String.UnicodeScalarView) throws(JSONParseError) {
+        // The whole document was validated as UTF-8 up front, and runs break only at ASCII bytes,
+        // which never sit inside a multi-byte sequence: each run is valid UTF-8 already.
+        func flushRun(_ bytes: ArraySlice<UInt8>, into scalars: inout String.UnicodeScalarView) {
             guard !bytes.isEmpty else { return }
-            guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-            scalars.append(contentsOf: text.unicodeScalars)
+            scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
         }
         while true {
             guard index < bytes.count else {
@@ -110,11 +111,11 @@ struct JSONParser {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                try flushRun(bytes[runStart..<index], into: &scalars)
+                flushRun(bytes[runStart..<index], into: &scalars)
                 index += 1
                 return String(scalars)
             case UInt8(ascii: "\\"):
-                try flushRun(bytes[runStart..<index], into: &scalars)
+                flushRun(bytes[runStart..<index], into: &scalars)
                 index += 1
                 guard index < bytes.count else { throw malformed("unterminated escape") }
                 let escape = bytes[index]

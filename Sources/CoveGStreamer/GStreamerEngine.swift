@@ -16,6 +16,25 @@ public struct GStreamerEngine: MediaEngine {
         return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger))
     }
 
+    /// Loads GStreamer and the plugins a first play needs, so that play does not pay for them (cold,
+    /// 0.1–0.5 s, mostly libav). Call it at launch, while the app shows its catalog; players made before
+    /// it finishes simply load what they need themselves. Runs on its own thread, never the caller's.
+    public func warmUp() async throws(PlaybackError) {
+        let result: Result<Void, PlaybackError> = await withCheckedContinuation { continuation in
+            let thread = Thread {
+                do throws(PlaybackError) {
+                    try GStreamerRuntime.loadPlaybackPlugins()
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            thread.name = "cove-gst-warm-up"
+            thread.start()
+        }
+        try result.get()
+    }
+
     /// Elements this installation lacks, with the Debian package that provides each (empty when complete).
     public static func missingElements() throws(PlaybackError) -> [(element: String, package: String)] {
         try GStreamerRuntime.ensureInitialized()

@@ -30,6 +30,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         let sink: ElementRef
         let kind: EngineTrack.Kind
         let id: gulong
+        /// The video sink's `preroll-handoff`: the frame a display sink would show before the clock runs.
+        let prerollID: gulong?
     }
 
     /// What streaming threads and the bus thread share.
@@ -45,6 +47,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         var awaitingBuffer = true
         /// Wall time of a first frame that arrived before the pipeline was playing.
         var frameWaitingForPlaying: Double?
+        /// Wall time the first frame at the start position was shown at preroll (see `sinkPrerolled`),
+        /// until the load finishes and it can be reported after `prerolled`.
+        var shownAtPreroll: Double?
         /// The app's seek the engine is executing; completed by the ASYNC_DONE carrying its seqnum.
         var pendingSeek: (id: Int, target: MediaTime, seqnum: UInt32)?
         /// The internal start seek's seqnum, while it is in flight.
@@ -139,7 +144,9 @@ final class GStreamerPipeline: @unchecked Sendable {
                 continue
             }
             let ref = ElementRef(pointer: inner)
-            renderHandlers.append(RenderHandler(sink: ref, kind: kind, id: cove_signal_connect(ref.object, "handoff", unsafeBitCast(callback, to: GCallback.self), context)))
+            let id = cove_signal_connect(ref.object, "handoff", unsafeBitCast(callback, to: GCallback.self), context)
+            let prerollID = kind == .video ? cove_signal_connect(ref.object, "preroll-handoff", unsafeBitCast(onVideoPrerolled, to: GCallback.self), context) : nil
+            renderHandlers.append(RenderHandler(sink: ref, kind: kind, id: id, prerollID: prerollID))
         }
         state.withLock { $0.renderHandlers = renderHandlers }
 
@@ -420,6 +427,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         for handler in handlers.signals { cove_signal_disconnect(playbin.object, handler) }
         for handler in handlers.renders {
             cove_signal_disconnect(handler.sink.object, handler.id)
+            if let prerollID = handler.prerollID { cove_signal_disconnect(handler.sink.object, prerollID) }
             gst_object_unref(handler.sink.object)
         }
         transitions.withLock { _ in _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL) }
@@ -472,16 +480,52 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// A buffer reached a sink (`rendered`: the sink presented it, which only happens while playing).
+    /// How a first-frame report came about (the `a` value of the `cove-first-buffer` message).
+    private enum FrameSighting: gint64 {
+        /// A buffer reached a sink that does not say when it renders (a display sink shows it at preroll).
+        case arrived = 0
+        /// A headless sink rendered it on the clock.
+        case rendered = 1
+        /// The first frame at the start position, shown at preroll while playing was asked for.
+        case shownAtPreroll = 2
+    }
+
     fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind, rendered: Bool) {
-        let post = state.withLock { s -> Bool in
-            guard s.awaitingBuffer, !s.closed, s.renderTimedKinds.contains(kind) == rendered else { return false }
+        let sighting = state.withLock { s -> FrameSighting? in
+            guard s.awaitingBuffer, !s.closed, s.renderTimedKinds.contains(kind) == rendered else { return nil }
             let relevant = kind == .video ? (s.expectsVideo ?? true) : (s.expectsVideo == false)
-            guard relevant else { return false }
+            guard relevant else { return nil }
+            s.awaitingBuffer = false
+            return rendered ? .rendered : (kind == .video && isShowingStartFrame(s) ? .shownAtPreroll : .arrived)
+        }
+        if let sighting { postFirstBuffer(sighting) }
+    }
+
+    /// The headless video sink prerolled a frame. A display sink shows its preroll frame at once, before
+    /// the clock runs (and Media3's onRenderedFirstFrame and Chromium's frame callbacks count that frame),
+    /// so the first frame of a play counts from here rather than from its clock time — which can be up to
+    /// a frame interval plus the audio's head start later (83 ms on the benchmark streams).
+    fileprivate func sinkPrerolled() {
+        let post = state.withLock { s -> Bool in
+            guard s.awaitingBuffer, !s.closed, s.expectsVideo ?? true, isShowingStartFrame(s) else { return false }
             s.awaitingBuffer = false
             return true
         }
-        // Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
-        if post { cove_post_application_values(playbin.pointer, "cove-first-buffer", rendered ? 1 : 0, gint64(Date().timeIntervalSince1970 * 1_000_000)) }
+        if post { postFirstBuffer(.shownAtPreroll) }
+    }
+
+    /// A frame at preroll is the start frame of a play when playing was asked for and it is at the start
+    /// position: no flush yet and no start seek to come, or the start seek's own flush.
+    private func isShowingStartFrame(_ s: State) -> Bool {
+        guard s.wantsPlaying, !s.prerolled else { return false }
+        if let startSeek = s.startSeekSeqnum { return s.lastFlushSeqnum == startSeek }
+        let needsStartSeek = configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false
+        return s.flushGeneration == 0 && !needsStartSeek
+    }
+
+    /// Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
+    private func postFirstBuffer(_ sighting: FrameSighting) {
+        cove_post_application_values(playbin.pointer, "cove-first-buffer", sighting.rawValue, gint64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
     fileprivate func sinkFlushed(seqnum: UInt32) {
@@ -661,7 +705,16 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "cove-first-buffer":
             unpinStartSpeed()
             let time = Double(b) / 1_000_000
-            let rendered = a == 1
+            if FrameSighting(rawValue: a) == .shownAtPreroll {
+                // Reported once the load has finished (after `prerolled`), in `finishLoad`.
+                let finished = state.withLock { s -> Bool in
+                    if !s.prerolled { s.shownAtPreroll = time }
+                    return s.prerolled
+                }
+                if finished { reportStartFrame(shownAt: time) }
+                return true
+            }
+            let rendered = FrameSighting(rawValue: a) == .rendered
             let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
                 if rendered && !s.pipelineAtPlaying {
                     // A sink rendered it: the pipeline is playing, even if its state message is still queued.
@@ -743,6 +796,12 @@ final class GStreamerPipeline: @unchecked Sendable {
         if !alreadyMarked { state.withLock { $0.prerolled = true } }
         let duration = currentDuration()
         emit(.prerolled(EngineMediaInfo(duration: duration, seekableRanges: seekableRanges(), isLive: duration == nil)))
+        if let shown = state.withLock({ s -> Double? in
+            defer { s.shownAtPreroll = nil }
+            return s.shownAtPreroll
+        }) {
+            reportStartFrame(shownAt: shown)
+        }
         guard wantsPlaying else { return }
         let gate = state.withLock { s -> Bool in
             guard needsStartGate(s) else { return false }
@@ -757,6 +816,16 @@ final class GStreamerPipeline: @unchecked Sendable {
         } else {
             setState(GST_STATE_PLAYING)
         }
+    }
+
+    /// The start frame shown at preroll: reported now if playing is still wanted, else when the pipeline
+    /// first plays (the viewer has seen it, but a paused player has not started).
+    private func reportStartFrame(shownAt time: Double) {
+        let now = state.withLock { s -> Bool in
+            if !s.wantsPlaying && !s.pipelineAtPlaying { s.frameWaitingForPlaying = time }
+            return s.wantsPlaying || s.pipelineAtPlaying
+        }
+        if now { emit(.firstFrame(wallTime: time)) }
     }
 
     func seekableRanges() -> [TimeRange] {
@@ -941,6 +1010,11 @@ private typealias HandoffCallback = @convention(c) (UnsafeMutablePointer<GstElem
 private let onVideoRendered: HandoffCallback = { _, _, _, data in
     guard let data else { return }
     Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkSawBuffer(.video, rendered: true)
+}
+
+private let onVideoPrerolled: HandoffCallback = { _, _, _, data in
+    guard let data else { return }
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkPrerolled()
 }
 
 private let onAudioRendered: HandoffCallback = { _, _, _, data in

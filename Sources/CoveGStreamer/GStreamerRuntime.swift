@@ -27,6 +27,31 @@ enum GStreamerRuntime {
         try result.get()
     }
 
+    /// Plugins a first HLS or MP4 play loads, in the order the pipeline needs them. GStreamer loads a
+    /// plugin (a shared library) the first time one of its elements is made, inside the first play: cold,
+    /// libav alone takes 70–400 ms on the benchmark machine. Loading them ahead moves that cost to launch,
+    /// the way a browser has its media stack loaded before a page calls play().
+    static let playbackPlugins = [
+        "playback", "coreelements", "audiofx", "soup", "typefindfunctions", "adaptivedemux2", "mpegtsdemux",
+        "videoparsersbad", "audioparsers", "isomp4", "libav", "videofilter", "videoconvertscale",
+        "audioconvert", "volume", "audioresample", "subparse",
+    ]
+
+    private static let warmedUp = Mutex(false)
+
+    /// Loads `playbackPlugins` once per process (blocking; missing plugins are skipped — a play that
+    /// needs one reports it precisely). Safe to call from any thread and more than once.
+    static func loadPlaybackPlugins() throws(PlaybackError) {
+        try ensureInitialized()
+        try warmedUp.withLock { done throws(PlaybackError) in
+            guard !done else { return }
+            for name in playbackPlugins {
+                if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
+            }
+            done = true
+        }
+    }
+
     /// Names of GStreamer elements Cove needs, for a precise error when a plugin package is missing.
     static let requiredElements: [(element: String, package: String)] = [
         ("playbin3", "gstreamer1.0-plugins-base"),

@@ -31,7 +31,7 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.line("Playlist “\(playlist.name ?? "")”: \(playlist.allPlayableVideos.count) playable, \(playlist.allFailedVideos.count) unavailable")
         for failed in playlist.allFailedVideos { Terminal.line("  skipping \(failed.id ?? "?"): \(failed.error.map { "\($0)" } ?? "")") }
         if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
-        let controller = player.makeController()
+        let controller = await player.makeController()
         controller.isAutoPlay = true
         let outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
         await server.stop()

@@ -17,7 +17,7 @@ struct PlayCommand: AsyncParsableCommand {
     var seekTo: Double?
 
     func run() async throws {
-        let controller = player.makeController()
+        let controller = await player.makeController()
         controller.isAutoPlay = true
         let outcome = try await PlaybackRunner(controller: controller).play([Video(url: try mediaURL(url))], seekTo: seekTo)
         if outcome != .ended { throw ExitCode(1) }

@@ -24,7 +24,10 @@ struct PlayerOptions: ParsableArguments {
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "warning"
 
-    func makeController(provider: (any PlaybackSessionProvider)? = nil) -> PlaybackController {
+    /// Makes the controller once the engine is warm: a command is an app that launches and then plays, so
+    /// its first play should not pay for loading GStreamer's plugins (a failure here is left for the play
+    /// itself to report, with its precise error).
+    func makeController(provider: (any PlaybackSessionProvider)? = nil) async -> PlaybackController {
         var logger = Logger(label: "cove")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         let configuration = PlaybackControllerConfiguration(
@@ -33,7 +36,9 @@ struct PlayerOptions: ParsableArguments {
             pacing: fast ? .unsynchronized : .realTime,
             logger: logger
         )
-        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logger), sessionProvider: provider, configuration: configuration)
+        let engine = GStreamerEngine(logger: logger)
+        try? await engine.warmUp()
+        let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
         if rate != 1 { controller.playbackRate = rate }
         if let peakBitrate { controller.setPreferredPeakBitRate(peakBitrate) }
         return controller

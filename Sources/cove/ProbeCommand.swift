@@ -41,7 +41,7 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let media = try mediaURL(url)
-        let controller = player.makeController()
+        let controller = await player.makeController()
         let report = ProbeReport(url: Redaction.redact(url: media))
         let events = controller.events
         let stop = Interrupt.install { [controller] in controller.shutdown() }

@@ -243,6 +243,47 @@ extension RealEngineTests {
             #expect(h.logs.text.contains("play() ignored: there is no active session"))
         }
 
+        /// The first frame of a play counts from when it is shown — at preroll, as a display sink shows it —
+        /// not from its clock time, which on these fixtures is a frame or more later (the audio starts first).
+        /// A paused load shows its frame too, but its first frame counts only once play() is called.
+        @Test func theStartFrameCountsFromPrerollAndAPausedLoadWaitsForPlay() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let engine = GStreamerEngine()
+            for playWhenReady in [true, false] {
+                let player = try engine.makePlayer(configuration: EnginePlayerConfiguration(url: h.server.url(.ladder)))
+                defer { player.close() }
+                var events = player.events.makeAsyncIterator()
+                player.load(playWhenReady: playWhenReady)
+                var order: [String] = []
+                var frameTime: Double?
+                var playCalledAt: Double?
+                while let event = await events.next() {
+                    switch event {
+                    case .prerolled:
+                        order.append("prerolled")
+                        if !playWhenReady {
+                            playCalledAt = Date().timeIntervalSince1970
+                            player.play()
+                        }
+                    case .playing: order.append("playing")
+                    case .firstFrame(let wallTime):
+                        order.append("firstFrame")
+                        frameTime = wallTime
+                    case .failed(let error): Issue.record("\(error)")
+                    default: break
+                    }
+                    if order.contains("playing") && frameTime != nil { break }
+                }
+                if playWhenReady {
+                    #expect(order == ["prerolled", "firstFrame", "playing"])
+                } else {
+                    #expect(order == ["prerolled", "playing", "firstFrame"])
+                    #expect(frameTime! >= playCalledAt!)
+                }
+            }
+        }
+
         @Test func theEngineHonoursAForwardBufferLimit() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

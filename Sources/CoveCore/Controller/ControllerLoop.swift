@@ -715,7 +715,11 @@ private actor LoopState {
             } else if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
                 runtime.reportedFirstFrame = true
                 runtime.awaitingSeekFrame = false
-                emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
+                if runtime.isPlaying {
+                    emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
+                } else {
+                    runtime.heldStartFrame = wallTime
+                }
             } else if runtime.awaitingSeekFrame {
                 runtime.awaitingSeekFrame = false
                 emit(.framePresented(session, FramePresentation(cause: .seek, wallTime: wallTime)))
@@ -892,6 +896,10 @@ private actor LoopState {
             runtime.lastReportedTime = position
         }
         emit(.lifecycle(session, .play))
+        if let shown = runtime.heldStartFrame {
+            runtime.heldStartFrame = nil
+            emit(.framePresented(session, FramePresentation(cause: .start, wallTime: shown)))
+        }
         startTicker(runtime)
     }
 

@@ -101,6 +101,10 @@ final class SessionRuntime {
     var hasPlayed = false
     /// The first-frame timing of this session was reported.
     var reportedFirstFrame = false
+    /// The start frame's wall time when the engine showed it before playback started (a display shows
+    /// its preroll frame at once): reported right after Play, keeping the lifecycle order, with the time
+    /// the viewer actually saw it.
+    var heldStartFrame: Double?
     /// A seek was issued after the first frame: the next presented frame is the seek's.
     var awaitingSeekFrame = false
 

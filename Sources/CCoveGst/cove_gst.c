@@ -262,3 +262,20 @@ guint8 *cove_buffer_copy_bytes(GstBuffer *buffer, gsize *size) {
     gst_buffer_unmap(buffer, &map);
     return copy;
 }
+
+gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer) {
+    GstClockTime time = GST_BUFFER_PTS_IS_VALID(buffer) ? GST_BUFFER_PTS(buffer) : GST_BUFFER_DTS(buffer);
+    if (!GST_CLOCK_TIME_IS_VALID(time)) return -1;
+    if (GST_BUFFER_DURATION_IS_VALID(buffer)) time += GST_BUFFER_DURATION(buffer);
+    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    if (!event) return -1;
+    const GstSegment *segment = NULL;
+    gst_event_parse_segment(event, &segment);
+    gint64 result = -1;
+    if (segment && segment->format == GST_FORMAT_TIME) {
+        guint64 stream_time = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, time);
+        if (GST_CLOCK_TIME_IS_VALID(stream_time)) result = (gint64)stream_time;
+    }
+    gst_event_unref(event);
+    return result;
+}

@@ -67,6 +67,12 @@ final class GStreamerPipeline: @unchecked Sendable {
         var demuxers: [ElementRef] = []
         var failed = false
         var lastBufferingSent = -1
+        /// How far (stream time, ns) the demuxer has handed each audio/video output downstream since the
+        /// last flush, by pad: what the decoders and sinks still hold is the runway before a real stall.
+        var outputEnds: [Int: Int64] = [:]
+        /// The demuxer reported 0 % while the pipeline still had runway downstream: reported only if
+        /// that runway runs out before the demuxer refills (see `checkDeferredUnderrun`).
+        var underrunDeferred = false
         var httpStatusByURI: [String: Int] = [:]
         var lastHTTPError: Int?
         var videoSize: (width: Int, height: Int)?
@@ -464,6 +470,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             state.withLock { $0.startSpeedPinned = true }
         }
         applyBitrate(bitrate, to: element)
+        _ = cove_signal_connect(element.object, "pad-added", unsafeBitCast(onDemuxerPadAdded, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
         // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
         if buffer != nil { applyForwardBuffer(buffer, to: element) }
     }
@@ -479,7 +486,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_uint64(demuxer.object, "high-watermark-time", ns)
     }
 
-    /// A buffer reached a sink (`rendered`: the sink presented it, which only happens while playing).
     /// How a first-frame report came about (the `a` value of the `cove-first-buffer` message).
     private enum FrameSighting: gint64 {
         /// A buffer reached a sink that does not say when it renders (a display sink shows it at preroll).
@@ -490,6 +496,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case shownAtPreroll = 2
     }
 
+    /// A buffer reached a sink (`rendered`: the sink presented it, which only happens while playing).
     fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind, rendered: Bool) {
         let sighting = state.withLock { s -> FrameSighting? in
             guard s.awaitingBuffer, !s.closed, s.renderTimedKinds.contains(kind) == rendered else { return nil }
@@ -528,8 +535,54 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_post_application_values(playbin.pointer, "cove-first-buffer", sighting.rawValue, gint64(Date().timeIntervalSince1970 * 1_000_000))
     }
 
+    /// The demuxer handed a buffer ending at `end` (stream time, ns) to an audio or video output.
+    fileprivate func demuxerOutput(pad: Int, end: Int64) {
+        state.withLock { s in
+            if end > s.outputEnds[pad] ?? Int64.min { s.outputEnds[pad] = end }
+        }
+    }
+
+    /// Media handed downstream of the demuxer and not yet played: the least of the outputs' ends minus
+    /// the position. nil before anything was output.
+    private func downstreamRunway() -> Duration? {
+        guard let end = state.withLock({ $0.outputEnds.values.min() }), let position = currentPosition(), let ns = position.nanoseconds else { return nil }
+        return .nanoseconds(end - ns)
+    }
+
+    /// hlsdemux2's 0 % means its own queue is empty, not that playback is: it hands whole segments to the
+    /// decoders' queues as fast as they arrive, so it reads 0 % while seconds of media wait downstream
+    /// (typically right after a seek on a slow link). Pausing then would freeze a picture that had data
+    /// to play. A 0 % is passed on only when the runway downstream is (nearly) gone.
+    private static let underrunRunway: Duration = .milliseconds(300)
+
+    /// Whether a 0 % report should wait: loaded (playing or about to), with more than `underrunRunway`
+    /// downstream. (Before the load finishes a 0 % is the load's own buffering and passes through.)
+    private func shouldDeferUnderrun() -> Bool {
+        guard state.withLock({ $0.prerolled && !$0.closed }) else { return false }
+        guard let runway = downstreamRunway() else { return false }
+        return runway > Self.underrunRunway
+    }
+
+    /// Called from the bus loop while an underrun is deferred: reports it once the runway runs out.
+    private func checkDeferredUnderrun() {
+        guard state.withLock({ $0.underrunDeferred }) else { return }
+        guard !shouldDeferUnderrun() else { return }
+        let send = state.withLock { s -> Bool in
+            guard s.underrunDeferred else { return false }
+            s.underrunDeferred = false
+            s.lastBufferingSent = 0
+            return true
+        }
+        if send {
+            logger.debug("demuxer underrun reached playback: reporting 0 %")
+            emit(.buffering(percent: 0))
+        }
+    }
+
     fileprivate func sinkFlushed(seqnum: UInt32) {
         state.withLock { s in
+            s.outputEnds = [:]
+            s.underrunDeferred = false
             s.awaitingBuffer = true
             s.flushGeneration += 1
             s.lastFlushSeqnum = seqnum
@@ -611,10 +664,12 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         while true {
             // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
-            let gatePending = state.withLock { $0.startGatePending }
-            guard let message = gst_bus_timed_pop(bus, gatePending ? 10_000_000 : 250_000_000) else {
+            let (gatePending, underrunDeferred) = state.withLock { ($0.startGatePending, $0.underrunDeferred) }
+            let timeout: GstClockTime = gatePending ? 10_000_000 : underrunDeferred ? 50_000_000 : 250_000_000
+            guard let message = gst_bus_timed_pop(bus, timeout) else {
                 if state.withLock({ $0.closed }) { return }
                 checkStartGate()
+                checkDeferredUnderrun()
                 continue
             }
             defer { gst_message_unref(message) }
@@ -654,6 +709,16 @@ final class GStreamerPipeline: @unchecked Sendable {
             handleAsyncDone()
         case GST_MESSAGE_BUFFERING:
             let percent = Int(cove_message_buffering_percent(message))
+            if percent == 0 && shouldDeferUnderrun() {
+                let first = state.withLock { s -> Bool in
+                    defer { s.underrunDeferred = true }
+                    return !s.underrunDeferred
+                }
+                if first { logger.debug("demuxer at 0 % with media still downstream: not a stall yet", metadata: ["runway": "\(downstreamRunway().map { "\($0)" } ?? "?")"]) }
+                checkStartGate()
+                return true
+            }
+            if percent > 0 { state.withLock { $0.underrunDeferred = false } }
             let send = state.withLock { s -> Bool in
                 let last = s.lastBufferingSent
                 guard percent != last, percent == 0 || percent == 100 || last < 0 || abs(percent - last) >= 10 else { return false }
@@ -968,6 +1033,23 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
         _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
     }
+}
+
+private let onDemuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
+    guard let pad, let data else { return }
+    // Audio and video outputs only: a subtitle output is sparse and would understate the runway.
+    let name = String(cString: cove_object_name(UnsafeMutableRawPointer(pad)))
+    guard name.hasPrefix("video") || name.hasPrefix("audio") else { return }
+    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onDemuxerOutputData, data, nil)
+}
+
+private let onDemuxerOutputData: GstPadProbeCallback = { pad, info, data in
+    guard let pad, let info, let data, let buffer = info.pointee.data else { return GST_PAD_PROBE_OK }
+    let end = cove_pad_buffer_stream_end(pad, buffer.assumingMemoryBound(to: GstBuffer.self))
+    if end >= 0 {
+        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerOutput(pad: Int(bitPattern: UnsafeMutableRawPointer(pad)), end: Int64(end))
+    }
+    return GST_PAD_PROBE_OK
 }
 
 private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in

@@ -34,6 +34,7 @@ public final class MediaServer: Sendable {
         var outage = false
         var outageTriggers: [OutageTrigger] = []
         var firstByteDelay: Duration = .zero
+        var slowPaths: [SlowPath] = []
         var records: [MediaRequest] = []
         /// Position of each record by its id; records are addressed by id so clearing the log cannot
         /// make an in-flight response write into the wrong record.
@@ -50,6 +51,12 @@ public final class MediaServer: Sendable {
     struct ForcedStatus {
         let status: Int
         let pathFragment: String?
+        var remaining: Int?
+    }
+
+    struct SlowPath {
+        let pathFragment: String
+        let delay: Duration
         var remaining: Int?
     }
 
@@ -119,6 +126,12 @@ public final class MediaServer: Sendable {
     /// for the next `count` matching requests (forever when nil).
     public func forceStatus(_ status: Int, forPathsContaining pathFragment: String? = nil, count: Int? = nil) {
         state.withLock { $0.forcedStatuses.append(ForcedStatus(status: status, pathFragment: pathFragment, remaining: count)) }
+    }
+
+    /// Holds back the answer to requests whose path contains `pathFragment` by `delay` (on top of any
+    /// first-byte delay), for the next `count` matching requests (forever when nil): one slow segment.
+    public func delayResponses(forPathsContaining pathFragment: String, by delay: Duration, count: Int? = 1) {
+        state.withLock { $0.slowPaths.append(SlowPath(pathFragment: pathFragment, delay: delay, remaining: count)) }
     }
 
     public func clearForcedStatuses() {
@@ -324,7 +337,7 @@ public final class MediaServer: Sendable {
             finish(recordID, status: status)
             return Response(status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "forced status \(status)\n")))
         }
-        let delay = state.withLock { $0.firstByteDelay }
+        let delay = state.withLock { $0.firstByteDelay } + takeSlowPathDelay(for: path)
         if delay > .zero { try? await Task.sleep(for: delay) }
 
         if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
@@ -390,6 +403,17 @@ public final class MediaServer: Sendable {
             record.status = status
             record.finishedAt = Date()
             record.aborted = aborted
+        }
+    }
+
+    private func takeSlowPathDelay(for path: String) -> Duration {
+        state.withLock { s in
+            guard let index = s.slowPaths.firstIndex(where: { path.contains($0.pathFragment) }) else { return .zero }
+            let delay = s.slowPaths[index].delay
+            if let remaining = s.slowPaths[index].remaining {
+                if remaining <= 1 { s.slowPaths.remove(at: index) } else { s.slowPaths[index].remaining = remaining - 1 }
+            }
+            return delay
         }
     }
 

@@ -90,6 +90,29 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
+        /// hlsdemux2 reports 0 % as soon as its own queue is empty, though the media it handed on still
+        /// waits in the decoders' queues. One slow segment makes that happen at a known point: with the
+        /// media downstream outlasting the delay, that is no stall (the seed: PlaybackStalled only when
+        /// playback actually stops), and the picture never freezes.
+        @Test func aSlowSegmentThatTheBufferCoversIsNoStall() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(4), maximum: .seconds(4))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            // On the 240p variant over a link not much faster, segments trickle in and the demuxer passes
+            // them on as they come: its own queue stays near empty while the decoders' queues fill.
+            controller.setPreferredPeakBitRate(600_000)
+            h.server.setBandwidth(bitsPerSecond: 1_500_000)
+            h.server.delayResponses(forPathsContaining: "seg003", by: .milliseconds(1000))
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(9) } else { false } }
+            controller.shutdown()
+            #expect(h.logs.text.contains("demuxer at 0 % with media still downstream"), "the demuxer never ran dry: the test proves nothing")
+            #expect(!recorder.lifecycleNames.contains("PlaybackStalled"), "\(recorder.lifecycleNames)")
+        }
+
         @Test func theBufferOptimizerGrowsTheForwardBufferAsTheViewerWatches() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

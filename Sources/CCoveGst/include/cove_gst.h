@@ -96,4 +96,8 @@ GstBuffer *cove_snapshot_png(GstElement *playbin, gint *width, gint *height, cha
 /// Data pointer/size of a mapped buffer copy (caller g_free's the returned data).
 guint8 *cove_buffer_copy_bytes(GstBuffer *buffer, gsize *size);
 
+/// Stream time (ns) of the end of `buffer` as it leaves `pad` (PTS, else DTS, plus duration, through the
+/// pad's sticky segment); -1 when the buffer or the pad has no usable time.
+gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer);
+
 #endif

@@ -1,0 +1,65 @@
+/// The part of an image a thumbnail shows: a tile of a sprite sheet, from the media fragment
+/// `#xywh=x,y,w,h` (W3C Media Fragments URI 1.0, spatial dimension).
+public struct ThumbnailRect: Sendable, Hashable {
+    public enum Unit: String, Sendable, Hashable, CaseIterable {
+        /// `xywh=160,0,160,90` or `xywh=pixel:160,0,160,90`.
+        case pixel
+        /// `xywh=percent:25,0,25,50`: percentages of the image's width and height.
+        case percent
+    }
+
+    public let x: Int
+    public let y: Int
+    /// Always positive.
+    public let width: Int
+    /// Always positive.
+    public let height: Int
+    public let unit: Unit
+
+    public init(x: Int, y: Int, width: Int, height: Int, unit: Unit = .pixel) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+        self.unit = unit
+    }
+}
+
+extension ThumbnailRect {
+    /// Why a fragment's `xywh` could not be read.
+    struct Failure: Error {
+        let reason: String
+    }
+
+    /// The rectangle in a URI fragment (without `#`): nil when the fragment has no `xywh`
+    /// dimension (the whole image is meant), a failure when it has a malformed one. Dimensions
+    /// are `&`-separated and the last `xywh` wins, as Media Fragments specify.
+    static func parse(fragment: String) -> Result<ThumbnailRect?, Failure> {
+        guard let value = fragment.split(separator: "&").last(where: { $0.hasPrefix("xywh=") })?.dropFirst(5) else {
+            return .success(nil)
+        }
+        var numbers = value
+        var unit = Unit.pixel
+        if numbers.hasPrefix("pixel:") {
+            numbers = numbers.dropFirst(6)
+        } else if numbers.hasPrefix("percent:") {
+            numbers = numbers.dropFirst(8)
+            unit = .percent
+        }
+        let parts = numbers.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return .failure(Failure(reason: "xywh needs four comma-separated numbers")) }
+        var values: [Int] = []
+        for part in parts {
+            // Nine digits keep every value far from overflow while allowing any real image.
+            guard !part.isEmpty, part.count <= 9, part.utf8.allSatisfy(TimestampSyntax.isDigit), let number = Int(part) else {
+                return .failure(Failure(reason: "xywh values must be whole numbers of at most nine digits"))
+            }
+            values.append(number)
+        }
+        guard values[2] > 0, values[3] > 0 else { return .failure(Failure(reason: "xywh width and height must be positive")) }
+        if unit == .percent, values[0] + values[2] > 100 || values[1] + values[3] > 100 {
+            return .failure(Failure(reason: "percent xywh must stay within the image (0 to 100)"))
+        }
+        return .success(ThumbnailRect(x: values[0], y: values[1], width: values[2], height: values[3], unit: unit))
+    }
+}

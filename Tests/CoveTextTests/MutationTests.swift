@@ -1,0 +1,84 @@
+import CoveText
+import Testing
+
+/// Byte-level mutations of valid files: each must parse or throw, never trap or hang, and
+/// whatever parses must satisfy `WebVTTFuzz.check` (sane cues, lookup agreeing with a scan,
+/// markup and plain parses agreeing, write → parse unchanged, sane thumbnails). Failures are
+/// recorded as issues rather than traps so one bad case does not hide the others.
+@Suite("Mutations")
+struct MutationTests {
+    static let interesting: [UInt8] = Array("-->:.\n\r <>&;#%,0159 NOTESTYLEREGIONxywh=".utf8)
+        + [0x00, 0x09, 0x0C, 0x7F, 0x80, 0xC3, 0xFF, 0xEF, 0xBB, 0xBF]
+    static let splices: [[UInt8]] = [
+        "-->", "\n\n", "\r\n", "NOTE", "STYLE\n", "REGION\nid:x\n", "00:00.000", "99:59:59.999", "&amp;", "&#x1F600;",
+        "<v A>", "</c>", "line:-1 ", "region:x ", "#xywh=1,2,3,4", "X-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:0\n",
+    ].map { Array($0.utf8) }
+
+    static func corpus() -> [[UInt8]] {
+        var corpus = Fixtures.all.map { Array($0.text.utf8) }
+        corpus.append(Array(Fixtures.full.replacing("\n", with: "\r\n").utf8))
+        corpus.append([0xEF, 0xBB, 0xBF] + Array(Fixtures.simple.replacing("\n", with: "\r").utf8))
+        return corpus
+    }
+
+    static func mutate(_ input: [UInt8], random: inout SeededRandom) -> [UInt8] {
+        var bytes = input
+        for _ in 0..<random.int(1...4) {
+            guard !bytes.isEmpty else { return bytes }
+            let position = random.int(0...(bytes.count - 1))
+            switch random.int(0...8) {
+            case 0: bytes[position] ^= UInt8(1) << UInt8(random.int(0...7))
+            case 1: bytes.insert(random.pick(interesting), at: position)
+            case 2: bytes.remove(at: position)
+            case 3: bytes.removeSubrange(position..<min(bytes.count, position + random.int(1...40)))
+            case 4: bytes.removeSubrange(position...)
+            case 5: bytes[position] = random.pick(interesting)
+            case 6:
+                let end = min(bytes.count, position + random.int(1...80))
+                bytes.insert(contentsOf: bytes[position..<end], at: end)
+            case 7:
+                bytes.insert(contentsOf: random.pick(splices), at: position)
+            default:
+                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: random.int(1...25)), at: position)
+            }
+        }
+        return bytes
+    }
+
+    @Test func twentyThousandMutationsParseOrThrow() {
+        var random = SeededRandom(seed: 0x00C0_7E17)
+        let corpus = Self.corpus()
+        var parsed = 0
+        let total = 20_000
+        for index in 0..<total {
+            let input = Self.mutate(corpus[index % corpus.count], random: &random)
+            if let violation = WebVTTFuzz.check(input) {
+                Issue.record("mutation \(index): \(violation)\n--- input ---\n\(String(decoding: input, as: UTF8.self))")
+            }
+            if (try? WebVTT.parse(input)) != nil { parsed += 1 }
+        }
+        print("WebVTT mutations: \(total), still parsed: \(parsed)")
+        #expect(parsed > total / 4 && parsed < total)
+    }
+
+    @Test func everyTruncationOfTheFixturesParsesOrThrows() {
+        for (name, text) in Fixtures.all {
+            let bytes = Array(text.utf8)
+            for length in 0...bytes.count {
+                if let violation = WebVTTFuzz.check(Array(bytes[..<length])) {
+                    Issue.record("\(name) cut at \(length): \(violation)")
+                }
+            }
+        }
+    }
+
+    @Test func theFuzzEntryPointAcceptsAnything() {
+        var random = SeededRandom(seed: 99)
+        for _ in 0..<500 {
+            let length = random.int(0...300)
+            WebVTTFuzz.run(random.bytes(length))
+            WebVTTFuzz.run(Array("WEBVTT\n".utf8) + (0..<length).map { _ in random.pick(Self.interesting) })
+        }
+        for (_, text) in Fixtures.all { WebVTTFuzz.run(Array(text.utf8)) }
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CoveCore", targets: ["CoveCore"]),
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
         .library(name: "CoveHLS", targets: ["CoveHLS"]),
+        .library(name: "CoveText", targets: ["CoveText"]),
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
@@ -36,6 +37,10 @@ let package = Package(
         ),
         .target(
             name: "CoveHLS",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveText",
             swiftSettings: strict
         ),
         .target(
@@ -126,6 +131,11 @@ let package = Package(
         .testTarget(
             name: "CoveHLSTests",
             dependencies: ["CoveHLS"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveTextTests",
+            dependencies: ["CoveText"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -74,6 +74,62 @@ struct CLITests {
         #expect(time("seekFrame") >= time("seek"))
     }
 
+    /// The trace's variant and retry lines: the start on the lowest variant with its reason, and a
+    /// short outage's retries (with kind, attempt, delay and error code) before playback carries on.
+    @Test func probeTraceReportsVariantsRetriesAndStalls() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(2))
+        let run = try await Self.cove(["probe", server.url(.ladder).absoluteString, "--trace", "--fast"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let lines = run.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let named = { (name: String) in lines.filter { $0.count >= 2 && $0[1] == name } }
+        let first = try #require(named("variant").first, "\(run.output)")
+        #expect(first.contains("reason=initial"), "\(first)")
+        #expect(first.contains { $0.hasPrefix("bandwidth=") } && first.contains { $0.hasPrefix("height=") })
+        let retries = named("retry")
+        #expect(!retries.isEmpty, "\(run.output)")
+        for retry in retries {
+            for key in ["kind=playback", "attempt=", "delay=", "code="] { #expect(retry.contains { $0.hasPrefix(key) }, "\(retry)") }
+        }
+        #expect(named("stallBegin").count == 1 && named("stallEnd").count == 1, "\(run.output)")
+        // The failed downloads are reported (error lines) and recovered from: playback reaches the end.
+        #expect(named("end").count == 1, "\(run.output)")
+    }
+
+    @Test func vttPrintsCuesAndTypedErrors() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-vtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.vtt")
+        try Data("WEBVTT\n\nintro\n00:00:01.000 --> 00:00:03.500 align:start\n<v Ann>Hi &amp; <i>welcome</i>\n\n00:00:xx.000 --> 00:00:05.000\nbroken\n".utf8).write(to: good)
+        let parsed = try await Self.cove(["vtt", good.path, "--json"])
+        #expect(parsed.status == 0, "\(parsed.errorOutput)")
+        let json = try JSONValue.parse(Array(parsed.output.utf8))
+        let cue = try #require(json["cues"]?.arrayValue?.first)
+        #expect(cue["id"] == "intro" && cue["text"] == "Hi & welcome" && cue["settings"] == "align:start")
+        #expect(cue["start"]?.doubleValue == 1 && cue["end"]?.doubleValue == 3.5)
+        #expect(json["skippedCues"] == 1)
+        #expect(json["warnings"]?.arrayValue?.first?["line"] == 7)
+        // The engine's own in-manifest subtitle segments, over HTTP.
+        let served = try await Self.cove(["vtt", server.url("subtitles/vEnglish/index1.vtt").absoluteString, "--json"])
+        #expect(served.status == 0, "\(served.errorOutput)")
+        #expect(try JSONValue.parse(Array(served.output.utf8))["cues"]?.arrayValue != nil)
+        // Binary data: a typed error, exit status 1.
+        let binary = folder.appendingPathComponent("binary.vtt")
+        try Data([0, 1, 2, 3]).write(to: binary)
+        let refused = try await Self.cove(["vtt", binary.path, "--json"])
+        #expect(refused.status == 1)
+        #expect(try JSONValue.parse(Array(refused.output.utf8))["error"]?["kind"] == "binaryData")
+        // A missing URL is an HTTP error, not an empty caption file.
+        let missing = try await Self.cove(["vtt", server.url("missing.vtt").absoluteString])
+        #expect(missing.status == 1 && missing.errorOutput.contains("HTTP 404"), "\(missing.errorOutput)")
+    }
+
     @Test func playShowsEventsAndExitsAtTheEnd() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

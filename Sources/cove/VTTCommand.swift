@@ -1,0 +1,97 @@
+import ArgumentParser
+import CoveCore
+import CoveNetworking
+import CoveText
+import Foundation
+
+/// `cove vtt FILE|URL`: what Cove's WebVTT parser makes of a caption or thumbnail track — the cues, or
+/// the typed error that says what is wrong with the file and what to do.
+struct VTTCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vtt",
+        abstract: "Parse a WebVTT file or URL and print its cues (start, end, id, text, settings) or the typed error.",
+        discussion: "Skipped cues are reported as warnings with their line numbers; the file as a whole fails only when it is not WebVTT, not UTF-8, binary, or over a size limit (exit status 1)."
+    )
+
+    @Argument(help: "A .vtt file path or an http(s) URL.")
+    var source: String
+
+    @Flag(help: "Print one JSON document instead of text.")
+    var json = false
+
+    @Flag(help: "Keep cue text markup (<i>, <v Speaker>, …) instead of plain text.")
+    var markup = false
+
+    func run() async throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try await Self.load(source)
+        } catch {
+            Terminal.error("cove vtt: \(error)")
+            throw ExitCode(1)
+        }
+        var options = WebVTTParseOptions()
+        options.cueText = markup ? .markup : .plain
+        do throws(WebVTTParseError) {
+            let document = try WebVTT.parse(bytes, options: options)
+            if json {
+                Terminal.line(Self.json(document).serialized(pretty: true))
+            } else {
+                for cue in document.cues {
+                    let id = cue.identifier.map { "[\($0)] " } ?? ""
+                    let settings = cue.settings.raw.isEmpty ? "" : "  {\(cue.settings.raw)}"
+                    Terminal.line("\(cue.start) --> \(cue.end)  \(id)\(cue.text.replacingOccurrences(of: "\n", with: " / "))\(settings)")
+                }
+                for warning in document.warnings { Terminal.error("warning: \(warning)") }
+                Terminal.line("\(document.cues.count) cues, \(document.skippedCues.count) skipped")
+            }
+        } catch {
+            if json {
+                var fields: JSONObject = ["kind": .string(error.kind.name), "message": .string(error.description)]
+                if let line = error.line { fields["line"] = .int(Int64(line)) }
+                Terminal.line(JSONValue.object(["error": .object(fields)]).serialized(pretty: true))
+            } else {
+                Terminal.error("cove vtt: \(error)")
+            }
+            throw ExitCode(1)
+        }
+    }
+
+    /// The file's bytes, or the URL's body (a non-2xx answer is an error, not a caption file).
+    static func load(_ source: String) async throws -> [UInt8] {
+        let limit = WebVTTParseLimits.default.maxBytes
+        if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source) {
+            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url, maxResponseBytes: limit + 1))
+            guard (200..<300).contains(response.status) else {
+                throw ValidationError("\(Redaction.redact(urlString: source)) answered HTTP \(response.status)")
+            }
+            return Array(response.body)
+        }
+        let url = URL(fileURLWithPath: source)
+        guard let handle = try? FileHandle(forReadingFrom: url) else {
+            throw ValidationError("'\(source)' is neither an http(s) URL nor a readable file")
+        }
+        defer { try? handle.close() }
+        // One byte over the limit is enough for the parser to report the limit precisely.
+        return Array(try handle.read(upToCount: limit + 1) ?? Data())
+    }
+
+    static func json(_ document: WebVTTDocument) -> JSONValue {
+        let cues: [JSONValue] = document.cues.map { cue in
+            var fields: JSONObject = [
+                "start": .double(cue.startSeconds), "end": .double(cue.endSeconds), "text": .string(cue.text),
+                "settings": .string(cue.settings.raw),
+            ]
+            if let id = cue.identifier { fields["id"] = .string(id) }
+            return .object(fields)
+        }
+        let warnings: [JSONValue] = document.warnings.map { warning in
+            var fields: JSONObject = ["kind": .string(warning.kind.rawValue), "message": .string(warning.message)]
+            if let line = warning.line { fields["line"] = .int(Int64(line)) }
+            return .object(fields)
+        }
+        var object: JSONObject = ["cues": .array(cues), "warnings": .array(warnings), "skippedCues": .int(Int64(document.skippedCues.count))]
+        if let map = document.timestampMap { object["timestampMap"] = .object(["localTime": .string("\(map.localTime)"), "mpegts": .int(map.mpegts)]) }
+        return .object(object)
+    }
+}

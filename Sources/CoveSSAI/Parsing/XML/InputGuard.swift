@@ -1,0 +1,158 @@
+/// Checks raw bytes before any XML parser sees them, and returns the bytes to parse (without a BOM).
+///
+/// Foundation's `XMLParser` on Linux is libxml2 behind C strings: a NUL silently truncates the
+/// document, bytes that are not UTF-8 reach Swift strings that were never validated, and a DTD
+/// opens entity expansion. Refusing all of that up front, on bytes, means the XML parser only
+/// ever sees input it handles safely.
+enum InputGuard {
+    static func check(_ bytes: [UInt8], limits: VMAPParseLimits) throws(VMAPParseError) -> ArraySlice<UInt8> {
+        if bytes.count > limits.maxBytes {
+            throw VMAPParseError(
+                .tooLarge,
+                detail: "The document is \(bytes.count) bytes; the limit is \(limits.maxBytes).",
+                advice: "Ask the ad server for a smaller document, or raise VMAPParseLimits.maxBytes if this size is expected."
+            )
+        }
+        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        let body = bytes[(hasBOM ? 3 : 0)...]
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            throw VMAPParseError(
+                .empty, detail: "The document is empty.",
+                advice: "Check that the request returned a body; an empty response means the ad server sent nothing."
+            )
+        }
+        try checkEncoding(body)
+        try checkDeclarations(body)
+        try checkXMLDeclaration(body)
+        return body
+    }
+
+    /// Validates UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) and
+    /// refuses NUL, reporting the offset of the first offending byte. A plain byte loop, because
+    /// it runs over every byte of every document.
+    private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+        var index = body.startIndex
+        let end = body.endIndex
+        while index < end {
+            let lead = body[index]
+            if lead < 0x80 {
+                if lead == 0 {
+                    throw VMAPParseError(
+                        .nulByte, byteOffset: index, detail: "The document contains a NUL byte, which XML does not allow.",
+                        advice: "The response is probably binary or double-encoded; check the ad server's output."
+                    )
+                }
+                index += 1
+                continue
+            }
+            // The allowed range of the second byte, and how many continuation bytes follow it.
+            let second: ClosedRange<UInt8>
+            let trailing: Int
+            switch lead {
+            case 0xC2...0xDF: (second, trailing) = (0x80...0xBF, 0)
+            case 0xE0: (second, trailing) = (0xA0...0xBF, 1)
+            case 0xE1...0xEC, 0xEE...0xEF: (second, trailing) = (0x80...0xBF, 1)
+            case 0xED: (second, trailing) = (0x80...0x9F, 1)
+            case 0xF0: (second, trailing) = (0x90...0xBF, 2)
+            case 0xF1...0xF3: (second, trailing) = (0x80...0xBF, 2)
+            case 0xF4: (second, trailing) = (0x80...0x8F, 2)
+            default: throw invalidUTF8(at: index)
+            }
+            guard index + 1 + trailing < end, second.contains(body[index + 1]) else { throw invalidUTF8(at: index) }
+            for offset in stride(from: index + 2, through: index + 1 + trailing, by: 1) where body[offset] & 0xC0 != 0x80 {
+                throw invalidUTF8(at: index)
+            }
+            index += 2 + trailing
+        }
+    }
+
+    private static func invalidUTF8(at offset: Int) -> VMAPParseError {
+        VMAPParseError(
+            .invalidUTF8, byteOffset: offset, detail: "The document is not valid UTF-8.",
+            advice: "Serve VMAP and VAST as UTF-8; re-encode documents written in another character set."
+        )
+    }
+
+    /// Refuses `<!DOCTYPE` and `<!ENTITY` anywhere, in any letter case: no ad document needs a DTD.
+    /// Also refuses a processing instruction without data (`<?name?>`): libxml2 reports it with a
+    /// null data pointer, which Foundation's `XMLParser` on Linux passes to `strlen` and crashes
+    /// (found by fuzzing this parser).
+    private static func checkDeclarations(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+        let keywords: [[UInt8]] = [Array("DOCTYPE".utf8), Array("ENTITY".utf8)]
+        var index = body.startIndex
+        while index < body.endIndex - 1 {
+            defer { index += 1 }
+            guard body[index] == UInt8(ascii: "<") else { continue }
+            if body[index + 1] == UInt8(ascii: "?"), isProcessingInstructionWithoutData(body, at: index + 2) {
+                throw VMAPParseError(
+                    .unsupportedMarkup, byteOffset: index,
+                    detail: "The document contains a processing instruction without data (<?name?>), which the system XML parser cannot take safely.",
+                    advice: "Remove the processing instruction; VMAP and VAST need none besides the <?xml …?> declaration."
+                )
+            }
+            guard body[index + 1] == UInt8(ascii: "!") else { continue }
+            for keyword in keywords where matchesUppercased(body, at: index + 2, keyword) {
+                throw VMAPParseError(
+                    .forbiddenDeclaration, byteOffset: index,
+                    detail: "The document contains <!\(String(decoding: keyword, as: UTF8.self))>; document type and entity declarations are refused.",
+                    advice: "Remove the DOCTYPE: VMAP and VAST need none, and entity declarations allow memory-exhaustion attacks."
+                )
+            }
+        }
+    }
+
+    /// Refuses an XML declaration that names a non-UTF-8 encoding: the bytes were validated as
+    /// UTF-8, and letting libxml2 decode them as something else would garble every URL.
+    private static func checkXMLDeclaration(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+        guard body.starts(with: Array("<?xml".utf8)), body.count > 5,
+              [0x20, 0x09, 0x0A, 0x0D].contains(body[body.startIndex + 5])
+        else { return }
+        let window = body.prefix(512)
+        guard let end = window.indices.first(where: { window[$0] == UInt8(ascii: "?") && $0 + 1 < window.endIndex && window[$0 + 1] == UInt8(ascii: ">") }) else {
+            return  // Unterminated declaration: the XML parser reports it as malformed.
+        }
+        let declaration = String(decoding: body[body.startIndex..<end], as: UTF8.self)
+        guard let range = declaration.range(of: "encoding") else { return }
+        var rest = declaration[range.upperBound...].drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        guard rest.first == "=" else { return }
+        rest = rest.dropFirst().drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return }
+        let name = rest.dropFirst().prefix(while: { $0 != quote }).lowercased()
+        let accepted: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii"]
+        if !accepted.contains(name) {
+            throw VMAPParseError(
+                .unsupportedEncoding, line: 1,
+                detail: "The XML declaration names an encoding other than UTF-8 (\(String(name.prefix(20)))).",
+                advice: "Serve ad documents as UTF-8 and declare encoding=\"UTF-8\" (or no encoding)."
+            )
+        }
+    }
+
+    /// Whether the target name starting at `start` runs straight into `?>`, with no white space
+    /// (and so no data) before it. Anything else is either a normal PI or malformed XML, which
+    /// libxml2 reports without a null pointer.
+    private static func isProcessingInstructionWithoutData(_ body: ArraySlice<UInt8>, at start: Int) -> Bool {
+        var index = start
+        while index < body.endIndex {
+            switch body[index] {
+            case UInt8(ascii: "?"):
+                return index + 1 < body.endIndex && body[index + 1] == UInt8(ascii: ">")
+            case 0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "<"), UInt8(ascii: ">"):
+                return false
+            default:
+                index += 1
+            }
+        }
+        return false
+    }
+
+    private static func matchesUppercased(_ body: ArraySlice<UInt8>, at start: Int, _ keyword: [UInt8]) -> Bool {
+        guard start + keyword.count <= body.endIndex else { return false }
+        for (offset, expected) in keyword.enumerated() {
+            var byte = body[start + offset]
+            if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") { byte -= 32 }
+            if byte != expected { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,130 @@
+/// The parsed document as plain values: the VMAP and VAST readers walk this instead of reacting
+/// to SAX callbacks, so their logic is ordinary code over an immutable tree, and the XML parser
+/// is done (and released) before any interpretation starts.
+struct XMLTreeElement: Sendable {
+    /// The qualified name as written, for example `vmap:AdBreak`.
+    let name: String
+    /// The part after the prefix: elements are matched by this, because prefixes vary by server.
+    let localName: String
+    let attributes: [String: String]
+    /// The namespace declarations in force here, so a subtree can be written out as a
+    /// standalone document. Shared with the parent unless this element declares its own.
+    let scope: NamespaceScope?
+    var children: [XMLTreeNode]
+    /// 1-based line of the start tag, for messages.
+    let line: Int
+
+    init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int) {
+        self.name = name
+        if let colon = name.lastIndex(of: ":") {
+            self.localName = String(name[name.index(after: colon)...])
+        } else {
+            self.localName = name
+        }
+        self.attributes = attributes
+        self.scope = scope
+        self.children = []
+        self.line = line
+    }
+
+    /// Child elements in order. Plain loops here and below, not lazy sequences: the readers call
+    /// these for every element, and generic adaptors are slow in debug builds and fuzz runs.
+    var elements: [XMLTreeElement] {
+        var result: [XMLTreeElement] = []
+        for case .element(let element) in children { result.append(element) }
+        return result
+    }
+
+    func children(_ localName: String) -> [XMLTreeElement] {
+        var result: [XMLTreeElement] = []
+        for case .element(let element) in children where element.localName == localName { result.append(element) }
+        return result
+    }
+
+    func child(_ localName: String) -> XMLTreeElement? {
+        for case .element(let element) in children where element.localName == localName { return element }
+        return nil
+    }
+
+    var hasChildElements: Bool {
+        for case .element in children { return true }
+        return false
+    }
+
+    /// Text and CDATA directly inside this element, joined and trimmed of XML white space, so
+    /// `<Impression>\n  <![CDATA[ https://… ]]>\n</Impression>` reads as the bare URL.
+    var text: String {
+        var joined = ""
+        for case .text(let piece, _) in children { joined += piece }
+        return Self.trimmed(joined)
+    }
+
+    /// `text`, or nil when it is empty (`<ClickThrough/>`, `<Error></Error>`).
+    var nonEmptyText: String? {
+        let value = text
+        return value.isEmpty ? nil : value
+    }
+
+    /// The attribute, trimmed, or nil when absent or blank.
+    func attribute(_ name: String) -> String? {
+        guard let raw = attributes[name] else { return nil }
+        let value = Self.trimmed(raw)
+        return value.isEmpty ? nil : value
+    }
+
+    /// Like `attribute(_:)`, but matching the name in any letter case (for vendor extensions,
+    /// whose attribute spelling is not standardised).
+    func attribute(anyCase name: String) -> String? {
+        if let exact = attribute(name) { return exact }
+        guard let key = attributeKey(anyCase: name), let raw = attributes[key] else { return nil }
+        let value = Self.trimmed(raw)
+        return value.isEmpty ? nil : value
+    }
+
+    /// The attribute's name as this element spells it (`ttl`, `TTL`…); the exact spelling wins,
+    /// then the first in sorted order, so the choice never depends on dictionary order.
+    func attributeKey(anyCase name: String) -> String? {
+        if attributes[name] != nil { return name }
+        let lowered = name.lowercased()
+        return attributes.keys.filter { $0.lowercased() == lowered }.min()
+    }
+
+    static func trimmed(_ text: String) -> String {
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}
+
+/// One element's namespace declarations, linked to the enclosing ones. A chain rather than a
+/// merged dictionary per element: a document that declares many prefixes on many elements must
+/// not cost memory proportional to their product.
+final class NamespaceScope: Sendable {
+    let parent: NamespaceScope?
+    /// Prefix → URI; `""` is the default namespace.
+    let declarations: [String: String]
+
+    init(parent: NamespaceScope?, declarations: [String: String]) {
+        self.parent = parent
+        self.declarations = declarations
+    }
+
+    /// The URI bound to `prefix` here, nearest declaration first.
+    func uri(for prefix: String) -> String? {
+        var scope: NamespaceScope? = self
+        while let current = scope {
+            if let uri = current.declarations[prefix] { return uri }
+            scope = current.parent
+        }
+        return nil
+    }
+}
+
+enum XMLTreeNode: Sendable {
+    case element(XMLTreeElement)
+    /// Character data; `isCDATA` keeps CDATA sections apart so the writer can put them back.
+    case text(String, isCDATA: Bool)
+}

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
         .library(name: "CoveHLS", targets: ["CoveHLS"]),
         .library(name: "CoveText", targets: ["CoveText"]),
+        .library(name: "CoveSSAI", targets: ["CoveSSAI"]),
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
@@ -41,6 +42,10 @@ let package = Package(
         ),
         .target(
             name: "CoveText",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveSSAI",
             swiftSettings: strict
         ),
         .target(
@@ -136,6 +141,11 @@ let package = Package(
         .testTarget(
             name: "CoveTextTests",
             dependencies: ["CoveText"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveSSAITests",
+            dependencies: ["CoveSSAI"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "cove-bench",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CCoveGst", "CGStreamer",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CoveText", "CCoveGst", "CGStreamer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CoveBench",

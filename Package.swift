@@ -42,6 +42,7 @@ let package = Package(
         ),
         .target(
             name: "CoveText",
+            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -117,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking"],
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText"],
             swiftSettings: strict
         ),
         .testTarget(

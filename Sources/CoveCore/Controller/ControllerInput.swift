@@ -10,6 +10,8 @@ enum ControllerInput: Sendable {
     case bumperStallDeadline(sessionID: Int, token: Int)
     /// A scheduled retry (or automatic resume attempt) is due (unless `token` is stale).
     case retryDue(sessionID: Int, token: Int)
+    /// A cue of the selected sidecar text track starts or ends about now (unless `token` is stale).
+    case cueBoundary(sessionID: Int, token: Int)
     /// The next video's plan for preloading.
     case preloadPrepared(preparationID: Int, Result<SessionPlan, PlaybackError>)
 

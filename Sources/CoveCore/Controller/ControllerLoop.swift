@@ -107,6 +107,11 @@ private actor LoopState {
         case .retryDue(let sessionID, let token):
             guard let runtime = current, runtime.session.id == sessionID, runtime.retryToken == token else { return }
             performScheduledRetry(runtime)
+        case .cueBoundary(let sessionID, let token):
+            guard let runtime = current, runtime.session.id == sessionID, runtime.cueToken == token, runtime.isPlaying,
+                let position = runtime.player?.position
+            else { return }
+            updateTextCues(runtime, at: position)
         case .preloadPrepared(let id, let result):
             guard preloaded?.preparationID == id else { return }
             startPreload(result)
@@ -178,8 +183,22 @@ private actor LoopState {
             resume(at: time, autoPlay: autoPlay, automatic: false)
         case .selectTrack(let sessionID, let kind, let trackID):
             guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
-            let audio = kind == .audio ? trackID : runtime.session.selectedAudioTrack?.id
-            let text = kind == .text ? trackID : runtime.session.selectedTextTrack?.id
+            if kind == .text {
+                // A sidecar track replaces the stream's own text; choosing a stream track or none drops it.
+                let sidecar = trackID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+                if trackID != nil && sidecar == nil && trackID?.hasPrefix(SidecarTextTrack.idPrefix) == true {
+                    logger.warning("selectTextTrack ignored: the session has no sidecar track \(trackID ?? "")")
+                    return
+                }
+                runtime.selectedSidecarID = sidecar?.mediaTrack.id
+                let streamText = sidecar == nil ? trackID : nil
+                player.selectTracks(audio: runtime.session.selectedAudioTrack?.id, text: streamText)
+                publishTracks(runtime)
+                updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
+                return
+            }
+            let audio = trackID
+            let text = runtime.selectedSidecarID == nil ? runtime.session.selectedTextTrack?.id : nil
             player.selectTracks(audio: audio, text: text)
         case .addConsumer(let consumer):
             dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
@@ -460,7 +479,7 @@ private actor LoopState {
         }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            bumper: bumperVideo, send: send
+            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         runtime.openingSeek = prep.queuedSeek
@@ -863,9 +882,11 @@ private actor LoopState {
             runtime.engineTracks.filter { $0.kind == engineKind }.map { Self.mediaTrack($0, kind: kind).markedDefault(defaults.contains($0.id)) }
         }
         let audio = tracks(.audio, .audio)
-        let text = tracks(.text, .text)
+        // The stream's own renditions, then the sidecar tracks that have not failed to load.
+        let sidecars = session.sidecarTextTracks.filter { if case .failed = $0.status { false } else { true } }.map(\.mediaTrack)
+        let text = tracks(.text, .text) + sidecars
         let selectedAudio = audio.first { runtime.selectedTrackIDs.contains($0.id) }
-        let selectedText = text.first { runtime.selectedTrackIDs.contains($0.id) }
+        let selectedText = runtime.selectedSidecarID.flatMap { id in sidecars.first { $0.id == id } } ?? text.first { runtime.selectedTrackIDs.contains($0.id) }
         let (audioChanged, textChanged) = session.update { state -> (Bool, Bool) in
             state.audioTracks = audio
             state.textTracks = text
@@ -874,7 +895,7 @@ private actor LoopState {
             state.selectedText = selectedText
             return changes
         }
-        guard !runtime.selectedTrackIDs.isEmpty else { return }
+        guard !runtime.selectedTrackIDs.isEmpty || runtime.selectedSidecarID != nil || textChanged else { return }
         if audioChanged { emit(.audioTrackSelected(session, selectedAudio)) }
         if textChanged { emit(.textTrackSelected(session, selectedText)) }
     }
@@ -949,6 +970,7 @@ private actor LoopState {
             runtime.lastEmittedProgress = position
             emit(.progress(session, position))
         }
+        updateTextCues(runtime, at: position)
         watched(position, in: runtime)
         if let reset = runtime.retryResetPosition, position >= reset {
             // Playing well again: the failure episode is over.
@@ -956,6 +978,36 @@ private actor LoopState {
             runtime.retryAttempts = 0
         }
         maybePreloadNext(after: runtime, at: position)
+    }
+
+    // MARK: Sidecar text
+
+    /// Reports the selected sidecar track's cues at `position` when they differ from the last report,
+    /// and wakes up again at the next cue boundary (scaled by the rate) rather than waiting for the
+    /// next progress tick, so a cue shows and hides on time.
+    private func updateTextCues(_ runtime: SessionRuntime, at position: MediaTime) {
+        runtime.cueTask?.cancel()
+        runtime.cueTask = nil
+        runtime.cueToken += 1
+        let track = runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+        let index = track?.cues
+        let cues = index?.cues(at: position) ?? []
+        // A track switched away from reports its cues cleared; the new one reports its own.
+        if let shown = runtime.reportedCueTrack, shown != track?.mediaTrack, !runtime.reportedCues.isEmpty {
+            emit(.textCuesChanged(runtime.session, TextCueChange(track: shown, cues: [], position: position)))
+            runtime.reportedCues = []
+        }
+        runtime.reportedCueTrack = track?.mediaTrack
+        if let track, cues != runtime.reportedCues {
+            runtime.reportedCues = cues
+            emit(.textCuesChanged(runtime.session, TextCueChange(track: track.mediaTrack, cues: cues, position: position)))
+        }
+        guard runtime.isPlaying, let index, let next = index.nextChange(after: position) else { return }
+        let rate = max(settings.rate, 0.1)
+        let wait = max(MediaTime(nanoseconds: Int64((Double((next.nanoseconds ?? 0) - (position.nanoseconds ?? 0)) / rate).rounded(.up))), MediaTime(nanoseconds: 5_000_000))
+        guard let delay = wait.duration else { return }
+        let token = runtime.cueToken
+        runtime.cueTask = after(delay, send: .cueBoundary(sessionID: runtime.session.id, token: token))
     }
 
     // MARK: Buffer optimizer
@@ -1347,7 +1399,10 @@ private actor LoopState {
             // The next video is then built the usual way when its turn comes, and fails there.
             return
         }
-        let session = PlaybackSession(id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension, send: send)
+        let session = PlaybackSession(
+            id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
+            sidecarTextTracks: plan.sidecarTextTracks, send: send
+        )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         preloaded?.runtime = runtime
         listen(to: player, in: runtime)

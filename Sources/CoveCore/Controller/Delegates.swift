@@ -64,6 +64,8 @@ public protocol PlaybackSessionConsumer: AnyObject, Sendable {
     func playbackSession(_ session: PlaybackSession, didPassCuePoints passage: CuePointPassage)
     func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange])
     func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType)
+    /// The selected sidecar text track's active cues changed (the seed's sidecar subtitles drawing).
+    func playbackSession(_ session: PlaybackSession, didChangeTextCues change: TextCueChange)
     func didCompletePlaylist(_ videos: [Video])
     // Bumper callbacks (the seed's BumperConsumer).
     func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video)
@@ -83,6 +85,7 @@ extension PlaybackSessionConsumer {
     public func playbackSession(_ session: PlaybackSession, didPassCuePoints passage: CuePointPassage) {}
     public func playbackSession(_ session: PlaybackSession, didChangeSeekableRanges ranges: [TimeRange]) {}
     public func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
+    public func playbackSession(_ session: PlaybackSession, didChangeTextCues change: TextCueChange) {}
     public func didCompletePlaylist(_ videos: [Video]) {}
     public func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video) {}
     public func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video) {}

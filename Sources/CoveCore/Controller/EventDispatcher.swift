@@ -109,6 +109,7 @@ final class EventDispatcher: Sendable {
         case .cuePointsPassed(let s, let p): consumer.playbackSession(s, didPassCuePoints: p)
         case .seekableRangesChanged(let s, let r): consumer.playbackSession(s, didChangeSeekableRanges: r)
         case .mediaTypeDetermined(let s, let m): consumer.playbackSession(s, determinedMediaType: m)
+        case .textCuesChanged(let s, let c): consumer.playbackSession(s, didChangeTextCues: c)
         case .playlistCompleted(let v): consumer.didCompletePlaylist(v)
         default: break
         }
@@ -143,7 +144,7 @@ final class EventDispatcher: Sendable {
         case .noPlayableVideosFound(let v): delegate.playbackController(c, noPlayableVideosFound: v)
         case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
         case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
-        case .variantChanged, .framePresented, .variantsDiscovered, .forwardBufferChanged, .retry: break
+        case .variantChanged, .framePresented, .variantsDiscovered, .forwardBufferChanged, .retry, .textCuesChanged: break
         }
         delegate.playbackController(c, didReceive: event)
     }

@@ -19,6 +19,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case codecsDetermined(PlaybackSession, [String])
     case audioTrackSelected(PlaybackSession, MediaTrack?)
     case textTrackSelected(PlaybackSession, MediaTrack?)
+    /// The cues of the selected sidecar text track active at the position changed.
+    case textCuesChanged(PlaybackSession, TextCueChange)
     /// The adaptive stream switched variant: from, to and why (ABR, a cap, a seek, the start).
     case variantChanged(PlaybackSession, VariantChange)
     /// The master playlist's variants became known (adaptive streams only).
@@ -43,7 +45,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
-            .textTrackSelected(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
+            .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
             .forwardBufferChanged(let s, _), .retry(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
@@ -71,6 +73,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .codecsDetermined: return "Codecs"
         case .audioTrackSelected: return "AudioTrack"
         case .textTrackSelected: return "TextTrack"
+        case .textCuesChanged: return "TextCues"
         case .variantChanged: return "Variant"
         case .variantsDiscovered: return "Variants"
         case .forwardBufferChanged: return "ForwardBuffer"
@@ -96,6 +99,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .codecsDetermined(_, let c): return "Codecs(\(c.joined(separator: ",")))"
         case .audioTrackSelected(_, let t): return "AudioTrack(\(t?.displayName ?? "none"))"
         case .textTrackSelected(_, let t): return "TextTrack(\(t?.displayName ?? "none"))"
+        case .textCuesChanged(_, let c): return "TextCues(\(c.track.id) at \(c.position): \(c.cues.map(\.text)))"
         case .variantChanged(_, let v): return "Variant(\(v.from.map { "\($0.bandwidth)" } ?? "-")→\(v.to.bandwidth), \(v.reason.rawValue))"
         case .variantsDiscovered(_, let l): return "Variants(\(l.variants.map { String($0.bandwidth) }.joined(separator: ",")))"
         case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"

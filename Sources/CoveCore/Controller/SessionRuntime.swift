@@ -137,6 +137,13 @@ final class SessionRuntime {
 
     var tickToken = 0
     var tickTask: Task<Void, Never>?
+    /// The sidecar text track shown instead of the stream's own (its `MediaTrack.id`).
+    var selectedSidecarID: String?
+    /// The cues last reported for it, so only changes are reported.
+    var reportedCues: [TextCue] = []
+    var reportedCueTrack: MediaTrack?
+    var cueToken = 0
+    var cueTask: Task<Void, Never>?
 
     /// The bumper playing before the content, until it exits.
     var bumper: BumperRuntime?

@@ -16,6 +16,8 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     public let providerExtension: (any SessionProviderExtension)?
     /// The bumper this session plays before its content, if any.
     public let bumper: Video?
+    /// Text tracks a provider loads beside the stream; selectable like the stream's own.
+    public let sidecarTextTracks: [SidecarTextTrack]
 
     private let state: Mutex<State>
     private let send: @Sendable (ControllerInput) -> Void
@@ -32,8 +34,12 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
         var forwardBufferTarget: Duration?
     }
 
-    init(id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, bumper: Video? = nil, send: @escaping @Sendable (ControllerInput) -> Void) {
+    init(
+        id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, bumper: Video? = nil,
+        sidecarTextTracks: [SidecarTextTrack] = [], send: @escaping @Sendable (ControllerInput) -> Void
+    ) {
         self.id = id
+        self.sidecarTextTracks = sidecarTextTracks
         self.video = video
         self.source = source
         self.providerExtension = providerExtension

@@ -41,6 +41,9 @@ public struct SessionPlan: Sendable {
     public var playbackURL: URL
     /// Plugin API exposed as `PlaybackSession.providerExtension`.
     public var providerExtension: (any SessionProviderExtension)?
+    /// Text tracks loaded beside the stream (a captions provider adds these); listed with the stream's
+    /// own text renditions in `PlaybackSession.textTrackGroup`.
+    public var sidecarTextTracks: [SidecarTextTrack] = []
 
     public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil) {
         self.video = video

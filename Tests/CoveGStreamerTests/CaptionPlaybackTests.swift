@@ -1,0 +1,95 @@
+import CoveCore
+import CoveGStreamer
+import CoveNetworking
+import CoveTesting
+import CoveText
+import Foundation
+import Synchronization
+import Testing
+
+extension RealEngineTests {
+    /// Sidecar WebVTT captions on the real engine: fetched and parsed in Swift beside the stream, the
+    /// active cues delivered by playback position (after seeks and at 2× too), a 404 track marked
+    /// failed while playback carries on.
+    @Suite("GStreamer sidecar captions", .serialized)
+    struct CaptionPlaybackTests {
+        /// A cue every 0.8 s for 20 s, 0.5 s long, plus one long cue overlapping others.
+        static func cues(_ language: String) -> [(start: Double, end: Double, text: String)] {
+            var cues = stride(from: 0.3, to: 19.5, by: 0.8).enumerated().map { (start: $0.element, end: $0.element + 0.5, text: "\(language) \($0.offset)") }
+            cues.append((start: 12.0, end: 14.0, text: "\(language) long"))
+            return cues
+        }
+
+        static func vtt(_ language: String) -> Data {
+            let stamp = { (t: Double) in String(format: "00:%02d:%06.3f", Int(t) / 60, t.truncatingRemainder(dividingBy: 60)) }
+            let body = cues(language).map { "\(stamp($0.start)) --> \(stamp($0.end))\n\($0.text)\n" }.joined(separator: "\n")
+            return Data("WEBVTT\n\n\(body)".utf8)
+        }
+
+        /// The reference: which texts are active at `t` (start ≤ t < end).
+        static func expected(_ language: String, at t: Double) -> Set<String> {
+            Set(cues(language).filter { $0.start <= t && t < $0.end }.map(\.text))
+        }
+
+        @Test func sidecarCuesFollowThePlayheadThroughSeeksRateAndTrackChanges() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            for language in ["en", "fr"] {
+                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language)) }
+            }
+            let tracks: [JSONValue] = [
+                ["src": .string(h.server.url("captions/en.vtt").absoluteString), "srclang": "en", "label": "English", "kind": "subtitles", "default": true],
+                ["src": .string(h.server.url("captions/fr.vtt").absoluteString), "srclang": "fr", "label": "Français", "kind": "captions"],
+                ["src": .string(h.server.url("captions/missing.vtt").absoluteString), "srclang": "de", "label": "Deutsch", "kind": "subtitles"],
+            ]
+            let provider = SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared)
+            let controller = h.controller(fast: false, provider: provider)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder, ["text_tracks": .array(tracks)])])
+            let advanced = try await recorder.waitFor { $0.name == "SessionAdvanced" }
+            let session = try #require(advanced.session)
+            #expect(session.sidecarTextTracks.count == 3)
+            let english = session.sidecarTextTracks[0].mediaTrack
+            #expect(english.language == "en" && english.isDefault && !english.isAccessibility)
+            #expect(session.sidecarTextTracks[1].mediaTrack.isAccessibility, "kind captions is an SDH track")
+            session.selectTextTrack(english)
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(4) } else { false } }
+            #expect(await controller.seekAndWait(to: .seconds(12), tolerance: .zero))
+            controller.playbackRate = 2
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(15.5) } else { false } }
+            let french = session.sidecarTextTracks[1].mediaTrack
+            session.selectTextTrack(french)
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track == french && !c.cues.isEmpty } else { false } }
+            controller.shutdown()
+
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            // The track switch clears the English cues (whatever their times), then French ones follow.
+            let switchIndex = try #require(changes.firstIndex { $0.track == french })
+            #expect(changes[switchIndex - 1].track == english && changes[switchIndex - 1].cues.isEmpty)
+            // Every other report shows exactly what is active at its position, for its track.
+            for (index, change) in changes.enumerated() where index != switchIndex - 1 {
+                let language = change.track == english ? "en" : "fr"
+                #expect(Set(change.cues.map(\.text)) == Self.expected(language, at: change.position.seconds), "\(change)")
+            }
+            // Each English cue in the first four seconds was shown, within 0.3 s of its start.
+            for cue in Self.cues("en") where cue.end < 4 {
+                let shown = changes.first { $0.track == english && $0.cues.contains { $0.text == cue.text } }
+                #expect(shown.map { $0.position.seconds - cue.start } .map { $0 >= 0 && $0 < 0.3 } == true, "\(cue.text): \(String(describing: shown))")
+            }
+            // After the seek: the long cue from 12 s is shown at once, and cues keep coming at 2×.
+            let afterSeek = changes.filter { $0.position >= .seconds(12) && $0.track == english }
+            #expect(afterSeek.first?.cues.contains { $0.text == "en long" } == true, "\(afterSeek)")
+            #expect(afterSeek.contains { $0.position >= .seconds(14.5) && !$0.cues.isEmpty }, "\(afterSeek)")
+            // The missing track failed with a typed error and took nothing else down.
+            guard case .failed(let error) = session.sidecarTextTracks[2].status else {
+                Issue.record("the 404 track is \(session.sidecarTextTracks[2])")
+                return
+            }
+            #expect(error.code == .notFound && error.httpStatus == 404)
+            #expect(!session.textTrackGroup.tracks.contains { $0.language == "de" })
+            #expect(!recorder.lifecycleNames.contains("Fail") && !recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
+            #expect(recorder.events.contains { if case .textTrackSelected(_, let t) = $0 { t == french } else { false } })
+        }
+    }
+}

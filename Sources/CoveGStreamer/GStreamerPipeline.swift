@@ -73,6 +73,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// The demuxer reported 0 % while the pipeline still had runway downstream: reported only if
         /// that runway runs out before the demuxer refills (see `checkDeferredUnderrun`).
         var underrunDeferred = false
+        /// While a 0 % is deferred: the playhead last seen and since when it has not moved.
+        var deferredPlayhead: (position: Int64, since: Double)?
         var httpStatusByURI: [String: Int] = [:]
         var lastHTTPError: Int?
         var videoSize: (width: Int, height: Int)?
@@ -471,6 +473,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         applyBitrate(bitrate, to: element)
         _ = cove_signal_connect(element.object, "pad-added", unsafeBitCast(onDemuxerPadAdded, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
+        _ = cove_signal_connect(element.object, "pad-removed", unsafeBitCast(onDemuxerPadRemoved, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
         // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
         if buffer != nil { applyForwardBuffer(buffer, to: element) }
     }
@@ -544,9 +547,14 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     /// Media handed downstream of the demuxer and not yet played: the least of the outputs' ends minus
     /// the position. nil before anything was output.
-    private func downstreamRunway() -> Duration? {
-        guard let end = state.withLock({ $0.outputEnds.values.min() }), let position = currentPosition(), let ns = position.nanoseconds else { return nil }
+    private func downstreamRunway(at position: Int64? = nil) -> Duration? {
+        guard let end = state.withLock({ $0.outputEnds.values.min() }), let ns = position ?? currentPosition()?.nanoseconds else { return nil }
         return .nanoseconds(end - ns)
+    }
+
+    /// The demuxer removed an output (an audio-rendition switch, a period change): forget its end.
+    fileprivate func demuxerOutputRemoved(pad: Int) {
+        state.withLock { _ = $0.outputEnds.removeValue(forKey: pad) }
     }
 
     /// hlsdemux2's 0 % means its own queue is empty, not that playback is: it hands whole segments to the
@@ -555,12 +563,28 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// to play. A 0 % is passed on only when the runway downstream is (nearly) gone.
     private static let underrunRunway: Duration = .milliseconds(300)
 
+    /// How long the position may stand still while playing before a deferred 0 % counts anyway: the
+    /// runway is an estimate (decoders hold frames back, B-frames reorder), a frozen picture is not.
+    private static let frozenPlayhead: Double = 0.5
+
     /// Whether a 0 % report should wait: loaded (playing or about to), with more than `underrunRunway`
-    /// downstream. (Before the load finishes a 0 % is the load's own buffering and passes through.)
+    /// downstream, and — while playing — the position still moving. (Before the load finishes a 0 % is
+    /// the load's own buffering and passes through.)
     private func shouldDeferUnderrun() -> Bool {
         guard state.withLock({ $0.prerolled && !$0.closed }) else { return false }
-        guard let runway = downstreamRunway() else { return false }
-        return runway > Self.underrunRunway
+        guard let position = currentPosition()?.nanoseconds, let runway = downstreamRunway(at: position), runway > Self.underrunRunway else { return false }
+        let now = Date().timeIntervalSince1970
+        return state.withLock { s -> Bool in
+            guard s.pipelineAtPlaying else {
+                s.deferredPlayhead = nil
+                return true
+            }
+            guard let last = s.deferredPlayhead, last.position == position else {
+                s.deferredPlayhead = (position, now)
+                return true
+            }
+            return now - last.since < Self.frozenPlayhead
+        }
     }
 
     /// Called from the bus loop while an underrun is deferred: reports it once the runway runs out.
@@ -583,6 +607,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { s in
             s.outputEnds = [:]
             s.underrunDeferred = false
+            s.deferredPlayhead = nil
             s.awaitingBuffer = true
             s.flushGeneration += 1
             s.lastFlushSeqnum = seqnum
@@ -664,8 +689,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         while true {
             // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
-            let (gatePending, underrunDeferred) = state.withLock { ($0.startGatePending, $0.underrunDeferred) }
-            let timeout: GstClockTime = gatePending ? 10_000_000 : underrunDeferred ? 50_000_000 : 250_000_000
+            // A deferred underrun is watched only while the clock runs: paused, nothing drains.
+            let (gatePending, watchingUnderrun) = state.withLock { ($0.startGatePending, $0.underrunDeferred && $0.pipelineAtPlaying) }
+            let timeout: GstClockTime = gatePending ? 10_000_000 : watchingUnderrun ? 50_000_000 : 250_000_000
             guard let message = gst_bus_timed_pop(bus, timeout) else {
                 if state.withLock({ $0.closed }) { return }
                 checkStartGate()
@@ -674,6 +700,8 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             defer { gst_message_unref(message) }
             if handle(message) == false { return }
+            // Also after messages, so a steady stream of them (QoS on a loaded machine) cannot starve it.
+            if watchingUnderrun { checkDeferredUnderrun() }
         }
     }
 
@@ -771,8 +799,10 @@ final class GStreamerPipeline: @unchecked Sendable {
             unpinStartSpeed()
             let time = Double(b) / 1_000_000
             if FrameSighting(rawValue: a) == .shownAtPreroll {
-                // Reported once the load has finished (after `prerolled`), in `finishLoad`.
+                // Reported once the load has finished (after `prerolled`), in `finishLoad`. A frame that
+                // arrived before the start seek is superseded by this one.
                 let finished = state.withLock { s -> Bool in
+                    s.frameWaitingForPlaying = nil
                     if !s.prerolled { s.shownAtPreroll = time }
                     return s.prerolled
                 }
@@ -1041,6 +1071,11 @@ private let onDemuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?
     let name = String(cString: cove_object_name(UnsafeMutableRawPointer(pad)))
     guard name.hasPrefix("video") || name.hasPrefix("audio") else { return }
     _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onDemuxerOutputData, data, nil)
+}
+
+private let onDemuxerPadRemoved: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
+    guard let pad, let data else { return }
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerOutputRemoved(pad: Int(bitPattern: UnsafeMutableRawPointer(pad)))
 }
 
 private let onDemuxerOutputData: GstPadProbeCallback = { pad, info, data in

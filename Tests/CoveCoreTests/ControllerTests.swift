@@ -44,6 +44,43 @@ struct ControllerTests {
         #expect(media == .audioVideo)
     }
 
+    /// An engine shows a play's first frame at preroll, before its clock runs: the controller reports
+    /// it right after Play, with the time it was shown — unless a pause came in between, when it is
+    /// stamped as playback really starts.
+    @Test func aStartFrameShownBeforePlayingIsReportedAfterPlay() async throws {
+        engine.behavior.reportsStateChanges = false
+        for pausesInBetween in [false, true] {
+            let controller = makeController()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Self.hls])
+            try await recorder.waitFor(lifecycle: "Ready")
+            let player = await engine.player(number: engine.players.count)
+            player.emit(.firstFrame(wallTime: 100))
+            // Engine events are handled in order: once this one is seen, the frame is held.
+            player.emit(.durationChanged(.seconds(30)))
+            try await recorder.waitFor { if case .durationChanged(_, let d) = $0 { d == .seconds(30) } else { false } }
+            if pausesInBetween {
+                controller.pause()
+                controller.play()
+            }
+            await controller.settle()
+            #expect(!recorder.names.contains("FirstFrame"), "held until Play: \(recorder.names)")
+            player.emit(.playing)
+            try await recorder.waitFor { $0.name == "FirstFrame" }
+            let names = recorder.lifecycleNames
+            #expect(names.last == "Play" && names.filter { $0 == "Play" }.count == 1, "\(names)")
+            guard case .framePresented(_, let frame) = recorder.events.last(where: { $0.name == "FirstFrame" }) else { return }
+            #expect(frame.cause == .start)
+            if pausesInBetween {
+                #expect(frame.wallTime > 1_700_000_000, "stamped when playback started")
+            } else {
+                #expect(frame.wallTime == 100)
+            }
+            controller.shutdown()
+        }
+    }
+
     @Test func withoutAutoPlayTheSessionWaitsForPlay() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)

@@ -267,6 +267,7 @@ private actor LoopState {
         }
         emit(.lifecycle(runtime.session, .pauseRequest))
         runtime.playRequested = false
+        if runtime.heldFrame != nil { runtime.heldFrameIsStale = true }
         if let bumper = runtime.bumper {
             if !bumper.engineRunning && !bumper.paused {
                 // Not playing yet (loading or stalled): the engine will not report a pause, so report it here.
@@ -723,22 +724,20 @@ private actor LoopState {
             runtime.engineRunning = false
             if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
         case .firstFrame(let wallTime):
+            // Frames that start playback can be shown before it starts (a display shows the prerolled
+            // frame): they are reported right after Play, keeping the lifecycle order.
             if runtime.awaitingTransitionFrame && runtime.playRequested {
                 runtime.awaitingTransitionFrame = false
                 runtime.reportedFirstFrame = true
-                emit(.framePresented(session, FramePresentation(cause: .transition, wallTime: wallTime)))
+                presentStartingFrame(FramePresentation(cause: .transition, wallTime: wallTime), in: runtime)
             } else if runtime.awaitingResumeFrame && runtime.playRequested {
                 runtime.awaitingResumeFrame = false
                 runtime.awaitingSeekFrame = false
-                emit(.framePresented(session, FramePresentation(cause: .resume, wallTime: wallTime)))
+                presentStartingFrame(FramePresentation(cause: .resume, wallTime: wallTime), in: runtime)
             } else if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
                 runtime.reportedFirstFrame = true
                 runtime.awaitingSeekFrame = false
-                if runtime.isPlaying {
-                    emit(.framePresented(session, FramePresentation(cause: .start, wallTime: wallTime)))
-                } else {
-                    runtime.heldStartFrame = wallTime
-                }
+                presentStartingFrame(FramePresentation(cause: .start, wallTime: wallTime), in: runtime)
             } else if runtime.awaitingSeekFrame {
                 runtime.awaitingSeekFrame = false
                 emit(.framePresented(session, FramePresentation(cause: .seek, wallTime: wallTime)))
@@ -917,12 +916,26 @@ private actor LoopState {
             runtime.lastReportedTime = position
         }
         emit(.lifecycle(session, .play))
-        if let shown = runtime.heldStartFrame {
-            runtime.heldStartFrame = nil
-            emit(.framePresented(session, FramePresentation(cause: .start, wallTime: shown)))
+        if let held = runtime.heldFrame {
+            runtime.heldFrame = nil
+            // Paused in between: the viewer saw playback start now, not when the frame was prerolled.
+            let wallTime = runtime.heldFrameIsStale ? clockNow() : held.wallTime
+            runtime.heldFrameIsStale = false
+            emit(.framePresented(session, FramePresentation(cause: held.cause, wallTime: wallTime)))
         }
         startTicker(runtime)
     }
+
+    private func presentStartingFrame(_ frame: FramePresentation, in runtime: SessionRuntime) {
+        if runtime.isPlaying {
+            emit(.framePresented(runtime.session, frame))
+        } else {
+            runtime.heldFrame = frame
+            runtime.heldFrameIsStale = false
+        }
+    }
+
+    private func clockNow() -> Double { Date().timeIntervalSince1970 }
 
     private func stopPlaying(_ runtime: SessionRuntime) {
         runtime.isPlaying = false
@@ -1224,6 +1237,11 @@ private actor LoopState {
         guard let url = runtime.playbackURL else { return }
         runtime.eventTask?.cancel()
         runtime.player?.close()
+        if let held = runtime.heldFrame {
+            // The dead pipeline's frame never played: the new pipeline's first frame stands in for it.
+            runtime.heldFrame = nil
+            if held.cause == .start { runtime.reportedFirstFrame = false }
+        }
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
         let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap)
         let player: any EnginePlayer

@@ -104,7 +104,9 @@ final class SessionRuntime {
     /// The start frame's wall time when the engine showed it before playback started (a display shows
     /// its preroll frame at once): reported right after Play, keeping the lifecycle order, with the time
     /// the viewer actually saw it.
-    var heldStartFrame: Double?
+    var heldFrame: FramePresentation?
+    /// A pause came between the held frame and Play: stamp it when Play comes.
+    var heldFrameIsStale = false
     /// A seek was issued after the first frame: the next presented frame is the seek's.
     var awaitingSeekFrame = false
 

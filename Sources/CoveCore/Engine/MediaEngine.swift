@@ -204,7 +204,8 @@ public enum EngineEvent: Sendable, Hashable {
     case playing
     /// The pipeline is paused.
     case paused
-    /// The first frame after a load or a seek was presented while playing.
+    /// The first frame after a load or a seek was shown. A play's start frame may come before `.playing`:
+    /// a display shows the prerolled frame at once (a paused load's frame counts only once it plays).
     case firstFrame(wallTime: Double)
     /// A seek finished: the new position is prerolled (or the engine refused the seek).
     case seekCompleted(id: Int, succeeded: Bool)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CoveCore
+import CoveNetworking
+import CoveText
 import Foundation
 
 struct PlayCommand: AsyncParsableCommand {
@@ -16,11 +18,37 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Seek to this many seconds once the media is ready.")
     var seekTo: Double?
 
+    @Option(name: .customLong("subtitles"), help: "A sidecar WebVTT track to load beside the media: URL or URL=LANGUAGE (repeatable).")
+    var subtitles: [String] = []
+
+    @Option(help: "Show captions in this language (a sidecar track or one of the stream's own), e.g. en.")
+    var captions: String?
+
     func run() async throws {
-        let controller = await player.makeController()
+        let provider = SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared)
+        let controller = await player.makeController(provider: provider)
         controller.isAutoPlay = true
-        let outcome = try await PlaybackRunner(controller: controller).play([Video(url: try mediaURL(url))], seekTo: seekTo)
+        var video = Video(url: try mediaURL(url))
+        if !subtitles.isEmpty {
+            let tracks = try subtitles.map(Self.textTrack)
+            video = video.update { $0.properties["text_tracks"] = .array(tracks) }
+        }
+        let outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
         if outcome != .ended { throw ExitCode(1) }
+    }
+
+    /// `URL` or `URL=LANGUAGE` as a catalog `text_tracks` entry.
+    static func textTrack(_ argument: String) throws -> JSONValue {
+        let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let hasLanguage = parts.count == 2 && !parts[1].contains("/") && !parts[1].isEmpty
+        let urlText = hasLanguage ? String(parts[0]) : argument
+        let url = try mediaURL(urlText)
+        var track: JSONObject = ["src": .string(url.absoluteString), "kind": "subtitles", "mime_type": "text/vtt"]
+        if hasLanguage {
+            track["srclang"] = .string(String(parts[1]))
+            track["label"] = .string(String(parts[1]))
+        }
+        return .object(track)
     }
 }
 
@@ -29,6 +57,8 @@ struct PlaybackRunner {
     enum Outcome { case ended, failed, interrupted }
 
     let controller: PlaybackController
+    /// Select the text track in this language once the session lists it, and show its cues.
+    var captionLanguage: String? = nil
 
     func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async throws -> Outcome {
         let events = controller.events
@@ -47,14 +77,22 @@ struct PlaybackRunner {
             let t = String(format: "[%7.3f]", Date().timeIntervalSince(start))
             if let text = describe(event) { status.log("\(t) \(text)") }
             switch event {
-            case .sessionAdvanced:
+            case .sessionAdvanced(let session):
                 duration = nil
                 bandwidth = nil
                 state = "loading"
+                status.caption = nil
+                if let captionLanguage { select(captionLanguage, in: session) }
+            case .lifecycle(let session, .ready):
+                if let seekTo { controller.seek(to: .seconds(seekTo)) }
+                // The stream's own renditions are listed by now.
+                if let captionLanguage, session.selectedTextTrack == nil { select(captionLanguage, in: session) }
+            case .textCuesChanged(_, let change):
+                let text = change.cues.map { $0.text.replacingOccurrences(of: "\n", with: " / ") }.joined(separator: " · ")
+                status.caption = text.isEmpty ? nil : text
+                if !Terminal.isTTY && !text.isEmpty { status.log("[caption \(Terminal.clock(change.position.seconds))] \(text)") }
             case .durationChanged(_, let d): duration = d.map { MediaTime($0).seconds }
             case .variantChanged(_, let v): bandwidth = v.bandwidth
-            case .lifecycle(_, .ready):
-                if let seekTo { controller.seek(to: .seconds(seekTo)) }
             case .lifecycle(_, .play), .lifecycle(_, .recovered): state = "playing"
             case .lifecycle(_, .pause): state = "paused"
             case .lifecycle(_, .stalled): state = "stalled"
@@ -91,5 +129,9 @@ struct PlaybackRunner {
         }
         status.finish()
         return outcome
+    }
+
+    private func select(_ language: String, in session: PlaybackSession) {
+        if let track = session.textTrackGroup.track(preferring: [language]) { session.selectTextTrack(track) }
     }
 }

@@ -98,6 +98,25 @@ struct CLITests {
         #expect(named("end").count == 1, "\(run.output)")
     }
 
+    @Test func playShowsTheCaptionsOfASidecarTrack() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        server.addRoute(prefix: "/captions/en.vtt") { _ in
+            MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nWhole <i>clip</i> &amp; caption\n".utf8))
+        }
+        let subtitles = server.url("captions/en.vtt").absoluteString + "=en"
+        let run = try await Self.cove(["play", server.url(.ladder).absoluteString, "--fast", "--subtitles", subtitles, "--captions", "en"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output.contains("[caption 0:"), "\(run.output)")
+        #expect(run.output.contains("Whole clip & caption"), "\(run.output)")
+        // A broken track never stops playback.
+        let broken = try await Self.cove(["play", server.url(.ladder).absoluteString, "--fast", "--subtitles", server.url("captions/missing.vtt").absoluteString + "=de", "--captions", "de"])
+        #expect(broken.status == 0, "\(broken.errorOutput)")
+        #expect(broken.output.contains("End"))
+        #expect(!broken.output.contains("[caption"))
+    }
+
     @Test func vttPrintsCuesAndTypedErrors() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

@@ -279,3 +279,47 @@ gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer) {
     gst_event_unref(event);
     return result;
 }
+
+gboolean cove_pad_buffer_stream_times(GstPad *pad, GstBuffer *buffer, gint64 *start, gint64 *end) {
+    GstClockTime time = GST_BUFFER_PTS_IS_VALID(buffer) ? GST_BUFFER_PTS(buffer) : GST_BUFFER_DTS(buffer);
+    if (!GST_CLOCK_TIME_IS_VALID(time)) return FALSE;
+    GstClockTime stop = GST_BUFFER_DURATION_IS_VALID(buffer) ? time + GST_BUFFER_DURATION(buffer) : time;
+    GstEvent *event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0);
+    if (!event) return FALSE;
+    const GstSegment *segment = NULL;
+    gst_event_parse_segment(event, &segment);
+    gboolean ok = FALSE;
+    if (segment && segment->format == GST_FORMAT_TIME) {
+        guint64 a = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, time);
+        guint64 b = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, stop);
+        if (GST_CLOCK_TIME_IS_VALID(a)) {
+            *start = (gint64)a;
+            *end = GST_CLOCK_TIME_IS_VALID(b) ? (gint64)b : (gint64)a;
+            ok = TRUE;
+        }
+    }
+    gst_event_unref(event);
+    return ok;
+}
+
+static GstPadProbeReturn terminate_webvtt_segment(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    (void)pad; (void)data;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (!buffer) return GST_PAD_PROBE_OK;
+    gsize size = gst_buffer_get_size(buffer);
+    if (size == 0) return GST_PAD_PROBE_OK;
+    guint8 tail[2] = {0, 0};
+    gsize got = gst_buffer_extract(buffer, size >= 2 ? size - 2 : 0, tail, size >= 2 ? 2 : 1);
+    gboolean blank_line = got == 2 && tail[0] == '\n' && tail[1] == '\n';
+    if (blank_line) return GST_PAD_PROBE_OK;
+    gboolean ends_line = (got == 2 ? tail[1] : tail[0]) == '\n';
+    static const char terminator[] = "\n\n";
+    buffer = gst_buffer_make_writable(buffer);
+    gst_buffer_append_memory(buffer, gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, (gpointer)terminator, 2, ends_line ? 1 : 0, ends_line ? 1 : 2, NULL, NULL));
+    GST_PAD_PROBE_INFO_DATA(info) = buffer;
+    return GST_PAD_PROBE_OK;
+}
+
+void cove_terminate_webvtt_segments(GstPad *pad) {
+    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, terminate_webvtt_segment, NULL, NULL);
+}

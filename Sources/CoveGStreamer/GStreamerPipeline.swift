@@ -85,7 +85,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Handoff handlers on headless sinks (each holds a reference to its sink).
         var renderHandlers: [RenderHandler] = []
         /// Kinds whose frames are timed by sink render handoffs rather than buffer arrival.
-        var renderTimedKinds: Set<EngineTrack.Kind> { Set(renderHandlers.map(\.kind)) }
+        var renderTimedKinds: Set<EngineTrack.Kind> { Set(renderHandlers.map(\.kind).filter { $0 != .text }) }
+        /// Subtitle cues handed to the text sink, waiting for the bus thread to report them.
+        var pendingCues: [TextCue] = []
         var bytesRead = 0
         /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
         var startGatePending = false
@@ -130,6 +132,17 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
+        // The stream's subtitles come to a sink of ours instead of being burnt into the picture: the
+        // controller delivers their cues like a sidecar track's. Not async, so a sparse text stream
+        // never holds the preroll.
+        let textSink = cove_element_make("fakesink", "cove-text-sink")
+        if let textSink {
+            gst_object_ref_sink(UnsafeMutableRawPointer(textSink))
+            cove_set_bool(UnsafeMutableRawPointer(textSink), "sync", sync ? 1 : 0)
+            cove_set_bool(UnsafeMutableRawPointer(textSink), "async", 0)
+            cove_set_bool(UnsafeMutableRawPointer(textSink), "signal-handoffs", 1)
+            cove_set_object(object, "text-sink", UnsafeMutableRawPointer(textSink))
+        }
         if let scaletempo = cove_element_make("scaletempo", nil) {
             // Keeps pitch when the rate changes; passes audio through untouched at rate 1.
             cove_set_object(object, "audio-filter", UnsafeMutableRawPointer(scaletempo))
@@ -155,6 +168,11 @@ final class GStreamerPipeline: @unchecked Sendable {
             let id = cove_signal_connect(ref.object, "handoff", unsafeBitCast(callback, to: GCallback.self), context)
             let prerollID = kind == .video ? cove_signal_connect(ref.object, "preroll-handoff", unsafeBitCast(onVideoPrerolled, to: GCallback.self), context) : nil
             renderHandlers.append(RenderHandler(sink: ref, kind: kind, id: id, prerollID: prerollID))
+        }
+        if let textSink {
+            let ref = ElementRef(pointer: textSink)
+            let id = cove_signal_connect(ref.object, "handoff", unsafeBitCast(onTextRendered, to: GCallback.self), context)
+            renderHandlers.append(RenderHandler(sink: ref, kind: .text, id: id, prerollID: nil))
         }
         state.withLock { $0.renderHandlers = renderHandlers }
 
@@ -603,6 +621,27 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
+    /// The text sink got a subtitle buffer (Pango markup text with its times).
+    fileprivate func textRendered(_ buffer: UnsafeMutablePointer<GstBuffer>, pad: UnsafeMutablePointer<GstPad>) {
+        var start: gint64 = 0
+        var end: gint64 = 0
+        guard cove_pad_buffer_stream_times(pad, buffer, &start, &end) != 0 else { return }
+        var size: gsize = 0
+        guard let bytes = cove_buffer_copy_bytes(buffer, &size) else { return }
+        defer { g_free(bytes) }
+        // Subtitle buffers are a line or two; anything larger is not a caption.
+        guard size > 0, size <= 64 * 1024 else { return }
+        let text = PangoMarkup.plainText(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(size)), as: UTF8.self))
+        guard !text.isEmpty else { return }
+        let cue = TextCue(start: MediaTime(nanoseconds: Int64(start)), end: MediaTime(nanoseconds: Int64(max(end, start))), text: text)
+        let post = state.withLock { s -> Bool in
+            guard !s.closed, s.pendingCues.count < 1_000 else { return false }
+            s.pendingCues.append(cue)
+            return s.pendingCues.count == 1
+        }
+        if post { cove_post_application_message(playbin.pointer, "cove-text-cues") }
+    }
+
     fileprivate func sinkFlushed(seqnum: UInt32) {
         state.withLock { s in
             s.outputEnds = [:]
@@ -795,6 +834,12 @@ final class GStreamerPipeline: @unchecked Sendable {
             return false
         case "cove-ladder":
             reportLadder()
+        case "cove-text-cues":
+            let cues = state.withLock { s -> [TextCue] in
+                defer { s.pendingCues = [] }
+                return s.pendingCues
+            }
+            for cue in cues { emit(.textCue(cue)) }
         case "cove-first-buffer":
             unpinStartSpeed()
             let time = Double(b) / 1_000_000
@@ -1055,6 +1100,11 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
     let factory = ref.factoryName
     if adaptiveDemuxers.contains(factory) {
         Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerAdded(ref)
+    } else if factory == "subparse" {
+        // HLS subtitle segments reach subparse (inside the demuxer's parsebin) one file per buffer.
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        cove_terminate_webvtt_segments(pad)
     } else if factory == "parsebin", let parent,
         adaptiveDemuxers.contains(String(cString: cove_factory_name(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))))
     {
@@ -1067,8 +1117,8 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
 
 private let onDemuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
     guard let pad, let data else { return }
-    // Audio and video outputs only: a subtitle output is sparse and would understate the runway.
     let name = String(cString: cove_object_name(UnsafeMutableRawPointer(pad)))
+    // Audio and video outputs only: a subtitle output is sparse and would understate the runway.
     guard name.hasPrefix("video") || name.hasPrefix("audio") else { return }
     _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onDemuxerOutputData, data, nil)
 }
@@ -1127,6 +1177,11 @@ private typealias HandoffCallback = @convention(c) (UnsafeMutablePointer<GstElem
 private let onVideoRendered: HandoffCallback = { _, _, _, data in
     guard let data else { return }
     Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkSawBuffer(.video, rendered: true)
+}
+
+private let onTextRendered: HandoffCallback = { _, buffer, pad, data in
+    guard let buffer, let pad, let data else { return }
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().textRendered(buffer, pad: pad)
 }
 
 private let onVideoPrerolled: HandoffCallback = { _, _, _, data in

@@ -26,7 +26,7 @@ public struct FixtureMedia: Sendable {
         /// The test default: 20 s, 2 s segments.
         public static let standard = Spec()
 
-        var cacheKey: String { "v4-\(duration)s-\(segmentDuration)s" }
+        var cacheKey: String { "v5-\(duration)s-\(segmentDuration)s" }
     }
 
     /// The assets, as paths relative to `root`.
@@ -194,6 +194,7 @@ struct FixtureGenerator {
         try await ffmpeg(video + tone(440) + ["-i", dir.path + "/subs.vtt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-vf", "scale=426:240"] + x264
             + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac + ["-c:s", "webvtt", "-metadata:s:s:0", "language=eng"]
             + hls("subtitles") + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en,name:English", dir.path + "/subtitles/v%v/index.m3u8"])
+        try Self.addTimestampMaps(in: dir.appendingPathComponent("subtitles/vEnglish"))
 
         // Progressive MP4.
         try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
@@ -213,6 +214,19 @@ struct FixtureGenerator {
     }
 
     /// One cue per segment: "Cue N at Ns".
+    /// ffmpeg writes segmented WebVTT without `X-TIMESTAMP-MAP`, which HLS requires (RFC 8216 §3.5) and
+    /// real packagers always write; without it hlsdemux2 misplaces every cue. Its TS segments start at
+    /// PTS 1.4 s (90 kHz: 126000), which is media time 0.
+    private static func addTimestampMaps(in folder: URL) throws {
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) where file.pathExtension == "vtt" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            guard text.hasPrefix("WEBVTT"), !text.contains("X-TIMESTAMP-MAP") else { continue }
+            let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let rest = lines.count > 1 ? String(lines[1]) : "\n"
+            try (String(lines[0]) + "\nX-TIMESTAMP-MAP=MPEGTS:126000,LOCAL:00:00:00.000\n" + rest).write(to: file, atomically: true, encoding: .utf8)
+        }
+    }
+
     private func webVTT() -> String {
         var vtt = "WEBVTT\n\n"
         for (n, start) in stride(from: 0, to: spec.duration, by: spec.segmentDuration).enumerated() {

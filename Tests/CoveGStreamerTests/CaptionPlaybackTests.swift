@@ -31,6 +31,39 @@ extension RealEngineTests {
             Set(cues(language).filter { $0.start <= t && t < $0.end }.map(\.text))
         }
 
+        /// The stream's own WebVTT rendition (EXT-X-MEDIA SUBTITLES): its cues come out of the engine and
+        /// are delivered the same way as a sidecar track's, by position, after a seek, and cleared when
+        /// text is turned off.
+        @Test func inManifestSubtitleCuesAreDeliveredByPosition() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles)])
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(4.5) } else { false } }
+            #expect(await controller.seekAndWait(to: .seconds(12.5), tolerance: .zero))
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false } }
+            let session = try #require(controller.currentSession)
+            session.selectTextTrack(nil)
+            try await recorder.waitFor(timeout: .seconds(5)) { if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false } }
+            controller.shutdown()
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            let texts = changes.flatMap { $0.cues.map(\.text) }
+            for expected in ["Cue 1 at 0s", "Cue 2 at 2s", "Cue 3 at 4s", "Cue 7 at 12s"] { #expect(texts.contains(expected), "\(changes)") }
+            // Cue k runs from 2(k-1) s for 1.9 s (the segmenter adds a few ms): each shows within its time.
+            for change in changes {
+                for cue in change.cues {
+                    let k = Double(cue.text.split(separator: " ")[1]) ?? -1
+                    let start = 2 * (k - 1)
+                    #expect(change.position.seconds >= start - 0.05 && change.position.seconds < start + 1.95, "\(change)")
+                }
+            }
+            // Between cues (3.9 s → 4.0 s) the text is cleared, before 12 s.
+            #expect(changes.contains { $0.cues.isEmpty && $0.position < .seconds(12) }, "\(changes)")
+            #expect(!recorder.lifecycleNames.contains("Fail"))
+        }
+
         @Test func sidecarCuesFollowThePlayheadThroughSeeksRateAndTrackChanges() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

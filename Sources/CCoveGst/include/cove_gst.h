@@ -100,4 +100,12 @@ guint8 *cove_buffer_copy_bytes(GstBuffer *buffer, gsize *size);
 /// pad's sticky segment); -1 when the buffer or the pad has no usable time.
 gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer);
 
+/// Stream times (ns) of the start and end of `buffer` at `pad`; FALSE when it has no timestamp or the
+/// pad no time segment. A buffer without a duration ends where it starts.
+gboolean cove_pad_buffer_stream_times(GstPad *pad, GstBuffer *buffer, gint64 *start, gint64 *end);
+
+/// Installs a buffer probe on a `subparse` sink pad that ends every WebVTT segment with a blank line. GStreamer 1.22's subparse keeps a cue open until a blank line and resets at each (DISCONT)
+/// segment, so segments ending "text\n" (valid WebVTT, and what ffmpeg writes) lose every cue but the last.
+void cove_terminate_webvtt_segments(GstPad *pad);
+
 #endif

@@ -750,6 +750,9 @@ private actor LoopState {
             seekFinished(runtime, succeeded: succeeded)
         case .buffering(let percent):
             handleBuffering(percent, in: runtime)
+        case .textCue(let cue):
+            guard runtime.streamCues.insert(cue), runtime.selectedSidecarID == nil, runtime.session.selectedTextTrack != nil else { return }
+            updateTextCues(runtime, at: runtime.player?.position ?? runtime.lastReportedTime)
         case .durationChanged(let duration):
             guard runtime.phase == .ready || runtime.phase == .ended, duration != runtime.duration else { return }
             runtime.duration = duration
@@ -1002,18 +1005,25 @@ private actor LoopState {
         runtime.cueTask?.cancel()
         runtime.cueTask = nil
         runtime.cueToken += 1
-        let track = runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
-        let index = track?.cues
+        // The selected sidecar track, else the stream's own selected rendition with the cues it delivered.
+        let sidecar = runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+        let track: MediaTrack? = sidecar?.mediaTrack ?? runtime.session.selectedTextTrack
+        let index: (any TimedTextCues)?
+        if let sidecar {
+            index = sidecar.cues  // nil while it loads
+        } else {
+            index = track == nil ? nil : runtime.streamCues
+        }
         let cues = index?.cues(at: position) ?? []
         // A track switched away from reports its cues cleared; the new one reports its own.
-        if let shown = runtime.reportedCueTrack, shown != track?.mediaTrack, !runtime.reportedCues.isEmpty {
+        if let shown = runtime.reportedCueTrack, shown != track, !runtime.reportedCues.isEmpty {
             emit(.textCuesChanged(runtime.session, TextCueChange(track: shown, cues: [], position: position)))
             runtime.reportedCues = []
         }
-        runtime.reportedCueTrack = track?.mediaTrack
+        runtime.reportedCueTrack = track
         if let track, cues != runtime.reportedCues {
             runtime.reportedCues = cues
-            emit(.textCuesChanged(runtime.session, TextCueChange(track: track.mediaTrack, cues: cues, position: position)))
+            emit(.textCuesChanged(runtime.session, TextCueChange(track: track, cues: cues, position: position)))
         }
         guard runtime.isPlaying, let index, let next = index.nextChange(after: position) else { return }
         let rate = max(settings.rate, 0.1)

@@ -144,6 +144,8 @@ final class SessionRuntime {
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?
+    /// Cues of the stream's own text rendition, as the engine delivers them.
+    var streamCues = TextCueIndex()
     var cueToken = 0
     var cueTask: Task<Void, Never>?
 

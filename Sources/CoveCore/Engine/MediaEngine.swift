@@ -211,6 +211,8 @@ public enum EngineEvent: Sendable, Hashable {
     case seekCompleted(id: Int, succeeded: Bool)
     /// Network buffering level, 0–100.
     case buffering(percent: Int)
+    /// A cue of the stream's selected text rendition (in-manifest subtitles), in media time.
+    case textCue(TextCue)
     case durationChanged(MediaTime?)
     /// The video frame size changed (rendition switch).
     case videoSizeChanged(width: Int, height: Int)

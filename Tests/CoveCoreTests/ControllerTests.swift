@@ -81,6 +81,50 @@ struct ControllerTests {
         }
     }
 
+    /// The viewer's caption choice survives the session (and the controller): saved to the app's file
+    /// when the app selects a text track, applied to each new session's tracks; "off" is a choice too.
+    @Test func theCaptionChoiceIsRememberedAcrossSessions() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-prefs-\(UUID().uuidString)/preferences.json")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        engine.behavior.tracks += [EngineTrack(id: "text-en", kind: .text, language: "en"), EngineTrack(id: "text-fr", kind: .text, language: "fr")]
+        func session(_ preferences: CaptionPreferences) async throws -> (PlaybackController, EventRecorder, PlaybackSession) {
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: engine, configuration: PlaybackControllerConfiguration(clock: clock, logger: logs.logger(), captionPreferences: preferences)
+            )
+            let recorder = EventRecorder(controller)
+            controller.setVideos([Self.hls])
+            try await recorder.waitFor(lifecycle: "Ready")
+            await controller.settle()
+            return (controller, recorder, try #require(controller.currentSession))
+        }
+        let (first, firstEvents, firstSession) = try await session(CaptionPreferences(fileURL: file))
+        #expect(firstSession.selectedTextTrack == nil, "nothing remembered yet")
+        let french: MediaTrack = try #require(firstSession.textTrackGroup.track(preferring: ["fr"]))
+        firstSession.selectTextTrack(french)
+        try await firstEvents.waitFor { if case .textTrackSelected(_, let t) = $0 { t?.language == "fr" } else { false } }
+        first.shutdown()
+        #expect(CaptionPreferences(fileURL: file).choice == .language("fr"))
+        // A new controller and session, reading the file afresh: French again, without the app asking.
+        let (second, secondEvents, secondSession) = try await session(CaptionPreferences(fileURL: file))
+        try await secondEvents.waitFor { if case .textTrackSelected(_, let t) = $0 { t?.language == "fr" } else { false } }
+        secondSession.selectTextTrack(nil)
+        try await secondEvents.waitFor { if case .textTrackSelected(_, nil) = $0 { true } else { false } }
+        second.shutdown()
+        #expect(CaptionPreferences(fileURL: file).choice == .off)
+        // With French gone and captions remembered off, nothing is selected until the app asks again.
+        engine.behavior.tracks = engine.behavior.tracks.filter { $0.id != "text-fr" }
+        let (third, thirdEvents, thirdSession) = try await session(CaptionPreferences(fileURL: file))
+        #expect(thirdSession.selectedTextTrack == nil)
+        let english: MediaTrack = try #require(thirdSession.textTrackGroup.track(preferring: ["en"]))
+        thirdSession.selectTextTrack(english)
+        try await thirdEvents.waitFor { if case .textTrackSelected(_, let t) = $0 { t?.language == "en" } else { false } }
+        third.shutdown()
+        #expect(CaptionPreferences(fileURL: file).choice == .language("en"))
+        // A broken file is no choice, not a crash.
+        try Data("{not json".utf8).write(to: file)
+        #expect(CaptionPreferences(fileURL: file).choice == nil)
+    }
+
     @Test func withoutAutoPlayTheSessionWaitsForPlay() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)

@@ -64,6 +64,33 @@ extension RealEngineTests {
             #expect(!recorder.lifecycleNames.contains("Fail"))
         }
 
+        /// "Captions off", remembered from an earlier session, overrides the stream's DEFAULT=YES rendition;
+        /// choosing English again is remembered for the next one.
+        @Test func aRememberedCaptionChoiceOverridesTheStreamDefault() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-prefs-\(UUID().uuidString)/preferences.json")
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            try CaptionPreferences(fileURL: file).save(.off)
+            let configuration = PlaybackControllerConfiguration(logger: h.logs.logger(), captionPreferences: CaptionPreferences(fileURL: file))
+            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), configuration: configuration)
+            let recorder = EventRecorder(controller)
+            // Playing: the engine confirms track selections as the streams flow.
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles)])
+            // The stream selects its default English rendition; the remembered choice turns it off.
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textTrackSelected(_, nil) = $0 { true } else { false } }
+            let session = try #require(controller.currentSession)
+            #expect(session.selectedTextTrack == nil)
+            #expect(recorder.events.contains { if case .textTrackSelected(_, let t) = $0 { t?.language == "en" } else { false } })
+            let english: MediaTrack = try #require(session.textTrackGroup.track(preferring: ["en"]))
+            let mark = await recorder.cursor()
+            session.selectTextTrack(english)
+            try await recorder.waitFor(from: mark) { if case .textTrackSelected(_, let t) = $0 { t?.id == english.id } else { false } }
+            controller.shutdown()
+            #expect(CaptionPreferences(fileURL: file).choice == .language("en"))
+        }
+
         @Test func sidecarCuesFollowThePlayheadThroughSeeksRateAndTrackChanges() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

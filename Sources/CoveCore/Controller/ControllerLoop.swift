@@ -184,17 +184,7 @@ private actor LoopState {
         case .selectTrack(let sessionID, let kind, let trackID):
             guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
             if kind == .text {
-                // A sidecar track replaces the stream's own text; choosing a stream track or none drops it.
-                let sidecar = trackID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
-                if trackID != nil && sidecar == nil && trackID?.hasPrefix(SidecarTextTrack.idPrefix) == true {
-                    logger.warning("selectTextTrack ignored: the session has no sidecar track \(trackID ?? "")")
-                    return
-                }
-                runtime.selectedSidecarID = sidecar?.mediaTrack.id
-                let streamText = sidecar == nil ? trackID : nil
-                player.selectTracks(audio: runtime.session.selectedAudioTrack?.id, text: streamText)
-                publishTracks(runtime)
-                updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
+                selectText(trackID, in: runtime, player: player, remember: true)
                 return
             }
             let audio = trackID
@@ -762,6 +752,8 @@ private actor LoopState {
             publishTracks(runtime)
         case .tracksSelected(let ids):
             runtime.selectedTrackIDs = ids
+            // A new selection from the engine: the remembered choice may be asked for again (once).
+            runtime.captionPreferenceRequested = nil
             publishTracks(runtime)
         case .videoSizeChanged(_, let height):
             // Nothing switched yet: the first picture tells which variant the engine started on.
@@ -900,6 +892,51 @@ private actor LoopState {
         guard !runtime.selectedTrackIDs.isEmpty || runtime.selectedSidecarID != nil || textChanged else { return }
         if audioChanged { emit(.audioTrackSelected(session, selectedAudio)) }
         if textChanged { emit(.textTrackSelected(session, selectedText)) }
+        if !runtime.engineTracks.isEmpty { applyCaptionPreference(runtime, text: text, selected: selectedText) }
+    }
+
+    /// Shows `trackID`'s text (nil: none). A sidecar track replaces the stream's own text; choosing a
+    /// stream track or none drops it. `remember`: the app chose it, so it is the viewer's new preference.
+    private func selectText(_ trackID: String?, in runtime: SessionRuntime, player: any EnginePlayer, remember: Bool) {
+        let sidecar = trackID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+        if trackID != nil && sidecar == nil && trackID?.hasPrefix(SidecarTextTrack.idPrefix) == true {
+            logger.warning("selectTextTrack ignored: the session has no sidecar track \(trackID ?? "")")
+            return
+        }
+        if remember, let preferences = configuration.captionPreferences {
+            let chosen = trackID.flatMap { id in runtime.session.textTrackGroup.tracks.first { $0.id == id } }
+            let choice: CaptionPreferences.Choice? = trackID == nil ? .off : chosen?.language.map(CaptionPreferences.Choice.language)
+            if let choice {
+                do { try preferences.save(choice) } catch { logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"]) }
+            }
+            runtime.captionPreferenceApplied = true
+        }
+        runtime.selectedSidecarID = sidecar?.mediaTrack.id
+        let streamText = sidecar == nil ? trackID : nil
+        player.selectTracks(audio: runtime.session.selectedAudioTrack?.id, text: streamText)
+        publishTracks(runtime)
+        updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
+    }
+
+    /// Holds the session to the remembered caption choice until the app makes one of its own: the
+    /// stream's own selections (its DEFAULT renditions, selected in stages) do not override the viewer's.
+    private func applyCaptionPreference(_ runtime: SessionRuntime, text: [MediaTrack], selected: MediaTrack?) {
+        guard !runtime.captionPreferenceApplied, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
+        let target: String?
+        switch preferences.choice {
+        case .off?:
+            target = nil
+        case .language(let language)?:
+            guard let track = MediaTrackGroup(kind: .text, tracks: text).track(preferring: [language]) else { return }
+            target = track.id
+        case nil:
+            return
+        }
+        // Asked once per target: the engine confirms a selection asynchronously, and until it does the
+        // published selection still shows the stream's own.
+        guard selected?.id != target, runtime.captionPreferenceRequested != .some(target) else { return }
+        runtime.captionPreferenceRequested = .some(target)
+        selectText(target, in: runtime, player: player, remember: false)
     }
 
     private static func mediaTrack(_ track: EngineTrack, kind: MediaTrack.Kind) -> MediaTrack {

@@ -21,13 +21,17 @@ public struct PlaybackControllerConfiguration: Sendable {
     /// The clock behind progress reporting and every timer; inject a test clock to drive time by hand.
     public var clock: any Clock<Duration>
     public var logger: Logger
+    /// Where the viewer's caption choice is remembered across sessions (nil: not remembered). The
+    /// choice the app makes through `selectTextTrack` is saved; each new session applies it.
+    public var captionPreferences: CaptionPreferences?
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
         pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
         retryPolicy: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove")
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove"), captionPreferences: CaptionPreferences? = nil
     ) {
+        self.captionPreferences = captionPreferences
         self.retryPolicy = retryPolicy
         self.startPolicy = startPolicy
         self.random = random

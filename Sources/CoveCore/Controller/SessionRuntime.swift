@@ -146,6 +146,10 @@ final class SessionRuntime {
     var reportedCueTrack: MediaTrack?
     /// Cues of the stream's own text rendition, as the engine delivers them.
     var streamCues = TextCueIndex()
+    /// The app chose this session's text itself: the remembered choice no longer applies to it.
+    var captionPreferenceApplied = false
+    /// The text selection last requested on behalf of the remembered choice (nil inside: none).
+    var captionPreferenceRequested: String??
     var cueToken = 0
     var cueTask: Task<Void, Never>?
 

@@ -1,4 +1,5 @@
 import CoveText
+import Foundation
 import Testing
 
 /// Byte-level mutations of valid files: each must parse or throw, never trap or hang, and
@@ -43,6 +44,34 @@ struct MutationTests {
             }
         }
         return bytes
+    }
+
+    /// The fuzz budget CI gives the parser (issue 6: 60 s, 0 crashes), time-bound rather than
+    /// count-bound, with a seed that changes per run (printed, so a failure can be replayed with
+    /// `COVE_FUZZ_SEED`). Locally 5 s unless `COVE_FUZZ_SECONDS` says otherwise.
+    @Test func fuzzForTheTimeBudget() {
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = environment["COVE_FUZZ_SECONDS"].flatMap(Double.init) ?? (environment["CI"] == "true" ? 60 : 5)
+        let seed = environment["COVE_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        print("WebVTT fuzz: seed \(seed), \(seconds) s (replay with COVE_FUZZ_SEED=\(seed))")
+        var random = SeededRandom(seed: seed)
+        let corpus = Self.corpus()
+        let deadline = Date().addingTimeInterval(seconds)
+        var runs = 0
+        var violations = 0
+        var input = corpus[0]
+        while Date() < deadline && violations < 5 {
+            // Mutate further from the last input half the time, so mutations stack up.
+            input = Self.mutate(random.int(0...1) == 0 ? input : random.pick(corpus), random: &random)
+            if input.count > 64 * 1024 { input = random.pick(corpus) }
+            if let violation = WebVTTFuzz.check(input) {
+                violations += 1
+                Issue.record("seed \(seed), run \(runs): \(violation)\n--- input ---\n\(String(decoding: input, as: UTF8.self))")
+            }
+            runs += 1
+        }
+        print("WebVTT fuzz: \(runs) inputs in \(seconds) s, \(violations) violations")
+        #expect(runs > 0)
     }
 
     @Test func twentyThousandMutationsParseOrThrow() {

@@ -125,6 +125,24 @@ struct ControllerTests {
         #expect(CaptionPreferences(fileURL: file).choice == nil)
     }
 
+    @Test func trackMenusUseTheDelegatesCustomTitlesElseDisplayNames() {
+        final class Titles: PlaybackControllerDelegate {
+            func playbackController(_ controller: PlaybackController, titleForTextTrack track: MediaTrack) -> String? {
+                track.language == "fr" ? "Français (sous-titres)" : nil
+            }
+        }
+        let controller = makeController()
+        let titles = Titles()
+        controller.delegate = titles
+        let french = MediaTrack(id: "t1", kind: .text, language: "fr")
+        let english = MediaTrack(id: "t2", kind: .text, language: "en", isAccessibility: true)
+        let audio = MediaTrack(id: "a1", kind: .audio, language: "de")
+        #expect(controller.title(for: french) == "Français (sous-titres)")
+        #expect(controller.title(for: english) == "English SDH")
+        #expect(controller.title(for: audio) == "German")
+        controller.shutdown()
+    }
+
     @Test func withoutAutoPlayTheSessionWaitsForPlay() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)

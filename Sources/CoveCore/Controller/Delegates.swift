@@ -27,9 +27,16 @@ public protocol PlaybackControllerDelegate: AnyObject, Sendable {
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video)
     /// Every event, including those without a dedicated callback (variant switches, frame timing).
     func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent)
+    /// A custom label for a text track in track menus (the seed's `titleForLegibleMediaSelectionOption`);
+    /// nil keeps `MediaTrack.displayName`.
+    func playbackController(_ controller: PlaybackController, titleForTextTrack track: MediaTrack) -> String?
+    /// A custom label for an audio track (the seed's `titleForAudibleMediaSelectionOption`).
+    func playbackController(_ controller: PlaybackController, titleForAudioTrack track: MediaTrack) -> String?
 }
 
 extension PlaybackControllerDelegate {
+    public func playbackController(_ controller: PlaybackController, titleForTextTrack track: MediaTrack) -> String? { nil }
+    public func playbackController(_ controller: PlaybackController, titleForAudioTrack track: MediaTrack) -> String? { nil }
     public func playbackController(_ controller: PlaybackController, didAdvanceTo session: PlaybackSession) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didProgressTo progress: MediaTime) {}

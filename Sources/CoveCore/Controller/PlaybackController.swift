@@ -35,6 +35,17 @@ public final class PlaybackController: Sendable {
 
     // MARK: Observation
 
+    /// What track menus show for `track`: the delegate's custom title, else its display name
+    /// (language name, "SDH" for accessibility tracks). Asks the delegate on the caller's thread.
+    public func title(for track: MediaTrack) -> String {
+        let custom: String?
+        switch track.kind {
+        case .text: custom = delegate?.playbackController(self, titleForTextTrack: track)
+        case .audio: custom = delegate?.playbackController(self, titleForAudioTrack: track)
+        }
+        return custom.flatMap { $0.isEmpty ? nil : $0 } ?? track.displayName
+    }
+
     /// The single delegate, held weakly (the seed's `delegate`).
     public var delegate: (any PlaybackControllerDelegate)? {
         get { shared.delegate }

@@ -64,6 +64,50 @@ extension RealEngineTests {
             #expect(!recorder.lifecycleNames.contains("Fail"))
         }
 
+        /// The whole case in one session: two sidecar languages beside an in-manifest rendition,
+        /// all in one text group; the stream's own cues by position after a seek at 2×, then a sidecar's.
+        @Test func sidecarAndInManifestTracksShareOneGroupAndOneCueStream() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            for language in ["de", "fr"] {
+                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language)) }
+            }
+            let tracks: [JSONValue] = ["de", "fr"].map { language in
+                ["src": .string(h.server.url("captions/\(language).vtt").absoluteString), "srclang": .string(language), "kind": "subtitles"]
+            }
+            let controller = h.controller(fast: false, provider: SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles, ["text_tracks": .array(tracks)])])
+            try await recorder.waitFor(lifecycle: "Play")
+            let session = try #require(controller.currentSession)
+            #expect(Set(session.textTrackGroup.tracks.compactMap(\.language)) == ["en", "de", "fr"], "\(session.textTrackGroup.tracks)")
+            let english: MediaTrack = try #require(session.textTrackGroup.track(preferring: ["en"]))
+            #expect(!english.id.hasPrefix(SidecarTextTrack.idPrefix), "the stream's own rendition")
+            #expect(session.selectedTextTrack?.id == english.id, "the stream's DEFAULT=YES rendition")
+            #expect(await controller.seekAndWait(to: .seconds(8.5), tolerance: .zero))
+            controller.playbackRate = 2
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(12.5) } else { false } }
+            let german: MediaTrack = try #require(session.textTrackGroup.track(preferring: ["de"]))
+            session.selectTextTrack(german)
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track.id == german.id && !c.cues.isEmpty } else { false } }
+            controller.shutdown()
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            // The stream's cues 5, 6 and 7 (8 s, 10 s, 12 s) at 2× after the seek, each at its own time.
+            let streamTexts = changes.filter { $0.track.id == english.id && $0.position >= .seconds(8.5) }.flatMap { $0.cues.map(\.text) }
+            for expected in ["Cue 5 at 8s", "Cue 6 at 10s", "Cue 7 at 12s"] { #expect(streamTexts.contains(expected), "\(changes)") }
+            for change in changes where change.track.id == english.id {
+                for cue in change.cues {
+                    let k = Double(cue.text.split(separator: " ")[1]) ?? -1
+                    #expect(change.position.seconds >= 2 * (k - 1) - 0.05 && change.position.seconds < 2 * (k - 1) + 1.95, "\(change)")
+                }
+            }
+            // Then the German sidecar's, exactly what is active at each position.
+            for change in changes where change.track.id == german.id && !change.cues.isEmpty {
+                #expect(Set(change.cues.map(\.text)) == Self.expected("de", at: change.position.seconds), "\(change)")
+            }
+        }
+
         /// "Captions off", remembered from an earlier session, overrides the stream's DEFAULT=YES rendition;
         /// choosing English again is remembered for the next one.
         @Test func aRememberedCaptionChoiceOverridesTheStreamDefault() async throws {

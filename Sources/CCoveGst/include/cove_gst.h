@@ -100,4 +100,15 @@ guint8 *cove_buffer_copy_bytes(GstBuffer *buffer, gsize *size);
 /// pad's sticky segment); -1 when the buffer or the pad has no usable time.
 gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer);
 
+/// Decodes one whole still image to packed RGBA rows (stride width * 4) with `appsrc ! <decoder> !
+/// videoconvert ! appsink`. `decoder` is "pngdec" or "jpegdec" and `caps` its input caps: the caller
+/// has sniffed the format, so no typefinding ever runs on untrusted bytes. Returns the pixels (g_free)
+/// or NULL with an error message (g_free); never waits longer than `timeout_ns`.
+guint8 *cove_image_decode_rgba(const guint8 *data, gsize size, const char *decoder, const char *caps, guint64 timeout_ns,
+                               gint *width, gint *height, gsize *out_size, char **error_message);
+
+/// Encodes packed RGBA rows (stride width * 4) as PNG. Returns the bytes (g_free) or NULL with an
+/// error message (g_free).
+guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint64 timeout_ns, gsize *out_size, char **error_message);
+
 #endif

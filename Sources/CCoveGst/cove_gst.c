@@ -323,3 +323,155 @@ static GstPadProbeReturn terminate_webvtt_segment(GstPad *pad, GstPadProbeInfo *
 void cove_terminate_webvtt_segments(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, terminate_webvtt_segment, NULL, NULL);
 }
+
+static void cove_set_error(char **error_message, const char *text) {
+    if (error_message && !*error_message) *error_message = g_strdup(text);
+}
+
+guint8 *cove_image_decode_rgba(const guint8 *data, gsize size, const char *decoder, const char *caps, guint64 timeout_ns,
+                               gint *width, gint *height, gsize *out_size, char **error_message) {
+    *width = 0;
+    *height = 0;
+    *out_size = 0;
+    GstElement *pipeline = gst_pipeline_new(NULL);
+    GstElement *src = gst_element_factory_make("appsrc", NULL);
+    GstElement *dec = gst_element_factory_make(decoder, NULL);
+    GstElement *convert = gst_element_factory_make("videoconvert", NULL);
+    GstElement *filter = gst_element_factory_make("capsfilter", NULL);
+    GstElement *sink = gst_element_factory_make("appsink", NULL);
+    if (!pipeline || !src || !dec || !convert || !filter || !sink) {
+        cove_set_error(error_message, "a GStreamer element for image decoding is missing (appsrc, appsink, pngdec, jpegdec or videoconvert)");
+        GstElement *all[] = {src, dec, convert, filter, sink, pipeline};
+        for (gsize i = 0; i < G_N_ELEMENTS(all); i++) if (all[i]) gst_object_unref(all[i]);
+        return NULL;
+    }
+    GstCaps *in_caps = gst_caps_from_string(caps);
+    GstCaps *out_caps = gst_caps_from_string("video/x-raw,format=RGBA");
+    g_object_set(src, "caps", in_caps, NULL);
+    g_object_set(filter, "caps", out_caps, NULL);
+    g_object_set(sink, "sync", FALSE, NULL);
+    gst_caps_unref(in_caps);
+    gst_caps_unref(out_caps);
+    gst_bin_add_many(GST_BIN(pipeline), src, dec, convert, filter, sink, NULL);
+    guint8 *result = NULL;
+    if (!gst_element_link_many(src, dec, convert, filter, sink, NULL)) {
+        cove_set_error(error_message, "the image decoding pipeline could not be linked");
+        gst_object_unref(pipeline);
+        return NULL;
+    }
+    if (gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+        cove_set_error(error_message, "the image decoding pipeline could not start");
+        gst_element_set_state(pipeline, GST_STATE_NULL);
+        gst_object_unref(pipeline);
+        return NULL;
+    }
+    GstFlowReturn flow = GST_FLOW_OK;
+    GstBuffer *buffer = gst_buffer_new_memdup(data, size);
+    g_signal_emit_by_name(src, "push-buffer", buffer, &flow);
+    gst_buffer_unref(buffer);
+    g_signal_emit_by_name(src, "end-of-stream", &flow);
+
+    /* Wait for the picture itself rather than the pipeline's EOS message: poll the sink in short
+       steps, and the bus for an error, until the deadline. */
+    GstBus *bus = gst_element_get_bus(pipeline);
+    GstMessage *message = NULL;
+    GstSample *sample = NULL;
+    gint64 deadline = g_get_monotonic_time() + (gint64)(timeout_ns / 1000);
+    for (;;) {
+        g_signal_emit_by_name(sink, "try-pull-sample", (guint64)(20 * GST_MSECOND), &sample);
+        if (sample) break;
+        message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+        if (message) {
+            GError *error = NULL;
+            gst_message_parse_error(message, &error, NULL);
+            cove_set_error(error_message, error ? error->message : "the image decoder failed");
+            if (error) g_error_free(error);
+            break;
+        }
+        gboolean eos = FALSE;
+        g_object_get(sink, "eos", &eos, NULL);
+        if (eos) {
+            cove_set_error(error_message, "the image decoder produced no picture (truncated or corrupt image)");
+            break;
+        }
+        if (g_get_monotonic_time() > deadline) {
+            cove_set_error(error_message, "the image decoder did not finish in time");
+            break;
+        }
+    }
+    if (sample) {
+        GstVideoInfo info;
+        if (!gst_video_info_from_caps(&info, gst_sample_get_caps(sample)) || GST_VIDEO_INFO_FORMAT(&info) != GST_VIDEO_FORMAT_RGBA) {
+            cove_set_error(error_message, "the image decoder produced an unexpected format");
+        } else {
+            GstBuffer *pixels = gst_sample_get_buffer(sample);
+            GstMapInfo map;
+            gint w = GST_VIDEO_INFO_WIDTH(&info), h = GST_VIDEO_INFO_HEIGHT(&info);
+            gsize stride = (gsize)GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
+            gsize offset = GST_VIDEO_INFO_PLANE_OFFSET(&info, 0);
+            gsize row = (gsize)w * 4;
+            if (!pixels || w <= 0 || h <= 0 || !gst_buffer_map(pixels, &map, GST_MAP_READ)) {
+                cove_set_error(error_message, "the decoded picture could not be read");
+            } else {
+                if (stride < row || map.size < offset + stride * (gsize)(h - 1) + row) {
+                    cove_set_error(error_message, "the decoded picture is smaller than its caps say");
+                } else {
+                    result = g_malloc(row * (gsize)h);
+                    for (gint y = 0; y < h; y++) memcpy(result + row * (gsize)y, map.data + offset + stride * (gsize)y, row);
+                    *width = w;
+                    *height = h;
+                    *out_size = row * (gsize)h;
+                }
+                gst_buffer_unmap(pixels, &map);
+            }
+        }
+        gst_sample_unref(sample);
+    }
+    if (message) gst_message_unref(message);
+    gst_object_unref(bus);
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(pipeline);
+    return result;
+}
+
+guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint64 timeout_ns, gsize *out_size, char **error_message) {
+    *out_size = 0;
+    GstVideoInfo info;
+    gst_video_info_init(&info);
+    if (width <= 0 || height <= 0 || !gst_video_info_set_format(&info, GST_VIDEO_FORMAT_RGBA, (guint)width, (guint)height)) {
+        cove_set_error(error_message, "the picture to encode has no valid size");
+        return NULL;
+    }
+    gsize row = (gsize)width * 4;
+    GstCaps *caps = gst_video_info_to_caps(&info);
+    GstBuffer *buffer = gst_buffer_new_allocate(NULL, GST_VIDEO_INFO_SIZE(&info), NULL);
+    GstMapInfo map;
+    if (!buffer || !gst_buffer_map(buffer, &map, GST_MAP_WRITE)) {
+        cove_set_error(error_message, "no memory for the picture to encode");
+        if (buffer) gst_buffer_unref(buffer);
+        gst_caps_unref(caps);
+        return NULL;
+    }
+    gsize stride = (gsize)GST_VIDEO_INFO_PLANE_STRIDE(&info, 0);
+    for (gint y = 0; y < height; y++) memcpy(map.data + stride * (gsize)y, rgba + row * (gsize)y, row);
+    gst_buffer_unmap(buffer, &map);
+    GstSample *sample = gst_sample_new(buffer, caps, NULL, NULL);
+    gst_buffer_unref(buffer);
+    gst_caps_unref(caps);
+    GstCaps *png = gst_caps_new_empty_simple("image/png");
+    GError *error = NULL;
+    GstSample *converted = gst_video_convert_sample(sample, png, timeout_ns, &error);
+    gst_caps_unref(png);
+    gst_sample_unref(sample);
+    guint8 *result = NULL;
+    if (!converted) {
+        cove_set_error(error_message, error ? error->message : "PNG encoding failed");
+    } else {
+        GstBuffer *encoded = gst_sample_get_buffer(converted);
+        if (encoded) result = cove_buffer_copy_bytes(encoded, out_size);
+        if (!result) cove_set_error(error_message, "the PNG encoder produced no data");
+        gst_sample_unref(converted);
+    }
+    if (error) g_error_free(error);
+    return result;
+}

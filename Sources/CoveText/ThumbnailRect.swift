@@ -1,29 +1,7 @@
-/// The part of an image a thumbnail shows: a tile of a sprite sheet, from the media fragment
-/// `#xywh=x,y,w,h` (W3C Media Fragments URI 1.0, spatial dimension).
-public struct ThumbnailRect: Sendable, Hashable {
-    public enum Unit: String, Sendable, Hashable, CaseIterable {
-        /// `xywh=160,0,160,90` or `xywh=pixel:160,0,160,90`.
-        case pixel
-        /// `xywh=percent:25,0,25,50`: percentages of the image's width and height.
-        case percent
-    }
+import CoveCore
 
-    public let x: Int
-    public let y: Int
-    /// Always positive.
-    public let width: Int
-    /// Always positive.
-    public let height: Int
-    public let unit: Unit
-
-    public init(x: Int, y: Int, width: Int, height: Int, unit: Unit = .pixel) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
-        self.unit = unit
-    }
-}
+/// The tile rectangle type, defined in the core so sessions and image codecs share it.
+public typealias ThumbnailRect = CoveCore.ThumbnailRect
 
 extension ThumbnailRect {
     /// Why a fragment's `xywh` could not be read.

@@ -104,8 +104,19 @@ gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer);
 /// pad no time segment. A buffer without a duration ends where it starts.
 gboolean cove_pad_buffer_stream_times(GstPad *pad, GstBuffer *buffer, gint64 *start, gint64 *end);
 
-/// Installs a buffer probe on a `subparse` sink pad that ends every WebVTT segment with a blank line. GStreamer 1.22's subparse keeps a cue open until a blank line and resets at each (DISCONT)
-/// segment, so segments ending "text\n" (valid WebVTT, and what ffmpeg writes) lose every cue but the last.
+/// Installs a buffer probe on a `subparse` sink pad that ends every WebVTT segment with a blank line.
+/// GStreamer 1.22's subparse keeps a cue open until a blank line and resets at each (DISCONT) segment, so segments ending "text\n" (valid WebVTT, and what ffmpeg writes) lose every cue but the last.
 void cove_terminate_webvtt_segments(GstPad *pad);
+
+/// Decodes one whole still image to packed RGBA rows (stride width * 4) with `appsrc ! <decoder> !
+/// videoconvert ! appsink`. `decoder` is "pngdec" or "jpegdec" and `caps` its input caps: the caller
+/// has sniffed the format, so no typefinding ever runs on untrusted bytes. Returns the pixels (g_free)
+/// or NULL with an error message (g_free); never waits longer than `timeout_ns`.
+guint8 *cove_image_decode_rgba(const guint8 *data, gsize size, const char *decoder, const char *caps, guint64 timeout_ns,
+                               gint *width, gint *height, gsize *out_size, char **error_message);
+
+/// Encodes packed RGBA rows (stride width * 4) as PNG. Returns the bytes (g_free) or NULL with an
+/// error message (g_free).
+guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint64 timeout_ns, gsize *out_size, char **error_message);
 
 #endif

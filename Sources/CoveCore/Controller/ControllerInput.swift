@@ -12,6 +12,8 @@ enum ControllerInput: Sendable {
     case retryDue(sessionID: Int, token: Int)
     /// A cue of the selected sidecar text track starts or ends about now (unless `token` is stale).
     case cueBoundary(sessionID: Int, token: Int)
+    /// A session's thumbnail track or image failed (reported once per asset by the session).
+    case thumbnailAssetFailed(sessionID: Int, ThumbnailError)
     /// The next video's plan for preloading.
     case preloadPrepared(preparationID: Int, Result<SessionPlan, PlaybackError>)
 

@@ -86,6 +86,12 @@ private actor LoopState {
 
     private var settings: ControllerSettings { shared.settings.withLock { $0 } }
 
+    /// The controller's thumbnail switch as sessions read it: weakly, so a session never keeps the
+    /// shared state (which holds the current session) alive.
+    private var thumbnailSwitch: @Sendable () -> Bool {
+        { [weak shared] in shared?.settings.withLock { $0.thumbnailSeekingEnabled } ?? false }
+    }
+
     func handle(_ item: ControllerInput) {
         guard !isShutDown else { return item.abandon() }
         switch item {
@@ -112,6 +118,10 @@ private actor LoopState {
                 let position = runtime.player?.position
             else { return }
             updateTextCues(runtime, at: position)
+        case .thumbnailAssetFailed(let sessionID, let error):
+            guard let runtime = current, runtime.session.id == sessionID else { return }
+            logger.warning("thumbnail asset failed to load; playback continues", metadata: ["session": "\(sessionID)", "error": "\(error)"])
+            emit(.lifecycle(runtime.session, .thumbnailAssetFailedToLoad(error)))
         case .preloadPrepared(let id, let result):
             guard preloaded?.preparationID == id else { return }
             startPreload(result)
@@ -470,7 +480,8 @@ private actor LoopState {
         }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, send: send
+            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource,
+            thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         runtime.openingSeek = prep.queuedSeek
@@ -478,6 +489,7 @@ private actor LoopState {
         let sessionID = session.id
         listen(to: player, in: runtime)
         emit(.sessionAdvanced(session))
+        session.prefetchThumbnails()
         announceBufferTarget(runtime)
         if prep.playRequested {
             runtime.playRequested = true
@@ -1466,7 +1478,7 @@ private actor LoopState {
         }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            sidecarTextTracks: plan.sidecarTextTracks, send: send
+            sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource, thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         preloaded?.runtime = runtime
@@ -1500,6 +1512,7 @@ private actor LoopState {
         foundPlayableVideo = true
         install(runtime)
         emit(.sessionAdvanced(runtime.session))
+        runtime.session.prefetchThumbnails()
         announceBufferTarget(runtime)
         if playRequested {
             runtime.playRequested = true

@@ -47,6 +47,9 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     case resumeComplete
     /// The rebuilt player could not load; call `resumeVideo(at:autoPlay:)` again later.
     case resumeFail(PlaybackError)
+    /// The thumbnail track or one of its images could not be loaded or used (the seed's
+    /// `ThumbnailAssetFailedToLoad`); playback is unaffected. Reported once per failed asset and session.
+    case thumbnailAssetFailedToLoad(ThumbnailError)
     /// An event defined by a plugin or the app.
     case custom(name: String, properties: JSONObject)
 
@@ -76,14 +79,17 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .resumeBegin: return "ResumeBegin"
         case .resumeComplete: return "ResumeComplete"
         case .resumeFail: return "ResumeFail"
+        case .thumbnailAssetFailedToLoad: return "ThumbnailAssetFailedToLoad"
         case .custom(let name, _): return name
         }
     }
 
-    /// The error carried by `fail`, `failedToPlayToEndTime`, `bumperFailedToPlayToEndTime` and `error`.
+    /// The error carried by `fail`, `failedToPlayToEndTime`, `bumperFailedToPlayToEndTime`, `error`,
+    /// `resumeFail` and `thumbnailAssetFailedToLoad` (as its `playbackError`).
     public var error: PlaybackError? {
         switch self {
         case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e), .resumeFail(let e): return e
+        case .thumbnailAssetFailedToLoad(let e): return e.playbackError
         default: return nil
         }
     }

@@ -160,6 +160,19 @@ public final class PlaybackController: Sendable {
         set { shared.settings.withLock { $0.bufferOptimizer = newValue } }
     }
 
+    /// Thumbnail seeking (the seed's `thumbnailSeekingEnabled`, on by default). Off, sessions download
+    /// no thumbnail track, `thumbnail(at:)` gives nil and `thumbnailImage(at:)` throws `unavailable`.
+    /// Takes effect for the next call; a session started while it was off loads its track on first use.
+    public var thumbnailSeekingEnabled: Bool {
+        get { shared.settings.withLock { $0.thumbnailSeekingEnabled } }
+        set { shared.settings.withLock { $0.thumbnailSeekingEnabled = newValue } }
+    }
+
+    /// The current session's thumbnail for `time` (see `PlaybackSession.thumbnail(at:)`).
+    public func thumbnail(at time: MediaTime) async -> Thumbnail? {
+        await currentSession?.thumbnail(at: time)
+    }
+
     /// Rebuilds the current session's engine pipeline and resumes at `time` (the seed's
     /// `resumeVideoAtTime:withAutoPlay:`), typically after `FailedToPlayToEndTime` once the network is
     /// back. Reports `ResumeBegin`, then `ResumeComplete` or `ResumeFail`; Ready, Play, progress and

@@ -54,4 +54,5 @@ struct ControllerSettings: Sendable {
     var peakBitrate: Int?
     var maximumResolution: (width: Int?, height: Int?)?
     var bufferOptimizer = BufferOptimizer.default
+    var thumbnailSeekingEnabled = true
 }

@@ -18,9 +18,16 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     public let bumper: Video?
     /// Text tracks a provider loads beside the stream; selectable like the stream's own.
     public let sidecarTextTracks: [SidecarTextTrack]
+    /// Where scrubbing previews come from, when a provider attached one; use `thumbnail(at:)` and
+    /// `thumbnailImage(at:)`, which honour the controller's switch and the offline rule.
+    public let thumbnailSource: (any ThumbnailSource)?
 
     private let state: Mutex<State>
-    private let send: @Sendable (ControllerInput) -> Void
+    let send: @Sendable (ControllerInput) -> Void
+    /// Reads the controller's `thumbnailSeekingEnabled` at call time.
+    let thumbnailSeekingEnabled: @Sendable () -> Bool
+    /// Assets whose failure was already reported, so scrubbing over a broken sprite emits one event.
+    let reportedThumbnailFailures = Mutex<Set<String>>([])
 
     struct State: Sendable {
         var audioTracks: [MediaTrack] = []
@@ -36,9 +43,12 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
 
     init(
         id: Int, video: Video, source: Source?, player: (any EnginePlayer)?, providerExtension: (any SessionProviderExtension)?, bumper: Video? = nil,
-        sidecarTextTracks: [SidecarTextTrack] = [], send: @escaping @Sendable (ControllerInput) -> Void
+        sidecarTextTracks: [SidecarTextTrack] = [], thumbnailSource: (any ThumbnailSource)? = nil,
+        thumbnailSeekingEnabled: @escaping @Sendable () -> Bool = { false }, send: @escaping @Sendable (ControllerInput) -> Void
     ) {
         self.id = id
+        self.thumbnailSource = thumbnailSource
+        self.thumbnailSeekingEnabled = thumbnailSeekingEnabled
         self.sidecarTextTracks = sidecarTextTracks
         self.video = video
         self.source = source

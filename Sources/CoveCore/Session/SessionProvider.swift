@@ -44,6 +44,9 @@ public struct SessionPlan: Sendable {
     /// Text tracks loaded beside the stream (a captions provider adds these); listed with the stream's
     /// own text renditions in `PlaybackSession.textTrackGroup`.
     public var sidecarTextTracks: [SidecarTextTrack] = []
+    /// Scrubbing previews for the session (a thumbnails provider attaches these); exposed as
+    /// `PlaybackSession.thumbnailSource`.
+    public var thumbnailSource: (any ThumbnailSource)?
 
     public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil) {
         self.video = video

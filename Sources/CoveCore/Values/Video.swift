@@ -92,11 +92,17 @@ public struct Video: Sendable, Hashable {
         (properties[PropertyKey.textTracks]?.arrayValue ?? []).compactMap { $0.objectValue.flatMap(TextTrack.init(json:)) }
     }
 
-    /// The thumbnail WebVTT URL: the value set on the video, else the catalog's `thumbnails` metadata track.
+    /// The thumbnail WebVTT URL (the seed's `thumbnailVTTURL`): the value set on the video, else the
+    /// catalog's thumbnails track (`kind: "metadata", label: "thumbnails"`, or a `thumbnails` kind).
     public var thumbnailVTTURL: URL? {
         if let thumbnailVTTOverride { return thumbnailVTTOverride }
-        return textTracks.first { $0.kind == .metadata && ($0.label?.lowercased() == "thumbnails") }?.source
+        return textTracks.first { ($0.kind == .metadata && $0.label?.lowercased() == "thumbnails") || $0.kind.rawValue == "thumbnails" }?.source
     }
+
+    /// Whether this is a downloaded copy played offline: it carries the offline manager's token
+    /// (`offline_video_token`, the seed's `BCOVOfflineVideo.TokenPropertyKey`). Offline videos get no
+    /// thumbnail seeking, as in the seed.
+    public var isOfflinePlayback: Bool { properties[PropertyKey.offlineVideoToken] != nil }
 
     private static func string(_ value: JSONValue?) -> String? {
         switch value {
@@ -129,6 +135,8 @@ public struct Video: Sendable, Hashable {
         public static let thumbnailSources = "thumbnail_sources"
         public static let customFields = "custom_fields"
         public static let offlineEnabled = "offline_enabled"
+        /// Set on downloaded videos by the offline manager (a later module); see `isOfflinePlayback`.
+        public static let offlineVideoToken = "offline_video_token"
         public static let cuePoints = "cue_points"
         public static let sources = "sources"
         public static let manifestURLTTL = "manifest_url_ttl"

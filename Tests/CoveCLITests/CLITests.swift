@@ -117,6 +117,55 @@ struct CLITests {
         #expect(!broken.output.contains("[caption"))
     }
 
+    static let smallVMAP = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" xmlns:bc="bc" version="1.0">
+          <vmap:Extensions>
+            <bc:Brightcove contenturi="https://cdn.example/content.m3u8?bc_token=secret123" contentlength="30.0" payloadlength="45.0"/>
+          </vmap:Extensions>
+          <vmap:AdBreak timeOffset="start" breakType="linear" breakId="pre">
+            <vmap:AdSource id="pre"><vmap:VASTAdData><VAST version="3.0"><Ad id="a1"><InLine>
+              <AdSystem>t</AdSystem><AdTitle>First</AdTitle><Impression>https://b.example/imp?a=1</Impression>
+              <Creatives><Creative><Linear><Duration>00:00:05.000</Duration>
+                <TrackingEvents><Tracking event="start">https://b.example/start?a=1</Tracking><Tracking event="complete">https://b.example/complete?a=1</Tracking></TrackingEvents>
+              </Linear></Creative></Creatives></InLine></Ad></VAST></vmap:VASTAdData></vmap:AdSource>
+          </vmap:AdBreak>
+          <vmap:AdBreak timeOffset="00:00:10.000" breakType="linear" breakId="mid">
+            <vmap:AdSource id="mid"><vmap:VASTAdData><VAST version="3.0"><Ad id="a2"><InLine>
+              <AdSystem>t</AdSystem><AdTitle>Second</AdTitle><Impression>https://b.example/imp?a=2</Impression>
+              <Creatives><Creative><Linear><Duration>00:00:10.000</Duration></Linear></Creative></Creatives></InLine></Ad></VAST></vmap:VASTAdData></vmap:AdSource>
+          </vmap:AdBreak>
+        </vmap:VMAP>
+        """
+
+    @Test func vmapPrintsTheAdTimelineAndTypedErrors() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-vmap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("ads.vmap")
+        try Data(Self.smallVMAP.utf8).write(to: file)
+        let run = try await Self.cove(["vmap", file.path, "--json"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let json = try JSONValue.parse(Array(run.output.utf8))
+        #expect(json["contentDuration"]?.doubleValue == 30 && json["streamDuration"]?.doubleValue == 45)
+        #expect(json["stream"]?["contentURL"]?.stringValue?.contains("secret123") == false, "tokens are redacted")
+        let breaks = try #require(json["breaks"]?.arrayValue)
+        #expect(breaks.count == 2)
+        #expect(breaks[1]["contentOffset"]?.doubleValue == 10)
+        #expect(breaks[1]["streamStart"]?.doubleValue == 15 && breaks[1]["streamEnd"]?.doubleValue == 25)
+        let first = try #require(breaks[0]["ads"]?.arrayValue?.first)
+        #expect(first["title"] == "First")
+        #expect(first["beacons"]?["start"]?.arrayValue?.first == "https://b.example/start?a=1")
+        #expect(first["beacons"]?["impression"]?.arrayValue?.first == "https://b.example/imp?a=1")
+        #expect(first["quartiles"]?["midpoint"]?.doubleValue == 2.5)
+        // Hostile: entity declarations are refused before any XML parser sees them.
+        let hostile = folder.appendingPathComponent("hostile.vmap")
+        try Data("<!DOCTYPE x [<!ENTITY a \"aaaa\">]><vmap:VMAP/>".utf8).write(to: hostile)
+        let refused = try await Self.cove(["vmap", hostile.path, "--json"])
+        #expect(refused.status == 1)
+        #expect(try JSONValue.parse(Array(refused.output.utf8))["error"]?["kind"] == "forbiddenDeclaration")
+    }
+
     @Test func vttPrintsCuesAndTypedErrors() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

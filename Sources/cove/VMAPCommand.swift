@@ -1,0 +1,143 @@
+import ArgumentParser
+import CoveCore
+import CoveNetworking
+import CoveSSAI
+import Foundation
+
+/// `cove vmap FILE|URL`: the ad timeline Cove builds from a VMAP — breaks and ads with their stream and
+/// content ranges and the beacon URLs per event — or the typed error saying what is wrong with it.
+struct VMAPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vmap",
+        abstract: "Parse a VMAP file or URL and print its ad timeline (breaks, ads, stream/content ranges, beacons per event).",
+        discussion: "Times are in seconds. Unresolved VAST wrappers, bad offsets and ads without durations are dropped with warnings; a document that is not usable VMAP is an error (exit status 1). The stitched stream's URL prints with its tokens REDACTED unless --show-secrets."
+    )
+
+    @Argument(help: "A VMAP file path or an http(s) URL.")
+    var source: String
+
+    @Flag(help: "Print one JSON document instead of text.")
+    var json = false
+
+    @Flag(name: .customLong("show-secrets"), help: "Print the stitched stream's URL tokens as they are.")
+    var showSecrets = false
+
+    func run() async throws {
+        let bytes: [UInt8]
+        do {
+            bytes = try await Self.load(source)
+        } catch {
+            Terminal.error("cove vmap: \(error)")
+            throw ExitCode(1)
+        }
+        let document: VMAPDocument
+        let timeline: AdTimeline
+        do throws(VMAPParseError) {
+            document = try VMAP.parse(bytes)
+        } catch {
+            report(kind: error.kind.rawValue, message: error.description)
+            throw ExitCode(1)
+        }
+        do throws(AdTimelineError) {
+            timeline = try AdTimeline.make(from: document)
+        } catch {
+            report(kind: "timeline", message: error.description)
+            throw ExitCode(1)
+        }
+        let value = describe(document, timeline)
+        if json {
+            Terminal.line(value.serialized(pretty: true))
+        } else {
+            printText(value)
+        }
+    }
+
+    private func report(kind: String, message: String) {
+        if json {
+            Terminal.line(JSONValue.object(["error": .object(["kind": .string(kind), "message": .string(message)])]).serialized(pretty: true))
+        } else {
+            Terminal.error("cove vmap: \(message)")
+        }
+    }
+
+    static func load(_ source: String) async throws -> [UInt8] {
+        let limit = VMAPParseLimits.default.maxBytes
+        if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source) {
+            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url, maxResponseBytes: limit + 1))
+            guard (200..<300).contains(response.status) else {
+                throw ValidationError("\(Redaction.redact(urlString: source)) answered HTTP \(response.status)")
+            }
+            return Array(response.body)
+        }
+        guard let handle = try? FileHandle(forReadingFrom: URL(fileURLWithPath: source)) else {
+            throw ValidationError("'\(source)' is neither an http(s) URL nor a readable file")
+        }
+        defer { try? handle.close() }
+        return Array(try handle.read(upToCount: limit + 1) ?? Data())
+    }
+
+    private func describe(_ document: VMAPDocument, _ timeline: AdTimeline) -> JSONValue {
+        let seconds = { (t: AdTime) -> JSONValue in .double(t.seconds) }
+        let urls = { (list: [String]) -> JSONValue in .array(list.map(JSONValue.string)) }
+        var stream: JSONObject = ["flavour": .string(document.stream.flavour.rawValue)]
+        if let url = document.stream.contentURL { stream["contentURL"] = .string(showSecrets ? url : Redaction.redact(urlString: url)) }
+        if let length = document.stream.contentLength { stream["contentLength"] = seconds(length) }
+        if let length = document.stream.payloadLength { stream["payloadLength"] = seconds(length) }
+        if let thumbnails = document.stream.thumbnailsURL { stream["thumbnailsURL"] = .string(thumbnails) }
+        if !document.stream.contentImpressions.isEmpty { stream["contentImpressions"] = .int(Int64(document.stream.contentImpressions.count)) }
+        let breaks: [JSONValue] = timeline.breaks.map { adBreak in
+            var beacons: [String: [String]] = [:]
+            for event in adBreak.trackingEvents { beacons[event.event.rawValue, default: []].append(event.url) }
+            let ads: [JSONValue] = adBreak.ads.map { ad in
+                var adBeacons: [String: [String]] = ["impression": ad.impressions.map(\.url), "clickTracking": ad.clickTracking.map(\.url)]
+                for event in ad.trackingEvents { adBeacons[event.event.rawValue, default: []].append(event.url) }
+                var fields: JSONObject = [
+                    "index": .int(Int64(ad.index)), "duration": seconds(ad.duration),
+                    "streamStart": seconds(ad.streamRange.lowerBound), "streamEnd": seconds(ad.streamRange.upperBound),
+                    "beacons": .object(adBeacons.filter { !$0.value.isEmpty }.mapValues(urls)),
+                    "quartiles": .object([
+                        "start": seconds(ad.quartiles.start), "firstQuartile": seconds(ad.quartiles.firstQuartile),
+                        "midpoint": seconds(ad.quartiles.midpoint), "thirdQuartile": seconds(ad.quartiles.thirdQuartile),
+                        "complete": seconds(ad.quartiles.complete),
+                    ]),
+                ]
+                if let id = ad.id { fields["id"] = .string(id) }
+                if let title = ad.title { fields["title"] = .string(title) }
+                if let skip = ad.skipStreamTime { fields["skippableAt"] = seconds(skip) }
+                if let click = ad.clickThrough { fields["clickThrough"] = .string(click.url) }
+                if !ad.companions.isEmpty { fields["companions"] = .int(Int64(ad.companions.count)) }
+                return .object(fields)
+            }
+            var fields: JSONObject = [
+                "index": .int(Int64(adBreak.index)), "kind": .string(adBreak.kind.rawValue),
+                "contentOffset": seconds(adBreak.contentOffset), "duration": seconds(adBreak.duration),
+                "streamStart": seconds(adBreak.streamRange.lowerBound), "streamEnd": seconds(adBreak.streamRange.upperBound),
+                "ads": .array(ads), "beacons": .object(beacons.mapValues(urls)),
+            ]
+            if let id = adBreak.id { fields["id"] = .string(id) }
+            return .object(fields)
+        }
+        var object: JSONObject = [
+            "stream": .object(stream), "breaks": .array(breaks),
+            "totalAdDuration": seconds(timeline.totalAdDuration),
+            "warnings": .array((document.warnings.map(\.description) + timeline.warnings.map(\.description)).map(JSONValue.string)),
+        ]
+        if let duration = timeline.contentDuration { object["contentDuration"] = seconds(duration) }
+        if let duration = timeline.streamDuration { object["streamDuration"] = seconds(duration) }
+        return .object(object)
+    }
+
+    private func printText(_ value: JSONValue) {
+        let number = { (v: JSONValue?) in v?.doubleValue.map { String(format: "%.3f", $0) } ?? "?" }
+        Terminal.line("stream: \(value["stream"]?["flavour"]?.stringValue ?? "?"), content \(number(value["contentDuration"])) s, stream \(number(value["streamDuration"])) s")
+        for adBreak in value["breaks"]?.arrayValue ?? [] {
+            Terminal.line("break \(adBreak["index"]?.int64Value ?? 0) (\(adBreak["kind"]?.stringValue ?? "")) at content \(number(adBreak["contentOffset"])) s, stream \(number(adBreak["streamStart"]))–\(number(adBreak["streamEnd"])) s")
+            for ad in adBreak["ads"]?.arrayValue ?? [] {
+                let title = ad["title"]?.stringValue ?? ad["id"]?.stringValue ?? "ad"
+                let events = (ad["beacons"]?.objectValue ?? [:]).keys.sorted().joined(separator: ", ")
+                Terminal.line("  ad \(ad["index"]?.int64Value ?? 0) “\(title)” \(number(ad["duration"])) s at stream \(number(ad["streamStart"])) s; beacons: \(events)")
+            }
+        }
+        for warning in value["warnings"]?.arrayValue ?? [] { Terminal.error("warning: \(warning.stringValue ?? "")") }
+    }
+}

@@ -47,6 +47,7 @@ let package = Package(
         ),
         .target(
             name: "CoveSSAI",
+            dependencies: ["CoveCore"],
             swiftSettings: strict
         ),
         .target(
@@ -146,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveSSAITests",
-            dependencies: ["CoveSSAI"],
+            dependencies: ["CoveSSAI", "CoveCore"],
             swiftSettings: strict
         ),
         .testTarget(

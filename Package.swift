@@ -47,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "CoveSSAI",
-            dependencies: ["CoveCore"],
+            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -147,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveSSAITests",
-            dependencies: ["CoveSSAI", "CoveCore"],
+            dependencies: ["CoveSSAI", "CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -130,6 +130,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_string(object, "uri", urlText)
         // Only what a player needs: no software colour balance or deinterlacer in the chain.
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
+        GStreamerRuntime.shareSession(with: playbin)
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
         // The stream's subtitles come to a sink of ours instead of being burnt into the picture: the
@@ -796,6 +797,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             checkStartGate(force: percent >= 100)
         case GST_MESSAGE_DURATION_CHANGED:
             if state.withLock({ $0.prerolled }) { emit(.durationChanged(currentDuration())) }
+        case GST_MESSAGE_HAVE_CONTEXT:
+            var context: OpaquePointer?
+            gst_message_parse_have_context(message, &context)
+            if let context {
+                GStreamerRuntime.offer(context)
+                gst_context_unref(context)
+            }
         case GST_MESSAGE_STREAM_COLLECTION:
             handleCollection(message)
         case GST_MESSAGE_STREAMS_SELECTED:

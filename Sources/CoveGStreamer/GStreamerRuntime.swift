@@ -39,6 +39,31 @@ enum GStreamerRuntime {
 
     private static let warmedUp = Mutex(false)
 
+    /// The HTTP session souphttpsrc made for the first pipeline, shared with every later one. Each
+    /// pipeline would otherwise start and stop a libsoup session thread of its own, and GStreamer
+    /// 1.22.0 can crash in that thread when a pipeline is torn down while it runs (seen as a bad
+    /// mutex in `souphttpsrc…:s`); one process-wide session also keeps connections warm.
+    private static let soupSession = Mutex<SharedContext?>(nil)
+
+    struct SharedContext: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// Keeps `context` if it is souphttpsrc's session and none is kept yet.
+    static func offer(_ context: OpaquePointer) {
+        guard String(cString: gst_context_get_context_type(context)) == "gst.soup.session" else { return }
+        soupSession.withLock { kept in
+            guard kept == nil else { return }
+            kept = SharedContext(pointer: gst_context_ref(context))
+        }
+    }
+
+    /// Hands the kept session to a new pipeline, so its sources reuse it.
+    static func shareSession(with element: UnsafeMutablePointer<GstElement>) {
+        guard let context = soupSession.withLock({ $0?.pointer }) else { return }
+        gst_element_set_context(element, context)
+    }
+
     /// Loads `playbackPlugins` once per process (blocking; missing plugins are skipped — a play that
     /// needs one reports it precisely). Safe to call from any thread and more than once.
     static func loadPlaybackPlugins() throws(PlaybackError) {

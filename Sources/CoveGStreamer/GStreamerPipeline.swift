@@ -75,6 +75,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         var underrunDeferred = false
         /// While a 0 % is deferred: the playhead last seen and since when it has not moved.
         var deferredPlayhead: (position: Int64, since: Double)?
+        /// Signal handlers on the demuxers (their pads come and go), disconnected at teardown.
+        var demuxerSignals: [(ElementRef, gulong)] = []
         var httpStatusByURI: [String: Int] = [:]
         var lastHTTPError: Int?
         var videoSize: (width: Int, height: Int)?
@@ -458,6 +460,14 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(handler.sink.object)
         }
         transitions.withLock { _ in _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL) }
+        // The demuxers die with the playbin, later, in deinit: disposing removes their pads, and a
+        // pad-removed callback then would reach this object while it is being deallocated.
+        for (demuxer, handler) in state.withLock({ s -> [(ElementRef, gulong)] in
+            defer { s.demuxerSignals = [] }
+            return s.demuxerSignals
+        }) {
+            cove_signal_disconnect(demuxer.object, handler)
+        }
         _ = busThreadDone.wait(timeout: .now() + .seconds(5))
         continuation.finish()
     }
@@ -491,8 +501,10 @@ final class GStreamerPipeline: @unchecked Sendable {
             state.withLock { $0.startSpeedPinned = true }
         }
         applyBitrate(bitrate, to: element)
-        _ = cove_signal_connect(element.object, "pad-added", unsafeBitCast(onDemuxerPadAdded, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
-        _ = cove_signal_connect(element.object, "pad-removed", unsafeBitCast(onDemuxerPadRemoved, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque())
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let added = cove_signal_connect(element.object, "pad-added", unsafeBitCast(onDemuxerPadAdded, to: GCallback.self), context)
+        let removed = cove_signal_connect(element.object, "pad-removed", unsafeBitCast(onDemuxerPadRemoved, to: GCallback.self), context)
+        state.withLock { $0.demuxerSignals += [(element, added), (element, removed)] }
         // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
         if buffer != nil { applyForwardBuffer(buffer, to: element) }
     }

@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveTestingTests",
-            dependencies: ["CoveCore", "CoveTesting"],
+            dependencies: ["CoveCore", "CoveTesting", "CoveSSAI"],
             swiftSettings: strict
         ),
     ]

@@ -5,6 +5,11 @@ import Foundation
 /// videos (adaptive HLS with an MP4 rendition, cue points and two sidecar caption languages;
 /// audio-only; in-manifest subtitles; AES-128), a bumper, and a playlist that also lists a video the
 /// catalog does not have. Generated once and cached next to the fixtures.
+///
+/// The SSAI video (`VideoID.ssai`) plays the ladder's clean content without an `ad_config_id`;
+/// with one, its source carries a `vmap` URL (`ssai/content.vmap`) whose stitched stream and
+/// beacons exist only once `SSAITitle.install(on: server.media)` has run on the catalog server,
+/// as `cove serve` does.
 public enum SampleCatalog {
     public static let accountID = "6000000000001"
     public static let policyKey = "BCpkADawqM1CoveSampleKey-demo-only-0001"
@@ -16,6 +21,8 @@ public enum SampleCatalog {
         public static let audioOnly = "6000000000102"
         public static let subtitles = "6000000000103"
         public static let encrypted = "6000000000104"
+        /// Server-side ad insertion: content 20 s stitched with a pre-roll, a two-ad mid-roll and a post-roll.
+        public static let ssai = "6000000000105"
         /// Listed by the playlist, absent from the catalog.
         public static let missing = "6000000000199"
     }
@@ -27,7 +34,7 @@ public enum SampleCatalog {
     public static func prepare() async throws -> URL {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v2")
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v3")
         return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper) }
     }
 
@@ -78,6 +85,12 @@ public enum SampleCatalog {
                 "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "name": "Subtitles in the manifest", "duration": 20000,
                 "sources": [hls("media/main/subtitles/master.m3u8")],
                 "tags": ["subtitles"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
+            VideoID.ssai: [
+                "id": .string(VideoID.ssai), "reference_id": "ssai-stitched", "name": "SSAI: ads stitched into the stream", "duration": 20000,
+                "description": "Pre-roll, a two-ad mid-roll at 10 s and a post-roll; request it with an ad_config_id to get the VMAP",
+                "sources": [["src": "media/main/ladder/master.m3u8", "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a", "vmap": .string(SSAITitle.vmapPath)]],
+                "tags": ["ssai"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.encrypted: [
                 "id": .string(VideoID.encrypted), "reference_id": "aes-128", "name": "AES-128 HLS", "duration": 20000,

@@ -30,6 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as FixtureError {
             throw ValidationError(error.description)
         }
+        if catalog == nil {
+            // The sample's SSAI video names a VMAP that this title serves (with its stitched stream and beacons).
+            let ssai = try await SSAITitle.install(on: server.media)
+            Terminal.line("SSAI video \(SampleCatalog.VideoID.ssai): VMAP at \(ssai.vmapURL.absoluteString) (fetch with --param ad_config_id=any), beacons logged under /beacons/")
+        }
         Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
         if let key = server.policyKey, catalog == nil { Terminal.line("Sample policy key: \(key)") }
         Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")

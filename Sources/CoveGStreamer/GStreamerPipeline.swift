@@ -77,6 +77,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         var deferredPlayhead: (position: Int64, since: Double)?
         /// Signal handlers on the demuxers (their pads come and go), disconnected at teardown.
         var demuxerSignals: [(ElementRef, gulong)] = []
+        /// Which of the picture and sound reached end-of-stream since the flush `generation`.
+        var mediaEndedKinds: (generation: Int, kinds: Set<EngineTrack.Kind>) = (0, [])
+        /// The flush generation whose end of stream was reported (-1: none yet).
+        var endReportedGeneration = -1
         var httpStatusByURI: [String: Int] = [:]
         var lastHTTPError: Int?
         var videoSize: (width: Int, height: Int)?
@@ -138,7 +142,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         // The stream's subtitles come to a sink of ours instead of being burnt into the picture: the
         // controller delivers their cues like a sidecar track's. Not async, so a sparse text stream
         // never holds the preroll.
-        let textSink = cove_element_make("fakesink", "cove-text-sink")
+        // Unsynchronised (fast) playback keeps GStreamer's own text handling: a text sink of ours there
+        // holds the pipeline to real time (the sparse text stream's gaps pace it).
+        let textSink = sync ? cove_element_make("fakesink", "cove-text-sink") : nil
         if let textSink {
             gst_object_ref_sink(UnsafeMutableRawPointer(textSink))
             cove_set_bool(UnsafeMutableRawPointer(textSink), "sync", sync ? 1 : 0)
@@ -666,8 +672,27 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    fileprivate func sinkReachedEnd() {
-        state.withLock { $0.eosGeneration = $0.flushGeneration }
+    fileprivate func sinkReachedEnd(_ kind: EngineTrack.Kind) {
+        let ended = state.withLock { s -> Bool in
+            s.eosGeneration = s.flushGeneration
+            if s.mediaEndedKinds.generation != s.flushGeneration { s.mediaEndedKinds = (s.flushGeneration, []) }
+            s.mediaEndedKinds.kinds.insert(kind)
+            let expected: Set<EngineTrack.Kind> = s.expectsVideo == false ? [.audio] : (s.expectsVideo == true ? [.video, .audio] : [.video])
+            return expected.isSubset(of: s.mediaEndedKinds.kinds)
+        }
+        // The picture and sound have ended: that is the end, even while a text stream that runs longer
+        // (a subtitle playlist a segment longer than the media) has not.
+        if ended { cove_post_application_message(playbin.pointer, "cove-media-ended") }
+    }
+
+    /// Reports the end of stream once per flush generation (the media's own end or the pipeline's EOS).
+    private func reportEndOfStream() {
+        let report = state.withLock { s -> Bool in
+            guard s.eosGeneration == s.flushGeneration, s.endReportedGeneration != s.flushGeneration else { return false }
+            s.endReportedGeneration = s.flushGeneration
+            return true
+        }
+        if report { emit(.endOfStream) }
     }
 
     fileprivate func sinkCaps(width: Int, height: Int) {
@@ -826,7 +851,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             checkStartGate(force: true)
             // An end-of-stream that a seek flushed away is stale: playback has moved on.
             let current = state.withLock { $0.eosGeneration == $0.flushGeneration }
-            if current { emit(.endOfStream) } else { logger.debug("dropping an end-of-stream that a seek superseded") }
+            if current { reportEndOfStream() } else { logger.debug("dropping an end-of-stream that a seek superseded") }
         case GST_MESSAGE_ERROR:
             handleError(message)
         case GST_MESSAGE_WARNING:
@@ -854,6 +879,8 @@ final class GStreamerPipeline: @unchecked Sendable {
             return false
         case "cove-ladder":
             reportLadder()
+        case "cove-media-ended":
+            reportEndOfStream()
         case "cove-text-cues":
             let cues = state.withLock { s -> [TextCue] in
                 defer { s.pendingCues = [] }
@@ -1234,7 +1261,7 @@ private func sinkProbe(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: g
         if eventType == GST_EVENT_FLUSH_STOP {
             pipeline.sinkFlushed(seqnum: gst_event_get_seqnum(event))
         } else if eventType == GST_EVENT_EOS {
-            pipeline.sinkReachedEnd()
+            pipeline.sinkReachedEnd(kind)
         } else if eventType == GST_EVENT_CAPS, kind == .video {
             var width: gint = 0
             var height: gint = 0

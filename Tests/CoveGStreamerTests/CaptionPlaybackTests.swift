@@ -108,6 +108,26 @@ extension RealEngineTests {
             }
         }
 
+        /// The fixture's subtitle playlist runs a segment past the media (as ffmpeg writes it): playback
+        /// still ends with the picture and sound, and progress never passes the duration.
+        @Test func theStreamEndsWithItsMediaNotALongerSubtitlePlaylist() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles)])
+            try await recorder.waitFor(lifecycle: "Play")
+            #expect(await controller.seekAndWait(to: .seconds(17), tolerance: .zero))
+            let seekDone = ContinuousClock.now
+            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(10))
+            let waited = ContinuousClock.now - seekDone
+            controller.shutdown()
+            #expect(recorder.progress.allSatisfy { $0 <= .seconds(20.05) }, "\(recorder.progress.suffix(5))")
+            // 3 s of media from 17 s; the subtitle playlist's extra 2 s would make it 5 s.
+            #expect(waited < .seconds(4.5), "ended \(waited) after the seek")
+        }
+
         /// "Captions off", remembered from an earlier session, overrides the stream's DEFAULT=YES rendition;
         /// choosing English again is remembered for the next one.
         @Test func aRememberedCaptionChoiceOverridesTheStreamDefault() async throws {

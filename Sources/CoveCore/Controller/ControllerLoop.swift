@@ -828,6 +828,11 @@ private actor LoopState {
         let session = runtime.session
         runtime.phase = .ready
         runtime.reportedReady = true
+        defer {
+            // Loaded: hold the session to the remembered caption choice.
+            runtime.captionPreferenceRequested = nil
+            applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
+        }
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
         runtime.isLive = info.isLive
@@ -904,7 +909,8 @@ private actor LoopState {
         guard !runtime.selectedTrackIDs.isEmpty || runtime.selectedSidecarID != nil || textChanged else { return }
         if audioChanged { emit(.audioTrackSelected(session, selectedAudio)) }
         if textChanged { emit(.textTrackSelected(session, selectedText)) }
-        if !runtime.engineTracks.isEmpty { applyCaptionPreference(runtime, text: text, selected: selectedText) }
+        // Only once loaded: a selection change while the engine prerolls can hold its preroll up.
+        if !runtime.engineTracks.isEmpty && runtime.phase == .ready { applyCaptionPreference(runtime, text: text, selected: selectedText) }
     }
 
     /// Shows `trackID`'s text (nil: none). A sidecar track replaces the stream's own text; choosing a
@@ -925,7 +931,10 @@ private actor LoopState {
         }
         runtime.selectedSidecarID = sidecar?.mediaTrack.id
         let streamText = sidecar == nil ? trackID : nil
-        player.selectTracks(audio: runtime.session.selectedAudioTrack?.id, text: streamText)
+        // The audio the engine plays, even before the session has published it.
+        let audio = runtime.session.selectedAudioTrack?.id
+            ?? runtime.engineTracks.first { $0.kind == .audio && runtime.selectedTrackIDs.contains($0.id) }?.id
+        player.selectTracks(audio: audio, text: streamText)
         publishTracks(runtime)
         updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
     }
@@ -968,6 +977,9 @@ private actor LoopState {
             runtime.lastReportedTime = position
         }
         emit(.lifecycle(session, .play))
+        // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
+        runtime.captionPreferenceRequested = nil
+        applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
         if let held = runtime.heldFrame {
             runtime.heldFrame = nil
             // Paused in between: the viewer saw playback start now, not when the frame was prerolled.

@@ -58,10 +58,31 @@ enum GStreamerRuntime {
         }
     }
 
-    /// Hands the kept session to a new pipeline, so its sources reuse it.
+    /// Hands the kept session to a new pipeline, so its sources reuse it. The session is made once,
+    /// here, before any pipeline can race to make its own: a souphttpsrc opened outside any pipeline
+    /// creates it, and its context is kept for the life of the process.
     static func shareSession(with element: UnsafeMutablePointer<GstElement>) {
-        guard let context = soupSession.withLock({ $0?.pointer }) else { return }
+        let context = soupSession.withLock { kept -> OpaquePointer? in
+            if kept == nil, let made = makeSoupSession() { kept = SharedContext(pointer: made) }
+            return kept?.pointer
+        }
+        guard let context else { return }
         gst_element_set_context(element, context)
+    }
+
+    /// Starts a souphttpsrc on its own and takes the session context it created. Its one request goes
+    /// to the loopback discard port and is refused at once; the source is then stopped.
+    private static func makeSoupSession() -> OpaquePointer? {
+        guard let source = cove_element_make("souphttpsrc", nil) else { return nil }
+        gst_object_ref_sink(UnsafeMutableRawPointer(source))
+        defer {
+            _ = gst_element_set_state(source, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(source))
+        }
+        cove_set_string(UnsafeMutableRawPointer(source), "location", "http://127.0.0.1:9/cove-session")
+        _ = gst_element_set_state(source, GST_STATE_PAUSED)
+        guard let context = gst_element_get_context(source, "gst.soup.session") else { return nil }
+        return context
     }
 
     /// Loads `playbackPlugins` once per process (blocking; missing plugins are skipped — a play that

@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "CoveGStreamer",
-            dependencies: ["CoveCore", "CoveHLS", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveHLS", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -137,12 +137,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveHLSTests",
-            dependencies: ["CoveHLS"],
+            dependencies: ["CoveHLS", "CoveTesting"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "CoveTextTests",
-            dependencies: ["CoveText"],
+            dependencies: ["CoveText", "CoveTesting"],
             swiftSettings: strict
         ),
         .testTarget(

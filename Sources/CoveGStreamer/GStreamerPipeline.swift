@@ -1,6 +1,7 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
+import CoveText
 import Foundation
 import Logging
 import Synchronization
@@ -650,7 +651,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         defer { g_free(bytes) }
         // Subtitle buffers are a line or two; anything larger is not a caption.
         guard size > 0, size <= 64 * 1024 else { return }
-        let text = PangoMarkup.plainText(String(decoding: UnsafeBufferPointer(start: bytes, count: Int(size)), as: UTF8.self))
+        // Pango markup (`<i>`, `<span …>`, XML escapes): the same tags-and-references stripping as a
+        // WebVTT cue's plain text.
+        let markup = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(size)), as: UTF8.self)
+        let text = WebVTTCueText.plainText(markup).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { return }
         let cue = TextCue(start: MediaTime(nanoseconds: Int64(start)), end: MediaTime(nanoseconds: Int64(max(end, start))), text: text)
         let post = state.withLock { s -> Bool in
@@ -834,13 +838,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             checkStartGate(force: percent >= 100)
         case GST_MESSAGE_DURATION_CHANGED:
             if state.withLock({ $0.prerolled }) { emit(.durationChanged(currentDuration())) }
-        case GST_MESSAGE_HAVE_CONTEXT:
-            var context: OpaquePointer?
-            gst_message_parse_have_context(message, &context)
-            if let context {
-                GStreamerRuntime.offer(context)
-                gst_context_unref(context)
-            }
         case GST_MESSAGE_STREAM_COLLECTION:
             handleCollection(message)
         case GST_MESSAGE_STREAMS_SELECTED:

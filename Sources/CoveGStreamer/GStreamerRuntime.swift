@@ -39,7 +39,7 @@ enum GStreamerRuntime {
 
     private static let warmedUp = Mutex(false)
 
-    /// The HTTP session souphttpsrc made for the first pipeline, shared with every later one. Each
+    /// The one HTTP session every pipeline's souphttpsrc shares (see `sharedSoupSession`). Each
     /// pipeline would otherwise start and stop a libsoup session thread of its own, and GStreamer
     /// 1.22.0 can crash in that thread when a pipeline is torn down while it runs (seen as a bad
     /// mutex in `souphttpsrc…:s`); one process-wide session also keeps connections warm.
@@ -49,25 +49,21 @@ enum GStreamerRuntime {
         let pointer: OpaquePointer
     }
 
-    /// Keeps `context` if it is souphttpsrc's session and none is kept yet.
-    static func offer(_ context: OpaquePointer) {
-        guard String(cString: gst_context_get_context_type(context)) == "gst.soup.session" else { return }
-        soupSession.withLock { kept in
-            guard kept == nil else { return }
-            kept = SharedContext(pointer: gst_context_ref(context))
-        }
+    /// Hands the process's session to a new pipeline, so its sources reuse it.
+    static func shareSession(with element: UnsafeMutablePointer<GstElement>) {
+        guard let context = sharedSoupSession() else { return }
+        gst_element_set_context(element, context)
     }
 
-    /// Hands the kept session to a new pipeline, so its sources reuse it. The session is made once,
-    /// here, before any pipeline can race to make its own: a souphttpsrc opened outside any pipeline
-    /// creates it, and its context is kept for the life of the process.
-    static func shareSession(with element: UnsafeMutablePointer<GstElement>) {
-        let context = soupSession.withLock { kept -> OpaquePointer? in
+    /// The session, made once — at warm-up, or else by the first pipeline — before any pipeline can
+    /// race to make its own: a souphttpsrc started outside any pipeline creates it, and its context is
+    /// kept for the life of the process.
+    @discardableResult
+    private static func sharedSoupSession() -> OpaquePointer? {
+        soupSession.withLock { kept -> OpaquePointer? in
             if kept == nil, let made = makeSoupSession() { kept = SharedContext(pointer: made) }
             return kept?.pointer
         }
-        guard let context else { return }
-        gst_element_set_context(element, context)
     }
 
     /// Starts a souphttpsrc on its own and takes the session context it created. Its one request goes
@@ -94,6 +90,7 @@ enum GStreamerRuntime {
             for name in playbackPlugins {
                 if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
             }
+            sharedSoupSession()
             done = true
         }
     }

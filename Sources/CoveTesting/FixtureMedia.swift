@@ -241,6 +241,12 @@ struct FixtureGenerator {
     }
 
     private func ffmpeg(_ arguments: [String]) async throws {
+        try await Self.runFFmpeg(arguments)
+    }
+
+    /// Runs ffmpeg quietly, overwriting outputs; a missing or failing ffmpeg is a `FixtureError`
+    /// saying what to install or what ffmpeg said.
+    static func runFFmpeg(_ arguments: [String], making what: String? = nil) async throws {
         let result: ProcessRunner.Result
         do {
             result = try await ProcessRunner.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)
@@ -249,7 +255,7 @@ struct FixtureGenerator {
         }
         guard result.status == 0 else {
             if result.status == 127 { throw FixtureError(description: "ffmpeg is not installed; run `make deps`") }
-            throw FixtureError(description: "ffmpeg failed (\(result.status)): \(result.errorOutput.suffix(800))")
+            throw FixtureError(description: "ffmpeg failed (\(result.status))\(what.map { " making \($0)" } ?? ""): \(result.errorOutput.suffix(800))")
         }
     }
 }
@@ -271,4 +277,13 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 
     /// A value in 0..<bound (0 when bound ≤ 1).
     public mutating func next(below bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+
+    public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    /// One of `items` (which must not be empty).
+    public mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
+
+    public mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
+
+    public mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
 }

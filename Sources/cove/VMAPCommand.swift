@@ -1,6 +1,5 @@
 import ArgumentParser
 import CoveCore
-import CoveNetworking
 import CoveSSAI
 import Foundation
 
@@ -25,7 +24,7 @@ struct VMAPCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes: [UInt8]
         do {
-            bytes = try await Self.load(source)
+            bytes = try await InputBytes.load(source, limit: VMAPParseLimits.default.maxBytes)
         } catch {
             Terminal.error("cove vmap: \(error)")
             throw ExitCode(1)
@@ -58,22 +57,6 @@ struct VMAPCommand: AsyncParsableCommand {
         } else {
             Terminal.error("cove vmap: \(message)")
         }
-    }
-
-    static func load(_ source: String) async throws -> [UInt8] {
-        let limit = VMAPParseLimits.default.maxBytes
-        if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source) {
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url, maxResponseBytes: limit + 1))
-            guard (200..<300).contains(response.status) else {
-                throw ValidationError("\(Redaction.redact(urlString: source)) answered HTTP \(response.status)")
-            }
-            return Array(response.body)
-        }
-        guard let handle = try? FileHandle(forReadingFrom: URL(fileURLWithPath: source)) else {
-            throw ValidationError("'\(source)' is neither an http(s) URL nor a readable file")
-        }
-        defer { try? handle.close() }
-        return Array(try handle.read(upToCount: limit + 1) ?? Data())
     }
 
     private func describe(_ document: VMAPDocument, _ timeline: AdTimeline) -> JSONValue {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import CoveCore
-import CoveNetworking
 import CoveText
 import Foundation
 
@@ -25,7 +24,7 @@ struct VTTCommand: AsyncParsableCommand {
     func run() async throws {
         let bytes: [UInt8]
         do {
-            bytes = try await Self.load(source)
+            bytes = try await InputBytes.load(source, limit: WebVTTParseLimits.default.maxBytes)
         } catch {
             Terminal.error("cove vtt: \(error)")
             throw ExitCode(1)
@@ -55,25 +54,6 @@ struct VTTCommand: AsyncParsableCommand {
             }
             throw ExitCode(1)
         }
-    }
-
-    /// The file's bytes, or the URL's body (a non-2xx answer is an error, not a caption file).
-    static func load(_ source: String) async throws -> [UInt8] {
-        let limit = WebVTTParseLimits.default.maxBytes
-        if source.hasPrefix("http://") || source.hasPrefix("https://"), let url = URL(string: source) {
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url, maxResponseBytes: limit + 1))
-            guard (200..<300).contains(response.status) else {
-                throw ValidationError("\(Redaction.redact(urlString: source)) answered HTTP \(response.status)")
-            }
-            return Array(response.body)
-        }
-        let url = URL(fileURLWithPath: source)
-        guard let handle = try? FileHandle(forReadingFrom: url) else {
-            throw ValidationError("'\(source)' is neither an http(s) URL nor a readable file")
-        }
-        defer { try? handle.close() }
-        // One byte over the limit is enough for the parser to report the limit precisely.
-        return Array(try handle.read(upToCount: limit + 1) ?? Data())
     }
 
     static func json(_ document: WebVTTDocument) -> JSONValue {

@@ -1,3 +1,4 @@
+import CoveTesting
 import CoveHLS
 import Foundation
 import Testing

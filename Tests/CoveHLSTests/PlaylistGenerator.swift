@@ -1,3 +1,5 @@
+import CoveTesting
+
 /// Writes random but valid playlists as text, in the many spellings real servers use (CRLF,
 /// BOM, comments, blank lines, shuffled attributes, implicit byte-range offsets, unknown tags),
 /// so round-trip and mutation tests start from varied, realistic input.

@@ -1,3 +1,4 @@
+import CoveTesting
 import CoveSSAI
 import Foundation
 import Testing
@@ -52,7 +53,7 @@ struct HostileInputTests {
     }
 
     @Test func tenMegabytesOfJunkAreRefusedBySize() {
-        var random = SplitMix64(seed: 0x10_AB)
+        var random = SeededRandom(seed: 0x10_AB)
         let junk = (0..<(10 * 1024 * 1024)).map { _ in UInt8.random(in: 0...255, using: &random) }
         #expect(expectVMAPFailure(junk, .tooLarge)?.detail.contains("10485760") == true)
         // With the size limit lifted, the junk still fails cleanly, at the byte guard.

@@ -1,3 +1,4 @@
+import CoveTesting
 import CoveSSAI
 import Testing
 
@@ -18,7 +19,7 @@ struct MutationFuzzTests {
         "99999999999999999999", "100%", "#0", "xmlns:v=\"x\"", "<VAST>", "<Ad>", "<Wrapper>", "<Duration>", "</InLine>",
     ].map { Array($0.utf8) }
 
-    static func mutate(_ input: [UInt8], random: inout SplitMix64) -> [UInt8] {
+    static func mutate(_ input: [UInt8], random: inout SeededRandom) -> [UInt8] {
         var bytes = input
         for _ in 0..<random.int(1...6) {
             guard !bytes.isEmpty else { return bytes }
@@ -48,7 +49,7 @@ struct MutationFuzzTests {
     }
 
     @Test func fiveThousandMutationsParseOrThrow() {
-        var random = SplitMix64(seed: 0x55A1_F022)
+        var random = SeededRandom(seed: 0x55A1_F022)
         var parsed = 0
         var refused: [VMAPParseError.Kind: Int] = [:]
         for _ in 0..<5_000 {
@@ -74,7 +75,7 @@ struct MutationFuzzTests {
     }
 
     @Test func mutatedTimeValuesNeverTrap() {
-        var random = SplitMix64(seed: 0x7157)
+        var random = SeededRandom(seed: 0x7157)
         let seeds = ["00:00:05.9392", "start", "end", "25%", "#3", "24.0574", "00:00:30.0666666+00:00"].map { Array($0.utf8) }
         for _ in 0..<5_000 {
             let text = String(decoding: Self.mutate(random.pick(seeds), random: &random), as: UTF8.self)

@@ -1,14 +1,15 @@
+import CoveTesting
 import CoveSSAI
 import Testing
 
 /// Invariants checked over grids of times and over 2 000 random VMAPs from a seeded generator
-/// (SplitMix64, in TestSupport), so every run checks the same cases and a failure repeats.
+/// (SeededRandom, in TestSupport), so every run checks the same cases and a failure repeats.
 @Suite("Ad timeline invariants")
 struct TimelinePropertyTests {
     @Test func contentToStreamToContentRoundTripsOnAGrid() throws {
         let timeline = try AdTimeline.make(from: try VMAP.parse(BrightcoveVMAP.dynamicDelivery))
         let content = try #require(timeline.contentDuration)
-        var random = SplitMix64(seed: 0xC0FE)
+        var random = SeededRandom(seed: 0xC0FE)
         var times: [AdTime] = stride(from: Int64(0), through: content.nanoseconds, by: 1_000_000).map(TL.ns)
         times += (0..<20_000).map { _ in TL.ns(Int64.random(in: 0...content.nanoseconds, using: &random)) }
         times += timeline.breaks.flatMap { [$0.contentOffset, TL.ns(max(0, $0.contentOffset.nanoseconds - 1)), TL.ns($0.contentOffset.nanoseconds + 1)] }
@@ -39,7 +40,7 @@ struct TimelinePropertyTests {
     }
 
     @Test func randomVMAPsKeepEveryInvariant() throws {
-        var random = SplitMix64(seed: 0x5EED_7131)
+        var random = SeededRandom(seed: 0x5EED_7131)
         var built = 0
         var failures = 0
         var warnings = 0
@@ -104,7 +105,7 @@ struct TimelinePropertyTests {
 
     /// Stream → content is monotonic, flat inside breaks, slope one outside them; content →
     /// stream → content is the identity.
-    static func checkMapping(_ timeline: AdTimeline, round: Int, random: inout SplitMix64) {
+    static func checkMapping(_ timeline: AdTimeline, round: Int, random: inout SeededRandom) {
         let end = timeline.streamDuration ?? timeline.breaks.last.map { $0.streamRange.upperBound.adding(TL.s(60))! } ?? TL.s(60)
         var samples = (0..<200).map { _ in Int64.random(in: 0...end.nanoseconds, using: &random) }
         samples += timeline.breaks.flatMap { adBreak in
@@ -135,7 +136,7 @@ struct TimelinePropertyTests {
 
     /// A VMAP of 0…7 breaks with offsets of every form (some past the end, some shared), ads of
     /// every kind (zero, absent, wrapper), and sometimes lengths that disagree.
-    static func randomDocument(_ random: inout SplitMix64) -> (VMAPDocument, AdTime?, AdTime?) {
+    static func randomDocument(_ random: inout SeededRandom) -> (VMAPDocument, AdTime?, AdTime?) {
         let contentMilliseconds = Int64(random.int(0...7_200_000))
         let content = TL.ms(contentMilliseconds)
         var breaks: [VMAPAdBreak] = []

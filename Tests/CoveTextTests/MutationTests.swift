@@ -1,3 +1,4 @@
+import CoveTesting
 import CoveText
 import Foundation
 import Testing

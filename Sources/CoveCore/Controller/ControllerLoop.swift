@@ -114,9 +114,9 @@ private actor LoopState {
             guard let runtime = current, runtime.session.id == sessionID, runtime.retryToken == token else { return }
             performScheduledRetry(runtime)
         case .cueBoundary(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, runtime.cueToken == token, runtime.isPlaying,
-                let position = runtime.player?.position
-            else { return }
+            guard let runtime = current, runtime.session.id == sessionID, runtime.cueToken == token else { return }
+            runtime.cueTask = nil
+            guard runtime.isPlaying, let position = runtime.player?.position else { return }
             updateTextCues(runtime, at: position)
         case .thumbnailAssetFailed(let sessionID, let error):
             guard let runtime = current, runtime.session.id == sessionID else { return }
@@ -1063,9 +1063,6 @@ private actor LoopState {
     /// and wakes up again at the next cue boundary (scaled by the rate) rather than waiting for the
     /// next progress tick, so a cue shows and hides on time.
     private func updateTextCues(_ runtime: SessionRuntime, at position: MediaTime) {
-        runtime.cueTask?.cancel()
-        runtime.cueTask = nil
-        runtime.cueToken += 1
         // The selected sidecar track, else the stream's own selected rendition with the cues it delivered.
         let sidecar = runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
         let track: MediaTrack? = sidecar?.mediaTrack ?? runtime.session.selectedTextTrack
@@ -1086,8 +1083,15 @@ private actor LoopState {
             runtime.reportedCues = cues
             emit(.textCuesChanged(runtime.session, TextCueChange(track: track, cues: cues, position: position)))
         }
-        guard runtime.isPlaying, let index, let next = index.nextChange(after: position) else { return }
         let rate = max(settings.rate, 0.1)
+        let next = runtime.isPlaying ? index?.nextChange(after: position) : nil
+        // Progress reports come several times a second: a wake-up already set for this boundary stands.
+        if let next, runtime.cueTask != nil, runtime.cueWake?.boundary == next, runtime.cueWake?.rate == rate { return }
+        runtime.cueTask?.cancel()
+        runtime.cueTask = nil
+        runtime.cueToken += 1
+        runtime.cueWake = next.map { ($0, rate) }
+        guard let next else { return }
         let wait = max(MediaTime(nanoseconds: Int64((Double((next.nanoseconds ?? 0) - (position.nanoseconds ?? 0)) / rate).rounded(.up))), MediaTime(nanoseconds: 5_000_000))
         guard let delay = wait.duration else { return }
         let token = runtime.cueToken

@@ -152,6 +152,8 @@ final class SessionRuntime {
     var captionPreferenceRequested: String??
     var cueToken = 0
     var cueTask: Task<Void, Never>?
+    /// The cue boundary (and rate) `cueTask` wakes up for.
+    var cueWake: (boundary: MediaTime, rate: Double)?
 
     /// The bumper playing before the content, until it exits.
     var bumper: BumperRuntime?

@@ -16,10 +16,7 @@ public enum VAST {
                     : "Check that the ad tag URL returns VAST."
             )
         }
-        var context = ReadContext(limits: limits)
-        if tree.recoverableProblem {
-            context.warn(.xmlWarning, at: "document", "The XML parser reported a recoverable problem (such as an undeclared namespace prefix); elements were matched by local name.")
-        }
+        var context = ReadContext(for: tree, limits: limits)
         let document = VASTReader.document(tree.root, context: &context, at: "")
         return VASTDocument(version: document.version, ads: document.ads, errorURLs: document.errorURLs, warnings: context.finishedWarnings)
     }

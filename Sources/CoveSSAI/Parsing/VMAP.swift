@@ -16,10 +16,7 @@ public enum VMAP {
                     : "Check that the URL points at a VMAP document (Brightcove: the source's vmap URL)."
             )
         }
-        var context = ReadContext(limits: limits)
-        if tree.recoverableProblem {
-            context.warn(.xmlWarning, at: "document", "The XML parser reported a recoverable problem (such as an undeclared namespace prefix); elements were matched by local name.")
-        }
+        var context = ReadContext(for: tree, limits: limits)
         return VMAPReader.document(tree.root, context: &context)
     }
 

@@ -10,6 +10,14 @@ struct ReadContext {
         self.limits = limits
     }
 
+    /// A context for reading `tree`, carrying the XML parser's recoverable problems as a warning.
+    init(for tree: XMLTreeBuilder.Result, limits: VMAPParseLimits) {
+        self.limits = limits
+        if tree.recoverableProblem {
+            warn(.xmlWarning, at: "document", "The XML parser reported a recoverable problem (such as an undeclared namespace prefix); elements were matched by local name.")
+        }
+    }
+
     mutating func warn(_ kind: VMAPParseWarning.Kind, at location: String, _ message: String) {
         if warnings.count < limits.maxWarnings {
             warnings.append(VMAPParseWarning(kind, location: location, message: message))

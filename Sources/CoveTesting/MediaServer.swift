@@ -35,6 +35,7 @@ public final class MediaServer: Sendable {
         var outageTriggers: [OutageTrigger] = []
         var firstByteDelay: Duration = .zero
         var slowPaths: [SlowPath] = []
+        var cutPaths: [CutPath] = []
         var records: [MediaRequest] = []
         /// Position of each record by its id; records are addressed by id so clearing the log cannot
         /// make an in-flight response write into the wrong record.
@@ -51,6 +52,12 @@ public final class MediaServer: Sendable {
     struct ForcedStatus {
         let status: Int
         let pathFragment: String?
+        var remaining: Int?
+    }
+
+    struct CutPath {
+        let pathFragment: String
+        let afterBytes: Int
         var remaining: Int?
     }
 
@@ -132,6 +139,13 @@ public final class MediaServer: Sendable {
     /// first-byte delay), for the next `count` matching requests (forever when nil): one slow segment.
     public func delayResponses(forPathsContaining pathFragment: String, by delay: Duration, count: Int? = 1) {
         state.withLock { $0.slowPaths.append(SlowPath(pathFragment: pathFragment, delay: delay, remaining: count)) }
+    }
+
+    /// Sends only the first `afterBytes` of the answer to requests whose path contains `pathFragment`,
+    /// then drops the connection (the length announced was the whole file): a truncated segment and
+    /// a connection reset. For the next `count` matching requests (forever when nil).
+    public func cutResponses(forPathsContaining pathFragment: String, afterBytes: Int, count: Int? = 1) {
+        state.withLock { $0.cutPaths.append(CutPath(pathFragment: pathFragment, afterBytes: max(0, afterBytes), remaining: count)) }
     }
 
     public func clearForcedStatuses() {
@@ -369,10 +383,21 @@ public final class MediaServer: Sendable {
             headers[.contentType] = type
             return body(data.subdata(in: range), status: 206, contentType: type, extraHeaders: headers, recordID: recordID)
         }
-        return body(data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID)
+        return body(data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID, cutAfter: takeCut(for: path))
     }
 
-    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], announcesLength: Bool = true, recordID: Int) -> Response {
+    private func takeCut(for path: String) -> Int? {
+        state.withLock { s in
+            guard let index = s.cutPaths.firstIndex(where: { path.contains($0.pathFragment) }) else { return nil }
+            let bytes = s.cutPaths[index].afterBytes
+            if let remaining = s.cutPaths[index].remaining {
+                if remaining <= 1 { s.cutPaths.remove(at: index) } else { s.cutPaths[index].remaining = remaining - 1 }
+            }
+            return bytes
+        }
+    }
+
+    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], announcesLength: Bool = true, recordID: Int, cutAfter: Int? = nil) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
         updateRecord(recordID) { $0.status = status }
@@ -382,7 +407,8 @@ public final class MediaServer: Sendable {
             do {
                 while offset < data.count {
                     if state.withLock({ $0.outage || $0.stopped }) { throw ConnectionDropped() }
-                    let chunk = min(16_384, data.count - offset)
+                    if let cutAfter, offset >= cutAfter { throw ConnectionDropped() }
+                    let chunk = min(16_384, data.count - offset, cutAfter.map { max(1, $0 - offset) } ?? Int.max)
                     await throttle.consume(bytes: chunk)
                     try await writer.write(ByteBuffer(bytes: data[data.startIndex + offset..<data.startIndex + offset + chunk]))
                     offset += chunk

@@ -167,6 +167,28 @@ struct CLITests {
         #expect(try JSONValue.parse(Array(refused.output.utf8))["error"]?["kind"] == "forbiddenDeclaration")
     }
 
+    /// Waiting out a dead server (retries with backoff) costs next to no CPU: no busy loop. Measured
+    /// on a child process, so the parallel tests in this one do not count.
+    @Test func waitingForADeadServerIsNoBusyLoop() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let url = server.url(.ladder).absoluteString
+        await server.beginOutage()
+        // `times` prints the children's user and system CPU seconds after 6 s of wall time.
+        let run = try await ProcessRunner.run("/bin/bash", ["-c", "\"$0\" probe \"$1\" --json --duration 6 >/dev/null 2>&1; times", Self.binary.path, url])
+        let children = run.output.split(separator: "\n").last.map(String.init) ?? ""
+        let cpu = children.split(separator: " ").compactMap { field -> Double? in
+            // "0m0.512s" → 0.512
+            let parts = field.replacingOccurrences(of: "s", with: "").split(separator: "m")
+            guard parts.count == 2, let minutes = Double(parts[0]), let seconds = Double(parts[1]) else { return nil }
+            return minutes * 60 + seconds
+        }.reduce(0, +)
+        #expect(!children.isEmpty, "\(run.output)")
+        // Start-up (runtime, GStreamer, plugins) is ~0.5 s of CPU; a busy loop would burn ~6 s.
+        #expect(cpu < 2.0, "child CPU \(cpu) s over 6 s of waiting: \(children)")
+    }
+
     @Test func vttPrintsCuesAndTypedErrors() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

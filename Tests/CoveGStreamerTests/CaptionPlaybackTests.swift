@@ -128,6 +128,34 @@ extension RealEngineTests {
             #expect(waited < .seconds(4.5), "ended \(waited) after the seek")
         }
 
+        /// A sidecar track that times out or is not WebVTT is marked failed with a typed error while the
+        /// video plays on (GStreamer's own suburi would take the whole pipeline down).
+        @Test func aSlowOrBrokenSidecarTrackFailsAloneAndPlaybackContinues() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            h.server.addRoute(prefix: "/captions/slow.vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt("en")) }
+            h.server.addRoute(prefix: "/captions/junk.vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Data([0, 1, 2, 3, 0xFF])) }
+            h.server.delayResponses(forPathsContaining: "captions/slow.vtt", by: .seconds(5))
+            let tracks: [JSONValue] = ["slow", "junk"].map { name in
+                ["src": .string(h.server.url("captions/\(name).vtt").absoluteString), "srclang": .string(name == "slow" ? "en" : "fr"), "kind": "subtitles"]
+            }
+            let provider = SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared, timeout: .milliseconds(500))
+            let controller = h.controller(fast: false, provider: provider)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder, ["text_tracks": .array(tracks)])])
+            try await recorder.waitFor(timeout: .seconds(15)) { if case .progress(_, let t) = $0 { t >= .seconds(2) } else { false } }
+            let session = try #require(controller.currentSession)
+            controller.shutdown()
+            guard case .failed(let slow) = session.sidecarTextTracks[0].status, case .failed(let junk) = session.sidecarTextTracks[1].status else {
+                Issue.record("\(session.sidecarTextTracks)")
+                return
+            }
+            #expect(slow.code == .downloadFailed, "\(slow)")
+            #expect(junk.code == .unsupportedFormat, "\(junk)")
+            #expect(!recorder.lifecycleNames.contains("Fail") && !recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
+        }
+
         /// "Captions off", remembered from an earlier session, overrides the stream's DEFAULT=YES rendition;
         /// choosing English again is remembered for the next one.
         @Test func aRememberedCaptionChoiceOverridesTheStreamDefault() async throws {

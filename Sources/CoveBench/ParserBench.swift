@@ -1,3 +1,4 @@
+import CoveSSAI
 import CoveText
 import Foundation
 
@@ -36,5 +37,63 @@ enum ParserBench {
             index += 1
         }
         return Array(text.utf8)
+    }
+}
+
+/// Parser speed for issue 5 (a 1 MB VMAP parses in under 20 ms): a generated Brightcove-flavour
+/// VMAP with one break a minute, each holding two inline VAST ads with the full set of tracking
+/// events, a companion and an extension — the shape a long stitched title with many pods has.
+enum VMAPBench {
+    static func parse(targetBytes: Int = 1_000_000, runs: Int = 9) throws -> ParserBench.Result {
+        let bytes = generated(targetBytes: targetBytes)
+        _ = try VMAP.parse(bytes)  // warm-up, as for WebVTT
+        var seconds: [Double] = []
+        var breaks = 0
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let document = try VMAP.parse(bytes)
+            seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            breaks = document.adBreaks.count
+        }
+        return ParserBench.Result(bytes: bytes.count, cues: breaks, seconds: seconds)
+    }
+
+    static func generated(targetBytes: Int) -> [UInt8] {
+        var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <vmap:VMAP xmlns:bc="bc" xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
+          <vmap:Extensions>
+            <bc:Brightcove ttl="3600" contenturi="https://ssai.example.com/playback/once/v1/hls/v4/clear/123/abc/def/ghi/content.m3u8?bc_token=NjExM2Y4" contentlength="36000" payloadlength="40000" contenttype="application/x-mpegURL"/>
+          </vmap:Extensions>
+
+        """
+        xml.reserveCapacity(targetBytes + 8192)
+        var index = 0
+        while xml.utf8.count < targetBytes {
+            let offset = String(format: "%02d:%02d:00.000", index / 60, index % 60)
+            xml += "  <vmap:AdBreak breakType=\"linear\" breakId=\"break-\(index)\" timeOffset=\"\(offset)\">\n"
+            xml += "    <vmap:AdSource allowMultipleAds=\"true\" followRedirects=\"true\" id=\"\(index)\"><vmap:VASTData><VAST version=\"3.0\">\n"
+            for sequence in 1...2 {
+                let id = "ad-\(index)-\(sequence)"
+                let beacon = "https://beacons.example.com/track?ad=\(id)&amp;cb=[CACHEBUSTING]&amp;event="
+                xml += "<Ad id=\"\(id)\" sequence=\"\(sequence)\"><InLine><AdSystem version=\"1.0\">Bench</AdSystem><AdTitle>Bench ad \(id)</AdTitle>"
+                xml += "<Impression id=\"imp\"><![CDATA[https://beacons.example.com/imp?ad=\(id)&cb=[CACHEBUSTING]]]></Impression>"
+                xml += "<Creatives><Creative id=\"cr-\(id)\" sequence=\"1\"><Linear skipoffset=\"00:00:05\"><Duration>00:00:15.000</Duration><TrackingEvents>"
+                for event in ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "pause", "resume", "skip"] {
+                    xml += "<Tracking event=\"\(event)\"><![CDATA[\(beacon)\(event)]]></Tracking>"
+                }
+                xml += "<Tracking event=\"progress\" offset=\"00:00:10\">\(beacon)progress10</Tracking></TrackingEvents>"
+                xml += "<VideoClicks><ClickThrough>https://advertiser.example.com/\(id)</ClickThrough><ClickTracking>\(beacon)click</ClickTracking></VideoClicks>"
+                xml += "<MediaFiles><MediaFile delivery=\"progressive\" type=\"video/mp4\" width=\"1280\" height=\"720\">https://cdn.example.com/\(id).mp4</MediaFile></MediaFiles></Linear></Creative>"
+                xml += "<Creative id=\"co-\(id)\"><CompanionAds><Companion width=\"300\" height=\"250\"><StaticResource creativeType=\"image/png\">https://cdn.example.com/\(id).png</StaticResource>"
+                xml += "<TrackingEvents><Tracking event=\"creativeView\">\(beacon)companion</Tracking></TrackingEvents><CompanionClickThrough>https://advertiser.example.com/\(id)</CompanionClickThrough></Companion></CompanionAds></Creative></Creatives>"
+                xml += "<Extensions><Extension type=\"bench\"><Value name=\"pod\">\(index)</Value></Extension></Extensions></InLine></Ad>\n"
+            }
+            xml += "    </VAST></vmap:VASTData></vmap:AdSource>\n"
+            xml += "    <vmap:TrackingEvents><vmap:Tracking event=\"breakStart\">https://beacons.example.com/break/\(index)/start</vmap:Tracking><vmap:Tracking event=\"breakEnd\">https://beacons.example.com/break/\(index)/end</vmap:Tracking></vmap:TrackingEvents>\n"
+            xml += "  </vmap:AdBreak>\n"
+            index += 1
+        }
+        return Array((xml + "</vmap:VMAP>\n").utf8)
     }
 }

@@ -31,21 +31,30 @@ enum InputGuard {
     /// refuses NUL, reporting the offset of the first offending byte. A plain byte loop, because
     /// it runs over every byte of every document.
     private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
-        var index = body.startIndex
-        let end = body.endIndex
+        let problem = body.withUnsafeBufferPointer { firstEncodingProblem(in: $0) }
+        guard let (offset, isNUL) = problem else { return }
+        let index = body.startIndex + offset
+        if isNUL {
+            throw VMAPParseError(
+                .nulByte, byteOffset: index, detail: "The document contains a NUL byte, which XML does not allow.",
+                advice: "The response is probably binary or double-encoded; check the ad server's output."
+            )
+        }
+        throw invalidUTF8(at: index)
+    }
+
+    /// The offset of the first NUL or invalid UTF-8 sequence, on a raw buffer: this loop sees
+    /// every byte of every document, and slice indexing checked each access.
+    private static func firstEncodingProblem(in body: UnsafeBufferPointer<UInt8>) -> (offset: Int, isNUL: Bool)? {
+        var index = 0
+        let end = body.count
         while index < end {
             let lead = body[index]
             if lead < 0x80 {
-                if lead == 0 {
-                    throw VMAPParseError(
-                        .nulByte, byteOffset: index, detail: "The document contains a NUL byte, which XML does not allow.",
-                        advice: "The response is probably binary or double-encoded; check the ad server's output."
-                    )
-                }
+                if lead == 0 { return (index, true) }
                 index += 1
                 continue
             }
-            // The allowed range of the second byte, and how many continuation bytes follow it.
             let second: ClosedRange<UInt8>
             let trailing: Int
             switch lead {
@@ -56,14 +65,15 @@ enum InputGuard {
             case 0xF0: (second, trailing) = (0x90...0xBF, 2)
             case 0xF1...0xF3: (second, trailing) = (0x80...0xBF, 2)
             case 0xF4: (second, trailing) = (0x80...0x8F, 2)
-            default: throw invalidUTF8(at: index)
+            default: return (index, false)
             }
-            guard index + 1 + trailing < end, second.contains(body[index + 1]) else { throw invalidUTF8(at: index) }
+            guard index + 1 + trailing < end, second.contains(body[index + 1]) else { return (index, false) }
             for offset in stride(from: index + 2, through: index + 1 + trailing, by: 1) where body[offset] & 0xC0 != 0x80 {
-                throw invalidUTF8(at: index)
+                return (index, false)
             }
             index += 2 + trailing
         }
+        return nil
     }
 
     private static func invalidUTF8(at offset: Int) -> VMAPParseError {

@@ -13,15 +13,18 @@ import FoundationXML
 final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private let limits: VMAPParseLimits
     private let maxDepth: Int
-    private var stack: [XMLTreeElement] = []
-    private var textLengths: [Int] = []
-    /// Character data not yet attached to the open element: libxml2 delivers text in small
-    /// pieces, and joining them here keeps a long text linear instead of quadratic.
-    private var pendingText: [String] = []
-    private var root: XMLTreeElement?
-    private var elementCount = 0
-    private var failure: VMAPParseError?
-    private var recoverableProblems = 0
+    /// The parse state, behind a pointer this builder owns: every callback touches it several
+    /// times, and as stored properties of a class each touch paid a dynamic exclusivity check
+    /// (a tenth of a 1 MB VMAP's parse). One parse runs on one thread, so there is no overlap.
+    private let state: UnsafeMutablePointer<State>
+
+    private struct State {
+        var stack: [OpenElement] = []
+        var root: XMLTreeElement?
+        var elementCount = 0
+        var failure: VMAPParseError?
+        var recoverableProblems = 0
+    }
 
     /// Past this many recoverable problems the document is refused: each report costs a small
     /// allocation that Foundation's `XMLParser` on Linux never frees, so a hostile document with
@@ -38,6 +41,31 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private init(limits: VMAPParseLimits) {
         self.limits = limits
         self.maxDepth = limits.effectiveMaxDepth
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// An element whose end tag has not been read yet: the only mutable stage of a tree element.
+    private struct OpenElement {
+        let name: String
+        let attributes: [String: String]
+        let scope: NamespaceScope?
+        let line: Int
+        var children: [XMLTreeNode] = []
+        /// Bytes of text and CDATA read so far, for the text limit.
+        var textLength = 0
+        /// Character data not yet attached: libxml2 delivers text in small pieces, and joining
+        /// them here keeps a long text linear instead of quadratic.
+        var pendingText = ""
+
+        func closed() -> XMLTreeElement {
+            XMLTreeElement(name: name, attributes: attributes, scope: scope, line: line, children: children)
+        }
     }
 
     struct Result {
@@ -55,9 +83,9 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         parser.delegate = builder
         let finished = parser.parse()
         parser.delegate = nil
-        if let failure = builder.failure { throw failure }
-        guard let root = builder.root, builder.stack.isEmpty else {
-            let open = builder.stack.last?.name
+        if let failure = builder.state.pointee.failure { throw failure }
+        guard let root = builder.state.pointee.root, builder.state.pointee.stack.isEmpty else {
+            let open = builder.state.pointee.stack.last?.name
             throw VMAPParseError(
                 .malformedXML, line: parser.lineNumber, element: open,
                 detail: open == nil
@@ -73,12 +101,12 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
                 advice: "Check the document with an XML validator; it is not well-formed."
             )
         }
-        return Result(root: root, recoverableProblem: builder.recoverableProblems > 0)
+        return Result(root: root, recoverableProblem: builder.state.pointee.recoverableProblems > 0)
     }
 
     private func fail(_ parser: XMLParser, _ error: VMAPParseError) {
-        guard failure == nil else { return }
-        failure = error
+        guard state.pointee.failure == nil else { return }
+        state.pointee.failure = error
         parser.abortParsing()
     }
 
@@ -86,16 +114,16 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
-        guard failure == nil else { return }
-        elementCount += 1
-        if elementCount > limits.maxElements {
+        guard state.pointee.failure == nil else { return }
+        state.pointee.elementCount += 1
+        if state.pointee.elementCount > limits.maxElements {
             return fail(parser, VMAPParseError(
                 .tooManyElements, line: parser.lineNumber, element: elementName,
                 detail: "The document has more than \(limits.maxElements) elements.",
                 advice: "Ask the ad server for fewer ads per response, or raise VMAPParseLimits.maxElements."
             ))
         }
-        if stack.count + 1 > maxDepth {
+        if state.pointee.stack.count + 1 > maxDepth {
             return fail(parser, VMAPParseError(
                 .tooDeep, line: parser.lineNumber, element: elementName,
                 detail: "Elements nest deeper than \(maxDepth) levels.",
@@ -124,24 +152,20 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
                 declarations[String(key.dropFirst(6))] = value
             }
         }
-        let inherited = stack.last?.scope
+        let inherited = state.pointee.stack.last?.scope
         let scope = declarations.isEmpty ? inherited : NamespaceScope(parent: inherited, declarations: declarations)
-        flushText()
-        stack.append(XMLTreeElement(name: elementName, attributes: attributeDict, scope: scope, line: parser.lineNumber))
-        textLengths.append(0)
-        pendingText.append("")
+        flushText(beforeChildElement: true)
+        state.pointee.stack.append(OpenElement(name: elementName, attributes: attributeDict, scope: scope, line: parser.lineNumber))
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard failure == nil, !stack.isEmpty else { return }
+        guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
         flushText()
-        let element = stack.removeLast()
-        textLengths.removeLast()
-        pendingText.removeLast()
-        if stack.isEmpty {
-            root = element
+        let element = state.pointee.stack.removeLast().closed()
+        if state.pointee.stack.isEmpty {
+            state.pointee.root = element
         } else {
-            stack[stack.count - 1].children.append(.element(element))
+            state.pointee.stack[state.pointee.stack.count - 1].children.append(.element(element))
         }
     }
 
@@ -158,43 +182,55 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     private func appendText(_ parser: XMLParser, _ piece: String, isCDATA: Bool) {
-        guard failure == nil, !stack.isEmpty else { return }
-        let total = textLengths[textLengths.count - 1] + piece.utf8.count
+        guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
+        let total = state.pointee.stack[state.pointee.stack.count - 1].textLength + piece.utf8.count
         if total > limits.maxTextLength {
             return fail(parser, VMAPParseError(
-                .textTooLong, line: parser.lineNumber, element: stack.last?.name,
+                .textTooLong, line: parser.lineNumber, element: state.pointee.stack.last?.name,
                 detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
                 advice: "Raise VMAPParseLimits.maxTextLength if this server really sends resources that large."
             ))
         }
-        textLengths[textLengths.count - 1] = total
+        state.pointee.stack[state.pointee.stack.count - 1].textLength = total
         if isCDATA {
             flushText()
-            stack[stack.count - 1].children.append(.text(piece, isCDATA: true))
+            state.pointee.stack[state.pointee.stack.count - 1].children.append(.text(piece, isCDATA: true))
         } else {
-            pendingText[pendingText.count - 1] += piece
+            state.pointee.stack[state.pointee.stack.count - 1].pendingText += piece
         }
     }
 
-    private func flushText() {
-        guard let last = pendingText.indices.last, !pendingText[last].isEmpty else { return }
-        stack[stack.count - 1].children.append(.text(pendingText[last], isCDATA: false))
-        pendingText[last] = ""
+    /// Moves the pending text into the open element. White space that only separates child
+    /// elements (indentation) is dropped: nothing reads it, every trimmed `text` is the same
+    /// without it, and keeping it doubled the nodes a pretty-printed VMAP builds and frees.
+    private func flushText(beforeChildElement: Bool = false) {
+        guard let last = state.pointee.stack.indices.last, !state.pointee.stack[last].pendingText.isEmpty else { return }
+        let piece = state.pointee.stack[last].pendingText
+        state.pointee.stack[last].pendingText = ""
+        if Self.isXMLWhitespace(piece) {
+            if beforeChildElement { return }
+            if case .element = state.pointee.stack[last].children.last { return }
+        }
+        state.pointee.stack[last].children.append(.text(piece, isCDATA: false))
+    }
+
+    private static func isXMLWhitespace(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         let code = (parseError as NSError).code
         if Self.recoverableCodes.contains(code) {
-            recoverableProblems += 1
-            if recoverableProblems <= Self.maxRecoverableProblems { return }
+            state.pointee.recoverableProblems += 1
+            if state.pointee.recoverableProblems <= Self.maxRecoverableProblems { return }
             return fail(parser, VMAPParseError(
-                .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: stack.last?.name,
+                .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
                 detail: "The XML has more than \(Self.maxRecoverableProblems) namespace or declaration problems (libxml2 error \(code)).",
                 advice: "Declare every namespace prefix the document uses; a document this broken is not read."
             ))
         }
         fail(parser, VMAPParseError(
-            .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: stack.last?.name,
+            .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
             detail: "The XML is not well-formed (libxml2 error \(code)).",
             advice: "Check the document with an XML validator; a truncated response or an unescaped '&' or '<' is the usual cause."
         ))

@@ -26,7 +26,7 @@ release: deps
 	$(SWIFT) build -c release $(SWIFT_FLAGS)
 
 ## test: install, build and run every test
-# The time-budgeted parser fuzzing (60 s under CI=true) runs after the rest, alone: in parallel with the
+# The time-budgeted parser fuzzing (WebVTT and VMAP, 60 s each under CI=true) runs after the rest, alone: in parallel with the
 # real-engine tests it would only take CPU from their real-time playback.
 FUZZ_TESTS = fuzzForTheTimeBudget
 

@@ -119,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText"],
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -174,3 +174,41 @@ private final class WeakController: @unchecked Sendable {
     weak var value: PlaybackController?
     init(_ value: PlaybackController) { self.value = value }
 }
+
+extension EventRecorder {
+    /// Runs `step` (advancing a test clock) repeatedly until an event recorded after `index`
+    /// matches, then returns it. Timers register with a test clock asynchronously, so one big
+    /// jump could pass a timer not armed yet; small steps do not. Fails after `maxSteps`, then
+    /// waits `timeout` for the event in real time.
+    @discardableResult
+    public func advance(
+        _ step: @Sendable () async -> Void, from index: Int = 0, maxSteps: Int = 40, timeout: Duration = .seconds(5),
+        until predicate: @escaping @Sendable (PlaybackEvent) -> Bool
+    ) async throws -> PlaybackEvent {
+        for _ in 0..<maxSteps {
+            await step()
+            if let match = events.dropFirst(index).first(where: predicate) { return match }
+        }
+        return try await waitFor(from: index, timeout: timeout, predicate)
+    }
+}
+
+/// Typed views of what was recorded.
+extension EventRecorder {
+    /// Progress positions reported so far.
+    public var progress: [MediaTime] {
+        events.compactMap { if case .progress(_, let t) = $0 { return t } else { return nil } }
+    }
+
+    public var passages: [CuePointPassage] {
+        events.compactMap { if case .cuePointsPassed(_, let p) = $0 { return p } else { return nil } }
+    }
+
+    public var errors: [PlaybackError] { events.compactMap { $0.lifecycleEvent?.error } }
+
+    public var mediaType: MediaType? { events.lazy.compactMap { if case .mediaTypeDetermined(_, let m) = $0 { m } else { nil } }.first }
+    public var videoType: VideoType? { events.lazy.compactMap { if case .videoTypeDetermined(_, let v) = $0 { v } else { nil } }.first }
+    public var codecs: [String]? { events.lazy.compactMap { if case .codecsDetermined(_, let c) = $0 { c } else { nil } }.first }
+    /// The first duration reported: `.some(nil)` for live.
+    public var duration: Duration?? { events.lazy.compactMap { if case .durationChanged(_, let d) = $0 { .some(d) } else { nil } }.first }
+}

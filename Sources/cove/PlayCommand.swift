@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoveCore
 import CoveNetworking
+import CoveSSAI
 import CoveText
 import Foundation
 
@@ -25,7 +26,9 @@ struct PlayCommand: AsyncParsableCommand {
     var captions: String?
 
     func run() async throws {
-        let provider = SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared)
+        // A VMAP URL (or a video whose source names one) plays through the SSAI plugin; plain media
+        // passes through it untouched.
+        let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared))
         let controller = await player.makeController(provider: provider)
         controller.isAutoPlay = true
         var video = Video(url: try mediaURL(url))
@@ -52,6 +55,11 @@ struct PlayCommand: AsyncParsableCommand {
     }
 }
 
+/// The SSAI plugin over `upstream`, letting videos without a VMAP through.
+func ssaiProvider(upstream: any PlaybackSessionProvider = BasicSessionProvider()) -> SSAISessionProvider {
+    SSAISessionProvider(upstream: upstream, transport: AsyncHTTPClientTransport.shared, options: SSAISessionProviderOptions(videosWithoutVMAP: .passThrough))
+}
+
 /// Plays a queue and narrates it: events scroll, progress stays on one line.
 struct PlaybackRunner {
     enum Outcome { case ended, failed, interrupted }
@@ -71,6 +79,10 @@ struct PlaybackRunner {
         var duration: Double?
         var bandwidth: Int?
         var state = "loading"
+        /// The ads of the break playing now (for "Ad 1 of 2"), nil in content.
+        var adsInBreak: Int?
+        /// SSAI sessions played, whose beacons are sent before the command exits.
+        var ssaiSessions: [SSAISession] = []
         var outcome = Outcome.interrupted
         var failed = false
         for await event in events {
@@ -78,6 +90,7 @@ struct PlaybackRunner {
             if let text = describe(event) { status.log("\(t) \(text)") }
             switch event {
             case .sessionAdvanced(let session):
+                if let ssai = session.ssai { ssaiSessions.append(ssai) }
                 duration = nil
                 bandwidth = nil
                 state = "loading"
@@ -120,6 +133,18 @@ struct PlaybackRunner {
             case .lifecycle(let session, .bumperProgress(let time)):
                 let total = session.bumper?.duration.map { MediaTime($0).seconds }
                 status.update("▶ bumper \(Terminal.clock(time.seconds)) / \(Terminal.clock(total))")
+            case .adSequenceEntered(_, let sequence):
+                adsInBreak = sequence.ads.count
+            case .adSequenceExited:
+                adsInBreak = nil
+            case .adEntered(_, let ad):
+                let line = Self.adLine(ad: ad, of: adsInBreak, remaining: ad.duration, playing: state == "playing")
+                // Without a terminal the countdown is throttled: each ad's start is always printed.
+                if Terminal.isTTY { status.update(line) } else { status.log(line) }
+            case .adProgressed(_, let progress):
+                status.update(Self.adLine(ad: progress.ad, of: adsInBreak, remaining: progress.remaining, playing: state == "playing"))
+            case .progress where adsInBreak != nil:
+                break  // the ad line stands while the content clock waits at the break
             case .progress(_, let time):
                 var line = "\(state == "playing" ? "▶" : "⏸") \(Terminal.clock(time.seconds)) / \(Terminal.clock(duration))  \(state)"
                 if let bandwidth { line += String(format: "  %.2f Mb/s", Double(bandwidth) / 1e6) }
@@ -128,7 +153,17 @@ struct PlaybackRunner {
             }
         }
         status.finish()
+        // The last beacons (a post-roll's complete) are due as playback ends: send them before exiting.
+        for ssai in ssaiSessions { await ssai.drainBeacons() }
         return outcome
+    }
+
+    /// "▶ Ad 1 of 2 · 0:12 left", the seed's ad countdown.
+    static func adLine(ad: Ad, of count: Int?, remaining: Duration, playing: Bool) -> String {
+        let seconds = Int(MediaTime(remaining).seconds.rounded(.up))
+        var line = "\(playing ? "▶" : "⏸") Ad \(ad.index + 1) of \(count ?? ad.index + 1) · \(seconds / 60):\(String(format: "%02d", seconds % 60)) left"
+        if ad.isSkippable { line += "  (skippable)" }
+        return line
     }
 
     private func select(_ language: String, in session: PlaybackSession) {

@@ -221,6 +221,21 @@ struct CLITests {
         #expect(missing.status == 1 && missing.errorOutput.contains("HTTP 404"), "\(missing.errorOutput)")
     }
 
+    /// `cove play` on a VMAP URL plays the stitched stream through the SSAI plugin and shows the ad
+    /// breaks and the seed's countdown ("Ad 1 of 2 · 0:04 left").
+    @Test func playShowsAdBreaksAndTheAdCountdown() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let title = try await SSAITitle.install(on: server)
+        let run = try await Self.cove(["play", title.vmapURL.absoluteString, "--fast"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        for expected in ["Ad break 1: 1 ad", "Ad 1 of 1 · 0:04 left", "Ad break 2: 2 ads", "Ad 1 of 2 · 0:04 left  (skippable)", "Ad 2 of 2 · 0:04 left", "Ad break 3: 1 ad", "Duration 0:20", "End"] {
+            #expect(run.output.contains(expected), "\(expected) in \(run.output)")
+        }
+        try await title.beaconLog.waitUntil(describing: "the post-roll's complete") { $0.contains { $0.adID == "ad-post" && $0.event == "complete" } }
+    }
+
     @Test func playShowsEventsAndExitsAtTheEnd() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

@@ -42,25 +42,6 @@ struct Harness {
     }
 }
 
-extension EventRecorder {
-    /// Progress positions reported so far.
-    var progress: [MediaTime] {
-        events.compactMap { if case .progress(_, let t) = $0 { return t } else { return nil } }
-    }
-
-    var passages: [CuePointPassage] {
-        events.compactMap { if case .cuePointsPassed(_, let p) = $0 { return p } else { return nil } }
-    }
-
-    var errors: [PlaybackError] { events.compactMap { $0.lifecycleEvent?.error } }
-
-    var mediaType: MediaType? { events.lazy.compactMap { if case .mediaTypeDetermined(_, let m) = $0 { m } else { nil } }.first }
-    var videoType: VideoType? { events.lazy.compactMap { if case .videoTypeDetermined(_, let v) = $0 { v } else { nil } }.first }
-    var codecs: [String]? { events.lazy.compactMap { if case .codecsDetermined(_, let c) = $0 { c } else { nil } }.first }
-    /// The first duration reported: `.some(nil)` for live.
-    var duration: Duration?? { events.lazy.compactMap { if case .durationChanged(_, let d) = $0 { .some(d) } else { nil } }.first }
-}
-
 extension MediaServer {
     /// Segment requests (`.ts`/`.m4s`) so far.
     var segmentRequests: [MediaRequest] { requests.filter { $0.path.hasSuffix(".ts") || $0.path.hasSuffix(".m4s") } }

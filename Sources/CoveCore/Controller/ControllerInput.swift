@@ -31,6 +31,12 @@ enum ControllerInput: Sendable {
         case play
         case pause
         case seek(MediaTime, SeekTolerance, (@Sendable (Bool) -> Void)?)
+        /// A hooks-made seek of the engine to an engine time (not passed to the hooks again).
+        case seekEngine(sessionID: Int, MediaTime, (@Sendable (Bool) -> Void)?)
+        /// An app seek made through a plugin API for one session.
+        case seekSession(sessionID: Int, MediaTime, (@Sendable (Bool) -> Void)?)
+        /// An event a plugin reports for its session.
+        case report(sessionID: Int, PlaybackEvent)
         case setRate(Double)
         case setPeakBitrate(Int?)
         case setResolutionCap
@@ -50,7 +56,7 @@ extension ControllerInput {
     func abandon() {
         switch self {
         case .command(.settle(let done)): done()
-        case .command(.seek(_, _, let completion)): completion?(false)
+        case .command(.seek(_, _, let completion)), .command(.seekEngine(_, _, let completion)), .command(.seekSession(_, _, let completion)): completion?(false)
         default: break
         }
     }

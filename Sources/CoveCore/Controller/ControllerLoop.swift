@@ -181,6 +181,15 @@ private actor LoopState {
             pause()
         case .seek(let target, let tolerance, let completion):
             seek(to: target, tolerance: tolerance, completion: completion)
+        case .seekEngine(let sessionID, let target, let completion):
+            guard current?.session.id == sessionID else { return reject(completion) }
+            seek(to: target, tolerance: .default, completion: completion, askingHooks: false)
+        case .seekSession(let sessionID, let target, let completion):
+            guard current?.session.id == sessionID else { return reject(completion) }
+            seek(to: target, tolerance: .default, completion: completion)
+        case .report(let sessionID, let event):
+            guard current?.session.id == sessionID else { return }
+            emit(event)
         case .setRate(let rate):
             current?.player?.setRate(rate)
             current?.bumper?.player.setRate(rate)
@@ -292,7 +301,28 @@ private actor LoopState {
         return seekCounter
     }
 
-    private func seek(to target: MediaTime, tolerance: SeekTolerance, completion: (@Sendable (Bool) -> Void)?) {
+    private func reject(_ completion: (@Sendable (Bool) -> Void)?) {
+        guard let completion else { return }
+        dispatcher.enqueue(.callback { completion(false) })
+    }
+
+    private func seek(to target: MediaTime, tolerance: SeekTolerance, completion: (@Sendable (Bool) -> Void)?, askingHooks: Bool = true) {
+        var target = target
+        var completion = completion
+        if askingHooks, preparation == nil, let runtime = current, let hooks = runtime.hooks, target.isFinite {
+            // The app seeks in reported (content) time; the plugin says where the engine goes.
+            let position = runtime.player?.position ?? .zero
+            switch hooks.seekRequested(to: max(target, .zero), from: position, adsDisabled: settings.adsDisabled, completion: completion) {
+            case .seek(let engineTime):
+                target = engineTime
+            case .seekKeepingCompletion(let engineTime):
+                target = engineTime
+                completion = nil
+            case .refuse(let reason):
+                logger.notice("seek(to:) refused: \(reason)")
+                return reject(completion)
+            }
+        }
         let request = PendingSeek(id: nextSeekID(), target: max(target, .zero), tolerance: tolerance, completion: completion)
         if var preparation {
             guard preparation.bumper == nil else {
@@ -336,6 +366,7 @@ private actor LoopState {
         runtime.awaitingSeekFrame = runtime.reportedFirstFrame
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
+        runtime.hooksPlayheadJumped = true
         runtime.lowVariantSeekPending = false
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
@@ -366,6 +397,7 @@ private actor LoopState {
         runtime.awaitingSeekFrame = runtime.reportedFirstFrame
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
+        runtime.hooksPlayheadJumped = true
         runtime.lowVariantSeekPending = true
         runtime.resumePosition = request.target
         runtime.rebuilding = .seek
@@ -443,7 +475,8 @@ private actor LoopState {
         case .success(let p):
             plan = p
         }
-        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: prep.queuedSeek?.target)
+        // A hooked plan's queued seek is in reported time: it is made through the hooks once loaded.
+        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -484,11 +517,16 @@ private actor LoopState {
             thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
-        runtime.openingSeek = prep.queuedSeek
+        runtime.hooks = plan.hooks
+        if plan.hooks == nil { runtime.openingSeek = prep.queuedSeek }
         install(runtime)
         let sessionID = session.id
         listen(to: player, in: runtime)
         emit(.sessionAdvanced(session))
+        if let hooks = plan.hooks {
+            for event in hooks.sessionStarted(session, control: SessionControl(sessionID: sessionID, send: send)) { emit(event) }
+            if let queued = prep.queuedSeek { seek(to: queued.target, tolerance: queued.tolerance, completion: queued.completion) }
+        }
         session.prefetchThumbnails()
         announceBufferTarget(runtime)
         if prep.playRequested {
@@ -689,6 +727,7 @@ private actor LoopState {
 
     private func terminateCurrent() {
         guard let runtime = current else { return }
+        runtime.hooks?.sessionEnded()
         current = nil
         shared.currentSession.withLock { $0 = nil }
         stopTicker(runtime)
@@ -758,7 +797,7 @@ private actor LoopState {
         case .durationChanged(let duration):
             guard runtime.phase == .ready || runtime.phase == .ended, duration != runtime.duration else { return }
             runtime.duration = duration
-            emit(.durationChanged(session, duration?.duration))
+            emit(.durationChanged(session, reportedDuration(duration, runtime)))
         case .tracksChanged(let tracks):
             runtime.engineTracks = tracks
             publishTracks(runtime)
@@ -836,7 +875,7 @@ private actor LoopState {
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
         runtime.isLive = info.isLive
-        emit(.durationChanged(session, info.duration?.duration))
+        emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
         emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
         emit(.videoTypeDetermined(session, videoType(info)))
@@ -972,11 +1011,15 @@ private actor LoopState {
         if !runtime.hasPlayed {
             runtime.hasPlayed = true
             let position = runtime.player?.position ?? .zero
-            let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: position)
-            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: .before, currentTime: position, cuePoints: passed))) }
+            let shown = reported(position, runtime)
+            let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: shown)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: .before, currentTime: shown, cuePoints: passed))) }
             runtime.lastReportedTime = position
         }
         emit(.lifecycle(session, .play))
+        if let hooks = runtime.hooks {
+            for event in hooks.playingChanged(true, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
+        }
         // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
         runtime.captionPreferenceRequested = nil
         applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
@@ -1005,6 +1048,30 @@ private actor LoopState {
         runtime.isPlaying = false
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .pause))
+        if let hooks = runtime.hooks {
+            for event in hooks.playingChanged(false, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
+        }
+    }
+
+    // MARK: Plugin hooks
+
+    /// The time the app sees for engine time `time`: the hooks' mapping (SSAI content time), or itself.
+    private func reported(_ time: MediaTime, _ runtime: SessionRuntime) -> MediaTime {
+        guard time.isFinite, let hooks = runtime.hooks else { return time }
+        return hooks.reportedTime(forEngineTime: time)
+    }
+
+    private func reportedDuration(_ duration: MediaTime?, _ runtime: SessionRuntime) -> Duration? {
+        guard let hooks = runtime.hooks else { return duration?.duration }
+        return hooks.reportedDuration(forEngineDuration: duration)?.duration
+    }
+
+    /// Tells the hooks where the playhead is and reports what they answer.
+    private func movePlayhead(_ runtime: SessionRuntime, to position: MediaTime, ended: Bool = false) {
+        guard let hooks = runtime.hooks, position.isFinite else { return }
+        let jumped = runtime.hooksPlayheadJumped
+        runtime.hooksPlayheadJumped = false
+        for event in hooks.playheadMoved(to: position, jumped: jumped, ended: ended) { emit(event) }
     }
 
     private func seekFinished(_ runtime: SessionRuntime, succeeded: Bool) {
@@ -1015,7 +1082,9 @@ private actor LoopState {
                 report(position: position, in: runtime)
             } else {
                 runtime.lastReportedTime = position
-                emit(.progress(session, position))
+                // The hooks learn where playback will start (an SSAI seek may land in a break).
+                movePlayhead(runtime, to: position)
+                emit(.progress(session, reported(position, runtime)))
             }
         }
         emit(.lifecycle(session, .likelyToKeepUp))
@@ -1037,15 +1106,19 @@ private actor LoopState {
     /// Cue points at or before the resume high-water mark were reported before a resume and never repeat.
     private func report(position: MediaTime, in runtime: SessionRuntime) {
         let session = runtime.session
-        let previous = max(runtime.lastReportedTime, runtime.cueHighWater)
-        if position > previous {
-            let passed = session.video.cuePoints.after(previous, atOrBefore: position)
-            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: previous, currentTime: position, cuePoints: passed))) }
+        movePlayhead(runtime, to: position)
+        // Cue points and progress are in reported time (content time under SSAI, which stands still
+        // during ads, so no cue point fires inside a break).
+        let shown = reported(position, runtime)
+        let previous = reported(max(runtime.lastReportedTime, runtime.cueHighWater), runtime)
+        if shown > previous {
+            let passed = session.video.cuePoints.after(previous, atOrBefore: shown)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: previous, currentTime: shown, cuePoints: passed))) }
         }
         runtime.lastReportedTime = position
-        if runtime.lastEmittedProgress != position {
-            runtime.lastEmittedProgress = position
-            emit(.progress(session, position))
+        if runtime.lastEmittedProgress != shown {
+            runtime.lastEmittedProgress = shown
+            emit(.progress(session, shown))
         }
         updateTextCues(runtime, at: position)
         watched(position, in: runtime)
@@ -1218,11 +1291,14 @@ private actor LoopState {
         runtime.stalled = false
         runtime.awaitingSeekFrame = false
         let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime
+        // The plugin finishes what the end completes (a post-roll) before the content's last progress.
+        movePlayhead(runtime, to: end, ended: true)
         if end > runtime.lastReportedTime || runtime.lastReportedTime == .before {
-            emit(.progress(session, end))
+            emit(.progress(session, reported(end, runtime)))
         }
-        let passed = session.video.cuePoints.after(runtime.lastReportedTime, atOrBefore: .after)
-        if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: runtime.lastReportedTime, currentTime: .after, cuePoints: passed))) }
+        let lastShown = reported(runtime.lastReportedTime, runtime)
+        let passed = session.video.cuePoints.after(lastShown, atOrBefore: .after)
+        if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: lastShown, currentTime: .after, cuePoints: passed))) }
         runtime.lastReportedTime = .after
         runtime.phase = .ended
         let wasPlaying = runtime.playRequested
@@ -1327,6 +1403,7 @@ private actor LoopState {
             return
         }
         runtime.replacePlayer(player)
+        runtime.hooksPlayheadJumped = true
         runtime.phase = .loading
         runtime.engineRunning = false
         runtime.downloadFailure = nil
@@ -1372,7 +1449,7 @@ private actor LoopState {
         runtime.retryResetPosition = position.advanced(by: .seconds(5))
         if info.duration != runtime.duration {
             runtime.duration = info.duration
-            emit(.durationChanged(session, info.duration?.duration))
+            emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         }
         if case .resume(let autoPlay, _) = rebuild {
             runtime.playRequested = autoPlay
@@ -1438,6 +1515,8 @@ private actor LoopState {
         runtime.openingSeek = nil
         runtime.endedDuringSeek = false
         runtime.cueHighWater = max(runtime.cueHighWater, runtime.lastReportedTime)
+        // The app passes a time it was shown (content time under SSAI); automatic resumes pass engine time.
+        let time = automatic || !time.isFinite ? time : (runtime.hooks?.engineTime(forReportedTime: time) ?? time)
         runtime.resumePosition = time
         runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
         stopTicker(runtime)
@@ -1497,6 +1576,7 @@ private actor LoopState {
             sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource, thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
+        runtime.hooks = plan.hooks
         preloaded?.runtime = runtime
         listen(to: player, in: runtime)
         if configuration.videoOutput == .headless {
@@ -1528,6 +1608,9 @@ private actor LoopState {
         foundPlayableVideo = true
         install(runtime)
         emit(.sessionAdvanced(runtime.session))
+        if let hooks = runtime.hooks {
+            for event in hooks.sessionStarted(runtime.session, control: SessionControl(sessionID: runtime.session.id, send: send)) { emit(event) }
+        }
         runtime.session.prefetchThumbnails()
         announceBufferTarget(runtime)
         if playRequested {

@@ -74,6 +74,14 @@ public protocol PlaybackSessionConsumer: AnyObject, Sendable {
     /// The selected sidecar text track's active cues changed (the seed's sidecar subtitles drawing).
     func playbackSession(_ session: PlaybackSession, didChangeTextCues change: TextCueChange)
     func didCompletePlaylist(_ videos: [Video])
+    // Ad callbacks (the seed's ads consumer methods).
+    func playbackSession(_ session: PlaybackSession, didEnterAdSequence adSequence: AdSequence)
+    func playbackSession(_ session: PlaybackSession, didExitAdSequence adSequence: AdSequence)
+    func playbackSession(_ session: PlaybackSession, didEnterAd ad: Ad)
+    func playbackSession(_ session: PlaybackSession, didExitAd ad: Ad)
+    func playbackSession(_ session: PlaybackSession, ad: Ad, didProgressTo progress: MediaTime)
+    func playbackSession(_ session: PlaybackSession, didPauseAd ad: Ad)
+    func playbackSession(_ session: PlaybackSession, didResumeAd ad: Ad)
     // Bumper callbacks (the seed's BumperConsumer).
     func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video)
     func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video)
@@ -94,10 +102,39 @@ extension PlaybackSessionConsumer {
     public func playbackSession(_ session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
     public func playbackSession(_ session: PlaybackSession, didChangeTextCues change: TextCueChange) {}
     public func didCompletePlaylist(_ videos: [Video]) {}
+    public func playbackSession(_ session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) {}
+    public func playbackSession(_ session: PlaybackSession, didExitAdSequence adSequence: AdSequence) {}
+    public func playbackSession(_ session: PlaybackSession, didEnterAd ad: Ad) {}
+    public func playbackSession(_ session: PlaybackSession, didExitAd ad: Ad) {}
+    public func playbackSession(_ session: PlaybackSession, ad: Ad, didProgressTo progress: MediaTime) {}
+    public func playbackSession(_ session: PlaybackSession, didPauseAd ad: Ad) {}
+    public func playbackSession(_ session: PlaybackSession, didResumeAd ad: Ad) {}
     public func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video) {}
     public func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video) {}
     public func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {}
     public func playbackSession(_ session: PlaybackSession, didPauseBumper bumper: Video) {}
     public func playbackSession(_ session: PlaybackSession, didResumeBumper bumper: Video) {}
     public func didReceive(_ event: PlaybackEvent) {}
+}
+
+/// Ad callbacks for the delegate (the seed's `BCOVPlaybackControllerAdsDelegate`): adopt it beside
+/// `PlaybackControllerDelegate` to hear about ad breaks and ads. Every method has an empty default.
+public protocol PlaybackControllerAdsDelegate: PlaybackControllerDelegate {
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAdSequence adSequence: AdSequence)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAdSequence adSequence: AdSequence)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAd ad: Ad)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAd ad: Ad)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, ad: Ad, didProgressTo progress: MediaTime)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseAd ad: Ad)
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeAd ad: Ad)
+}
+
+extension PlaybackControllerAdsDelegate {
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAdSequence adSequence: AdSequence) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAd ad: Ad) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAd ad: Ad) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, ad: Ad, didProgressTo progress: MediaTime) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseAd ad: Ad) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeAd ad: Ad) {}
 }

@@ -111,6 +111,13 @@ final class EventDispatcher: Sendable {
         case .mediaTypeDetermined(let s, let m): consumer.playbackSession(s, determinedMediaType: m)
         case .textCuesChanged(let s, let c): consumer.playbackSession(s, didChangeTextCues: c)
         case .playlistCompleted(let v): consumer.didCompletePlaylist(v)
+        case .adSequenceEntered(let s, let q): consumer.playbackSession(s, didEnterAdSequence: q)
+        case .adSequenceExited(let s, let q): consumer.playbackSession(s, didExitAdSequence: q)
+        case .adEntered(let s, let a): consumer.playbackSession(s, didEnterAd: a)
+        case .adExited(let s, let a): consumer.playbackSession(s, didExitAd: a)
+        case .adProgressed(let s, let p): consumer.playbackSession(s, ad: p.ad, didProgressTo: p.time)
+        case .adPaused(let s, let a): consumer.playbackSession(s, didPauseAd: a)
+        case .adResumed(let s, let a): consumer.playbackSession(s, didResumeAd: a)
         default: break
         }
         consumer.didReceive(event)
@@ -144,7 +151,14 @@ final class EventDispatcher: Sendable {
         case .noPlayableVideosFound(let v): delegate.playbackController(c, noPlayableVideosFound: v)
         case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
         case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
-        case .variantChanged, .framePresented, .variantsDiscovered, .forwardBufferChanged, .retry, .textCuesChanged: break
+        case .adSequenceEntered(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAdSequence: q)
+        case .adSequenceExited(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didExitAdSequence: q)
+        case .adEntered(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAd: a)
+        case .adExited(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didExitAd: a)
+        case .adProgressed(let s, let p): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, ad: p.ad, didProgressTo: p.time)
+        case .adPaused(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didPauseAd: a)
+        case .adResumed(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didResumeAd: a)
+        case .variantChanged, .framePresented, .variantsDiscovered, .forwardBufferChanged, .retry, .textCuesChanged, .adSkipped: break
         }
         delegate.playbackController(c, didReceive: event)
     }

@@ -42,6 +42,8 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The bumper could not play to its end; the content plays anyway.
     case bumperFailedToPlayToEndTime(PlaybackError)
     /// `resumeVideo(at:autoPlay:)` started rebuilding the player.
+    /// Content is about to give way to an ad break (reported just before `AdSequenceEnter`).
+    case willPauseForAd
     case resumeBegin
     /// The rebuilt player is ready at the requested time.
     case resumeComplete
@@ -76,6 +78,7 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         case .bumperPause: return "BumperPause"
         case .bumperResume: return "BumperResume"
         case .bumperFailedToPlayToEndTime: return "BumperFailedToPlayToEndTime"
+        case .willPauseForAd: return "WillPauseForAd"
         case .resumeBegin: return "ResumeBegin"
         case .resumeComplete: return "ResumeComplete"
         case .resumeFail: return "ResumeFail"

@@ -168,6 +168,14 @@ public final class PlaybackController: Sendable {
         set { shared.settings.withLock { $0.thumbnailSeekingEnabled = newValue } }
     }
 
+    /// Seeks play no ads while this is on (the seed's `adsDisabled`, server-side ads only): set it
+    /// in the `Ready` handler, seek, and clear it in the seek's completion to resume a viewer's place
+    /// without making them sit through breaks again (the seed's "Seek Without Ads").
+    public var adsDisabled: Bool {
+        get { shared.settings.withLock { $0.adsDisabled } }
+        set { shared.settings.withLock { $0.adsDisabled = newValue } }
+    }
+
     /// The current session's thumbnail for `time` (see `PlaybackSession.thumbnail(at:)`).
     public func thumbnail(at time: MediaTime) async -> Thumbnail? {
         await currentSession?.thumbnail(at: time)

@@ -55,4 +55,5 @@ struct ControllerSettings: Sendable {
     var maximumResolution: (width: Int?, height: Int?)?
     var bufferOptimizer = BufferOptimizer.default
     var thumbnailSeekingEnabled = true
+    var adsDisabled = false
 }

@@ -32,6 +32,18 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     /// A frame reached the screen: the first after loading, or the first at a seek target. Timing for
     /// QoE measurement, stamped by the engine thread.
     case framePresented(PlaybackSession, FramePresentation)
+    /// An ad break started (server-side ads: the playhead entered it). Ad events come from a plugin
+    /// such as SSAI; progress, duration and cue points then stay in content time.
+    case adSequenceEntered(PlaybackSession, AdSequence)
+    case adSequenceExited(PlaybackSession, AdSequence)
+    case adEntered(PlaybackSession, Ad)
+    case adExited(PlaybackSession, Ad)
+    /// The playhead's time into the current ad.
+    case adProgressed(PlaybackSession, AdProgress)
+    case adPaused(PlaybackSession, Ad)
+    case adResumed(PlaybackSession, Ad)
+    /// The viewer skipped the ad (after its skip offset).
+    case adSkipped(PlaybackSession, Ad)
     /// The last video of the queue ended (only with `autoAdvance`).
     case playlistCompleted([Video])
     /// No video in the queue has a playable source.
@@ -46,7 +58,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
-            .forwardBufferChanged(let s, _), .retry(let s, _):
+            .forwardBufferChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
+            .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
             return nil
@@ -79,6 +92,14 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .forwardBufferChanged: return "ForwardBuffer"
         case .retry: return "Retry"
         case .framePresented(_, let f): return f.cause.eventName
+        case .adSequenceEntered: return "AdSequenceEnter"
+        case .adSequenceExited: return "AdSequenceExit"
+        case .adEntered: return "AdEnter"
+        case .adExited: return "AdExit"
+        case .adProgressed: return "AdProgress"
+        case .adPaused: return "AdPause"
+        case .adResumed: return "AdResume"
+        case .adSkipped: return "AdSkipped"
         case .playlistCompleted: return "PlaylistCompleted"
         case .noPlayableVideosFound: return "NoPlayableVideosFound"
         case .videoInserted: return "VideoInserted"
@@ -105,6 +126,14 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"
         case .retry(_, let r): return "Retry(\(r.kind.rawValue) \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") in \(r.delay): \(r.error.code.name))"
         case .framePresented(_, let f): return "\(f.cause.eventName)(\(f.wallTime))"
+        case .adSequenceEntered(_, let q): return "AdSequenceEnter(\(q))"
+        case .adSequenceExited(_, let q): return "AdSequenceExit(\(q))"
+        case .adEntered(_, let a): return "AdEnter(\(a))"
+        case .adExited(_, let a): return "AdExit(\(a))"
+        case .adProgressed(_, let p): return "AdProgress(\(p.ad.sequenceIndex).\(p.ad.index) \(p.time))"
+        case .adPaused(_, let a): return "AdPause(\(a))"
+        case .adResumed(_, let a): return "AdResume(\(a))"
+        case .adSkipped(_, let a): return "AdSkipped(\(a))"
         case .playlistCompleted(let v): return "PlaylistCompleted(\(v.count))"
         case .noPlayableVideosFound(let v): return "NoPlayableVideosFound(\(v.count))"
         case .videoInserted(_, let i): return "VideoInserted(\(i))"

@@ -14,6 +14,11 @@ final class SessionRuntime {
     }
 
     let session: PlaybackSession
+    /// The plan's plugin hooks (SSAI), if any.
+    var hooks: (any PlaybackSessionHooks)?
+    /// The next playhead report to the hooks follows a jump (a seek or a rebuild); playback from the
+    /// start is natural playback from where the hooks were told playing began.
+    var hooksPlayheadJumped = false
     /// Replaced when the controller rebuilds the pipeline (a retry or `resumeVideo(at:)`).
     private(set) var player: (any EnginePlayer)?
     /// Counts pipelines of this session; events of a replaced one are dropped.

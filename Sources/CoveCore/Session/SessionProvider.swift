@@ -47,6 +47,9 @@ public struct SessionPlan: Sendable {
     /// Scrubbing previews for the session (a thumbnails provider attaches these); exposed as
     /// `PlaybackSession.thumbnailSource`.
     public var thumbnailSource: (any ThumbnailSource)?
+    /// A plugin's part in the session's playback (SSAI: content time and ad events); see
+    /// `PlaybackSessionHooks`. One plan's hooks serve one session.
+    public var hooks: (any PlaybackSessionHooks)?
 
     public init(video: Video, source: Source, playbackURL: URL? = nil, providerExtension: (any SessionProviderExtension)? = nil) {
         self.video = video

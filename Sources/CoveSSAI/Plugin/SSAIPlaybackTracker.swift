@@ -36,6 +36,9 @@ public struct SSAIPlaybackTracker: Sendable {
         self.timeline = timeline
     }
 
+    /// Whether a position has been given yet.
+    public var hasStarted: Bool { started }
+
     /// The break plays counted so far: the seed's "played" state for the app's timeline queries.
     public var playedBreaks: Set<Int> { Set(playsByBreak.keys) }
 
@@ -101,15 +104,38 @@ public struct SSAIPlaybackTracker: Sendable {
             events.append(.enterAdSequence(breakIndex: nextBreak))
             fireBreak(timeline.breaks[nextBreak], event: .breakStart, events: &events)
         }
-        if case .ad(let b, let a) = next {
-            events.append(.enterAd(breakIndex: b, adIndex: a))
-            let ad = timeline.breaks[b].ads[a]
-            fire(ad.impressions.map(\.url), key: key(ad, "impression"), events: &events)
-            for companion in ad.companions {
-                fire(companion.trackingEvents.filter { $0.event == .creativeView }.map(\.url), key: key(ad, "companionCreativeView"), events: &events)
-            }
-        }
+        if case .ad(let b, let a) = next { enter(timeline.breaks[b].ads[a], events: &events) }
         place = next
+    }
+
+    private mutating func enter(_ ad: AdTimeline.Ad, events: inout [SSAIPlaybackEvent]) {
+        events.append(.enterAd(breakIndex: ad.breakIndex, adIndex: ad.index))
+        fire(ad.impressions.map(\.url), key: key(ad, "impression"), events: &events)
+        for companion in ad.companions {
+            fire(companion.trackingEvents.filter { $0.event == .creativeView }.map(\.url), key: key(ad, "companionCreativeView"), events: &events)
+        }
+    }
+
+    /// The viewer skipped the ad playing now: it ends without its later quartiles or `complete`,
+    /// its `skip` beacon fires, and playback moves on to the next ad of the break (the same play of
+    /// the break) or, after the last, out of the break. The caller seeks the player to
+    /// `streamTime`, the skipped ad's end. Nothing happens outside an ad.
+    public mutating func skipCurrentAd() -> [SSAIPlaybackEvent] {
+        guard case .ad(let b, let a) = place else { return [] }
+        let adBreak = timeline.breaks[b]
+        let ad = adBreak.ads[a]
+        var events: [SSAIPlaybackEvent] = [.exitAd(breakIndex: b, adIndex: a)]
+        fire(ad.trackingEvents.filter { $0.event == .skip }.map(\.url), key: key(ad, "skip"), events: &events)
+        streamTime = ad.streamRange.upperBound
+        if a + 1 < adBreak.ads.count {
+            place = .ad(breakIndex: b, adIndex: a + 1)
+            enter(adBreak.ads[a + 1], events: &events)
+        } else {
+            fireBreak(adBreak, event: .breakEnd, events: &events)
+            events.append(.exitAdSequence(breakIndex: b))
+            place = .content
+        }
+        return events
     }
 
     private mutating func leaveCurrent(completing: Bool, events: inout [SSAIPlaybackEvent]) {

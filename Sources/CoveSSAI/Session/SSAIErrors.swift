@@ -1,0 +1,24 @@
+import CoveCore
+
+extension PlaybackError.Code {
+    /// The video has no VMAP to read (no source with a `vmap` URL, no VMAP data, no VMAP URL): the
+    /// seed's `kBCOVSSAIErrorCodeVMAPMissingError`. Content without ads plays when a source allows.
+    public static let ssaiVMAPMissing = Self(rawValue: PlaybackError.Code.customBase + 501, name: "ssaiVMAPMissing")
+    /// The VMAP could not be downloaded (HTTP error, timeout, unreachable host).
+    public static let ssaiVMAPLoadFailed = Self(rawValue: PlaybackError.Code.customBase + 502, name: "ssaiVMAPLoadFailed")
+    /// The VMAP was not a usable document (not XML, not VMAP, unsafe, over a limit, no stream URL).
+    public static let ssaiVMAPInvalid = Self(rawValue: PlaybackError.Code.customBase + 503, name: "ssaiVMAPInvalid")
+    /// The ad timeline could not be built from the VMAP (the seed's `kBCOVSSAIErrorCodeTimelineLoadError`);
+    /// the stream plays without ad events.
+    public static let ssaiTimelineLoadFailed = Self(rawValue: PlaybackError.Code.customBase + 504, name: "ssaiTimelineLoadFailed")
+    /// An ad's wrapper chain could not be resolved; that ad is left out.
+    public static let ssaiWrapperFailed = Self(rawValue: PlaybackError.Code.customBase + 505, name: "ssaiWrapperFailed")
+}
+
+/// Names of the SSAI plugin's custom lifecycle events.
+public enum SSAIEventName {
+    /// The VMAP response as received (the seed's `kBCOVSSAIVMAPResponseReceivedNotification`):
+    /// `properties["vmap"]` is the document's text, `properties["url"]` where it came from
+    /// (redacted), reported once per session right after `SessionAdvanced`.
+    public static let vmapResponseReceived = "SSAIVMAPResponseReceived"
+}

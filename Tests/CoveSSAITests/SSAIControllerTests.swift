@@ -1,0 +1,217 @@
+import Clocks
+import CoveCore
+import CoveSSAI
+import CoveTesting
+import Foundation
+import Testing
+
+/// The SSAI plugin inside the controller, against the scripted engine, a manual clock and an
+/// in-memory HTTP transport: positions are set by hand, so every mapping and rule is checked at
+/// exact times. The stream is `SSAIFixture`'s: pre-roll [0, 4), content 0–10 at [4, 14), a mid-roll
+/// of two 4 s ads [14, 22), content 10–20 at [22, 32), post-roll [32, 36).
+@Suite("SSAI in the controller (scripted engine)")
+struct SSAIControllerTests {
+    let engine: ScriptedEngine
+    let clock = TestClock()
+    let logs = LogCapture()
+    let transport: ScriptedHTTPTransport
+    static let base = URL(string: "https://ssai.example/")!
+    static let vmapURL = URL(string: "https://ssai.example/ssai/content.vmap")!
+
+    init() {
+        var behavior = ScriptedEngine.Behavior()
+        behavior.duration = .seconds(36)
+        engine = ScriptedEngine(behavior: behavior)
+        transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
+            if request.url.path.hasSuffix(".vmap") {
+                let body = SSAIVMAP.document(base: Self.base, mediaPrefix: "ssai/")
+                return HTTPResponse(status: 200, headers: ["Content-Type": "application/xml"], body: Data(body.utf8), url: request.url)
+            }
+            return HTTPResponse(status: 204, headers: [:], body: Data(), url: request.url)
+        }
+    }
+
+    func makeController() -> PlaybackController {
+        PlayerSDKManager.shared.makeSSAIPlaybackController(
+            engine: engine, transport: transport,
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), clock: clock, logger: logs.logger())
+        )
+    }
+
+    /// Moves the scripted playhead and waits for the progress tick that reports it.
+    func move(_ player: ScriptedPlayer, to stream: Double, recorder: EventRecorder, reporting content: Double) async throws {
+        player.setPosition(.seconds(stream))
+        let mark = recorder.count
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .progress(_, let t) = $0 { abs(t.seconds - content) < 0.001 } else { false } }
+    }
+
+    func beaconPaths() -> [String] {
+        transport.requests.map(\.url.path).filter { $0.hasPrefix("/beacons/") }
+    }
+
+    @Test func progressDurationAndAdEventsFollowTheStitchedStream() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        #expect(player.configuration.url.absoluteString == "https://ssai.example/ssai/stream/master.m3u8")
+        #expect(recorder.duration == .some(.seconds(20)))
+
+        try await move(player, to: 1, recorder: recorder, reporting: 0)
+        #expect(controller.currentSession?.ssai?.adStatus?.ad.adID == "ad-pre")
+        #expect(controller.currentSession?.ssai?.canSeek == false)
+        #expect(await controller.seekAndWait(to: .seconds(5)) == false)
+        try await move(player, to: 6, recorder: recorder, reporting: 2)
+        try await move(player, to: 15, recorder: recorder, reporting: 10)
+        // Inside the break the content clock stands at 10 (no new progress); ad progress moves on.
+        player.setPosition(.seconds(19))
+        let inBreak = recorder.count
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: inBreak) { if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-2" && p.time == .seconds(1) } else { false } }
+        #expect(!recorder.events[inBreak...].contains { if case .progress = $0 { true } else { false } })
+        try await move(player, to: 23, recorder: recorder, reporting: 11)
+        #expect(SSAIPlaybackTestsTrace.trace(recorder.events) == [
+            "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdExit ad-pre", "SequenceExit 0",
+            "WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1",
+        ])
+        // A pre-roll ad reported its progress in ad time.
+        let adProgress = recorder.events.compactMap { if case .adProgressed(_, let p) = $0 { p } else { nil } }
+        // From Play on: the pre-roll starts at 0 (entered when playing starts), then 1 s in.
+        #expect(adProgress.prefix(2).map(\.time) == [.zero, .seconds(1)])
+        #expect(adProgress.dropFirst().first?.ad.adID == "ad-pre")
+        #expect(adProgress.dropFirst().first?.remaining == .seconds(3))
+        // Beacons: each ad's complete once the playhead was past its end, each impression once.
+        await controller.settle()
+        try await #require(controller.currentSession?.ssai).drainBeacons()
+        let paths = beaconPaths()
+        for ad in ["ad-pre", "ad-mid-1", "ad-mid-2"] {
+            for event in ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
+                #expect(paths.filter { $0 == "/beacons/\(ad)/\(event)" }.count == 1, "\(ad)/\(event): \(paths)")
+            }
+        }
+        #expect(!paths.contains { $0.hasPrefix("/beacons/ad-post/") })
+    }
+
+    @Test func seeksMapContentTimeAndPlayTheCrossedBreakFirst() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        try await move(player, to: 6, recorder: recorder, reporting: 2)
+
+        // Backward in content: the engine seeks to the stream time of content 1 (after the pre-roll).
+        #expect(await controller.seekAndWait(to: .seconds(1)))
+        #expect(player.calls.contains { if case .seek(.seconds(5), _) = $0 { true } else { false } })
+
+        // Forward across the mid-roll: the engine goes to the break's start; the completion waits.
+        let done = CompletionProbe()
+        controller.seek(to: .seconds(15), completion: done.callback)
+        try await recorder.waitFor { if case .progress(_, .seconds(10)) = $0 { true } else { false } }
+        #expect(player.calls.contains { if case .seek(.seconds(14), _) = $0 { true } else { false } })
+        #expect(controller.currentSession?.ssai?.canSeek == false)
+        #expect(await controller.seekAndWait(to: .seconds(3)) == false)
+        let mark = recorder.count
+        player.setPosition(.seconds(22.2))
+        // Leaving the break sends the engine on to the target: content 15 = stream 27.
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .progress(_, .seconds(15)) = $0 { true } else { false } }
+        #expect(player.calls.contains { if case .seek(.seconds(27), _) = $0 { true } else { false } })
+        #expect(await done.value(timeout: .seconds(5)) == true)
+
+        // adsDisabled: a seek to the end plays no post-roll and lands on the stream's end.
+        controller.adsDisabled = true
+        #expect(await controller.seekAndWait(to: .seconds(20)))
+        #expect(player.calls.contains { if case .seek(.seconds(36), _) = $0 { true } else { false } })
+        #expect(!SSAIPlaybackTestsTrace.trace(recorder.events).contains("SequenceEnter 2"))
+    }
+
+    @Test func aVMAPThatFailsIsAnErrorEventAndPlainSourcesStillPlay() async throws {
+        transport.answer { request throws(HTTPTransportError) in
+            HTTPResponse(status: request.url.path.hasSuffix(".vmap") ? 500 : 204, headers: [:], body: Data(), url: request.url)
+        }
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        let stream = URL(string: "https://media.example/plain/master.m3u8")!
+        controller.setVideos([Video(source: Source(url: stream, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(Self.vmapURL.absoluteString)]))])
+        try await recorder.waitFor(lifecycle: "Play")
+        let error = try #require(recorder.errors.first)
+        #expect(error.code == .ssaiVMAPLoadFailed && error.httpStatus == 500)
+        #expect(await engine.player(number: 1).configuration.url == stream)
+        // No timeline: content time is stream time.
+        try await move(await engine.player(number: 1), to: 3, recorder: recorder, reporting: 3)
+
+        // Hostile VMAP bytes: a typed invalid-VMAP error; a video that is only a VMAP URL fails with it.
+        transport.answer { request throws(HTTPTransportError) in
+            HTTPResponse(status: 200, headers: [:], body: Data("<!DOCTYPE x [<!ENTITY a 'b'>]><vmap:VMAP/>".utf8), url: request.url)
+        }
+        let mark = recorder.count
+        controller.setVideos([Video(url: Self.vmapURL)])
+        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.name == "Fail" }
+        #expect(failed.lifecycleEvent?.error?.code == .ssaiVMAPInvalid)
+        #expect(failed.lifecycleEvent?.error?.message.contains("DOCTYPE") == true)
+    }
+
+    /// The legacy Once UX flavour: its content impressions fire once each when content time passes
+    /// theirs — not during the pre-roll, where content time also reads 0.
+    @Test func legacyContentImpressionsFireWhenTheirContentTimeIsReached() async throws {
+        let controller = PlayerSDKManager.shared.makeSSAIPlaybackController(
+            engine: engine, transport: transport,
+            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), clock: clock, logger: logs.logger())
+        )
+        transport.answer { request throws(HTTPTransportError) in
+            let body = request.url.path.hasSuffix(".vmap") ? Data(BrightcoveVMAP.onceUX.utf8) : Data()
+            return HTTPResponse(status: request.url.path.hasSuffix(".vmap") ? 200 : 204, headers: [:], body: body, url: request.url)
+        }
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        #expect(player.configuration.url.absoluteString.hasPrefix("https://once.example.net/now/stitched/mp4/"))
+        let impressions = { transport.requests.map(\.url.absoluteString).filter { $0.hasPrefix("https://once.example.net/content-") } }
+        // In the 30 s pre-roll: content time reads 0, but no content has been seen.
+        try await move(player, to: 10, recorder: recorder, reporting: 0)
+        try await #require(controller.currentSession?.ssai).drainBeacons()
+        #expect(impressions().isEmpty)
+        try await move(player, to: 31, recorder: recorder, reporting: 31 - 30.0666666)
+        try await move(player, to: 130, recorder: recorder, reporting: 130 - 72.0666666)
+        try await move(player, to: 150, recorder: recorder, reporting: 150 - 72.0666666)
+        try await #require(controller.currentSession?.ssai).drainBeacons()
+        #expect(impressions() == ["https://once.example.net/content-start?ctx=8d3b56e6", "https://once.example.net/content-half?ctx=8d3b56e6"])
+    }
+
+    @Test func vmapXMLDataAndURLVariablesWork() async throws {
+        let xml = SSAIVMAP.document(base: Self.base, mediaPrefix: "ssai/")
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.setVideos([Video(source: .ssai(vmapXML: xml))])
+        try await recorder.waitFor(lifecycle: "Ready")
+        #expect(await engine.player(number: 1).configuration.url.absoluteString == "https://ssai.example/ssai/stream/master.m3u8")
+        #expect(transport.requests.isEmpty)
+        #expect(controller.currentSession?.ssai?.timeline.breaks.count == 3)
+        #expect(controller.currentSession?.ssai?.thumbnailsURL?.absoluteString == "https://ssai.example/ssai/thumbnails.vtt")
+
+        let templated = Video(source: Source(url: URL(string: "https://media.example/x.m3u8")!, properties: [Source.PropertyKey.vmap: "https://ssai.example/ssai/content.vmap?device={{url.device}}"]))
+        let provider = SSAISessionProvider(transport: transport, options: SSAISessionProviderOptions(urlVariables: ["device": "stb-42"]))
+        _ = try await provider.prepareSession(for: templated, context: SessionPreparationContext(logger: logs.logger()))
+        #expect(transport.requests.last?.url.absoluteString == "https://ssai.example/ssai/content.vmap?device=stb-42")
+    }
+}
+
+enum SSAIPlaybackTestsTrace {
+    static func trace(_ events: [PlaybackEvent]) -> [String] {
+        events.compactMap { event in
+            switch event {
+            case .lifecycle(_, .willPauseForAd): "WillPauseForAd"
+            case .adSequenceEntered(_, let q): "SequenceEnter \(q.index)"
+            case .adSequenceExited(_, let q): "SequenceExit \(q.index)"
+            case .adEntered(_, let a): "AdEnter \(a.adID ?? "?")"
+            case .adExited(_, let a): "AdExit \(a.adID ?? "?")"
+            default: nil
+            }
+        }
+    }
+}

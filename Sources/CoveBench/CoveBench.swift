@@ -26,6 +26,9 @@ struct CoveBench: AsyncParsableCommand {
     @Flag(help: "Only run the parser benchmarks and print them (nothing is written).")
     var parsersOnly = false
 
+    @Option(help: "With --parsers-only: only this parser (webvtt or vmap), for profiling one at a time.")
+    var parser: String?
+
     private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result) {
         let vtt = try ParserBench.webVTT()
         say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
@@ -36,7 +39,18 @@ struct CoveBench: AsyncParsableCommand {
 
     func run() async throws {
         if parsersOnly {
-            _ = try Self.parserBenchmarks()
+            switch parser?.lowercased() {
+            case "vmap":
+                let vmap = try VMAPBench.parse()
+                say(String(format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+            case "webvtt":
+                let vtt = try ParserBench.webVTT()
+                say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
+            case nil:
+                _ = try Self.parserBenchmarks()
+            case let other?:
+                throw ValidationError("--parser takes webvtt or vmap, not \(other)")
+            }
             return
         }
         // Parsers first, while no pipeline threads are winding down in the background.

@@ -76,9 +76,12 @@ struct XMLTreeElement: Sendable {
     /// Text and CDATA directly inside this element, joined and trimmed of XML white space, so
     /// `<Impression>\n  <![CDATA[ https://… ]]>\n</Impression>` reads as the bare URL.
     var text: String {
-        var joined = ""
-        for case .text(let piece, _) in children { joined += piece }
-        return Self.trimmed(joined)
+        var joined: String?
+        for case .text(let piece, _) in children {
+            // One piece (nearly every leaf) is used as is: no joining copy.
+            if joined == nil { joined = piece } else { joined! += piece }
+        }
+        return joined.map(Self.trimmed) ?? ""
     }
 
     /// `text`, or nil when it is empty (`<ClickThrough/>`, `<Error></Error>`).
@@ -112,6 +115,11 @@ struct XMLTreeElement: Sendable {
     }
 
     static func trimmed(_ text: String) -> String {
+        // Most values have nothing to trim: answer those without building a new string.
+        let utf8 = text.utf8
+        guard let first = utf8.first, let last = utf8.last else { return text }
+        let isSpaceByte = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        if !isSpaceByte(first) && !isSpaceByte(last) { return text }
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),

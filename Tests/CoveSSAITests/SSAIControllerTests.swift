@@ -183,6 +183,44 @@ struct SSAIControllerTests {
         #expect(impressions() == ["https://once.example.net/content-start?ctx=8d3b56e6", "https://once.example.net/content-half?ctx=8d3b56e6"])
     }
 
+    /// Bad timelines are typed error events and playback goes on: overlapping breaks (merged),
+    /// a negative offset (dropped), ads that run past the stream's real end; a VMAP that times out
+    /// is a load failure.
+    @Test func badTimelinesAndTimeoutsAreTypedErrorEvents() async throws {
+        let ad = { (id: String, seconds: Int) in
+            "<Ad id=\"\(id)\"><InLine><AdSystem>t</AdSystem><AdTitle>\(id)</AdTitle><Impression>https://b.example/\(id)</Impression><Creatives><Creative><Linear><Duration>00:00:\(String(format: "%02d", seconds)).000</Duration></Linear></Creative></Creatives></InLine></Ad>"
+        }
+        let adBreak = { (offset: String, id: String, seconds: Int) in
+            "<vmap:AdBreak timeOffset=\"\(offset)\" breakType=\"linear\" breakId=\"\(id)\"><vmap:AdSource id=\"\(id)\"><vmap:VASTAdData><VAST version=\"3.0\">\(ad(id, seconds))</VAST></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"
+        }
+        let xml = """
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" xmlns:bc="bc" version="1.0"><vmap:Extensions>
+            <bc:Brightcove contenturi="https://media.example/stitched/master.m3u8" contentlength="30.0" payloadlength="55.0"/></vmap:Extensions>
+            \(adBreak("00:00:10.000", "a", 5))\(adBreak("00:00:10.000", "b", 5))\(adBreak("-00:00:05.000", "c", 5))\(adBreak("end", "d", 15))
+            </vmap:VMAP>
+            """
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.setVideos([Video(source: .ssai(vmapXML: xml))])
+        try await recorder.waitFor(lifecycle: "Ready")
+        // The scripted stream is 36 s; the timeline needs 30 + 5 + 5 + 15 = 55 s.
+        try await recorder.waitFor { $0.lifecycleEvent?.error?.message.contains("run past the end of the stream") == true }
+        let adjusted = recorder.errors.filter { $0.code == .ssaiTimelineAdjusted }
+        #expect(adjusted.contains { $0.message.contains("merged") || $0.message.lowercased().contains("share") }, "\(adjusted)")
+        #expect(adjusted.contains { $0.message.lowercased().contains("offset") }, "\(adjusted)")
+        #expect(!recorder.lifecycleNames.contains("Fail"))
+        #expect(controller.currentSession?.ssai?.timeline.breaks.count == 2)
+
+        transport.answer { request throws(HTTPTransportError) in
+            throw HTTPTransportError(.timeout, url: request.url, detail: "no answer within 10 s")
+        }
+        let mark = recorder.count
+        controller.setVideos([Video(url: Self.vmapURL)])
+        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.name == "Fail" }
+        #expect(failed.lifecycleEvent?.error?.code == .ssaiVMAPLoadFailed)
+        #expect(failed.lifecycleEvent?.error?.message.contains("no answer within 10 s") == true)
+    }
+
     @Test func vmapXMLDataAndURLVariablesWork() async throws {
         let xml = SSAIVMAP.document(base: Self.base, mediaPrefix: "ssai/")
         let controller = makeController()

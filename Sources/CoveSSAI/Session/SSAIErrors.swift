@@ -11,6 +11,10 @@ extension PlaybackError.Code {
     /// The ad timeline could not be built from the VMAP (the seed's `kBCOVSSAIErrorCodeTimelineLoadError`);
     /// the stream plays without ad events.
     public static let ssaiTimelineLoadFailed = Self(rawValue: PlaybackError.Code.customBase + 504, name: "ssaiTimelineLoadFailed")
+    /// The VMAP's timeline needed adjusting to be playable (negative, overlapping or out-of-range
+    /// offsets, ads without a duration, ads that run past the stream's end); the message says what
+    /// was done. Playback goes on with the adjusted timeline.
+    public static let ssaiTimelineAdjusted = Self(rawValue: PlaybackError.Code.customBase + 506, name: "ssaiTimelineAdjusted")
     /// An ad's wrapper chain could not be resolved; that ad is left out.
     public static let ssaiWrapperFailed = Self(rawValue: PlaybackError.Code.customBase + 505, name: "ssaiWrapperFailed")
 }

@@ -46,6 +46,8 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
         var clicks = 0
         /// Content impressions (legacy flavour) already sent, by index.
         var contentImpressionsSent: Set<Int> = []
+        /// The stream's real length was compared with the timeline's (once).
+        var checkedStreamLength = false
         var ended = false
     }
 
@@ -202,6 +204,7 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
     }
 
     public func reportedDuration(forEngineDuration duration: MediaTime?) -> MediaTime? {
+        checkStreamLength(duration)
         if let content = timeline.contentDuration { return Self.media(content) }
         guard let duration, duration.isFinite else { return nil }
         return Self.media(Self.ad(duration).saturatingSubtracting(timeline.totalAdDuration))
@@ -285,6 +288,25 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
     }
 
     // MARK: Internals
+
+    /// Ads placed past the end of the stream the engine really has cannot play: say so once.
+    private func checkStreamLength(_ duration: MediaTime?) {
+        guard let duration, duration.isFinite, let expected = timeline.streamDuration else { return }
+        let report: (SessionControl, PlaybackSession)? = state.withLock { state in
+            guard !state.checkedStreamLength, let control = state.control, let session = state.session else { return nil }
+            state.checkedStreamLength = true
+            return (control, session)
+        }
+        guard let (control, session) = report else { return }
+        let actual = Self.ad(duration)
+        guard let lastAd = timeline.ads.last, lastAd.streamRange.upperBound.nanoseconds > actual.nanoseconds + AdTimeline.lengthTolerance.nanoseconds else { return }
+        let error = PlaybackError(
+            .ssaiTimelineAdjusted,
+            "The VMAP's ads run past the end of the stream (the timeline needs \(Self.media(expected)), the stream is \(duration)); ads after the end will not play and their beacons are not sent"
+        )
+        logger.warning("SSAI timeline longer than the stream", metadata: ["error": "\(error)"])
+        control.report(.lifecycle(session, .error(error)))
+    }
 
     /// What to do once a seek's breaks have played: seek on to the next break, or to the target.
     private struct FollowUp: Sendable {

@@ -158,7 +158,10 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
             problems.append(PlaybackError(.ssaiTimelineLoadFailed, "The ad timeline could not be built: \(error.description); the stream plays without ad events", url: input.url?.absoluteString))
             timeline = .contentOnly(contentDuration: document.stream.contentLength)
         }
-        for warning in timeline.warnings { logger.warning("SSAI timeline", metadata: ["warning": "\(warning)"]) }
+        for warning in timeline.warnings {
+            logger.warning("SSAI timeline", metadata: ["warning": "\(warning)"])
+            problems.append(PlaybackError(.ssaiTimelineAdjusted, "The ad timeline was adjusted: \(warning)", url: input.url?.absoluteString))
+        }
         let thumbnails = document.stream.thumbnailsURL.flatMap { URL(string: $0, relativeTo: input.url)?.absoluteURL }
         return LoadedVMAP(bytes: bytes, document: document, timeline: timeline, streamURL: streamURL, thumbnailsURL: thumbnails, problems: problems)
     }

@@ -152,8 +152,10 @@ extension RealEngineTests {
 
         /// Seek rules in content time: forward across one break plays it and then lands on the target;
         /// backward plays none; across several (mid-roll and post-roll, to the end) plays only the last.
+        /// Real time: at fast-mode speed a progress report can land past the target (or in the next
+        /// break), which the rules allow but this test would not see land where it asked.
         @Test func seekRulesPlayTheCrossedBreakThenContinue() async throws {
-            let s = try await Self.start()
+            let s = try await Self.start(fast: false)
             defer { Task { await s.stop() } }
             s.controller.setVideos([Video(url: s.title.vmapURL)])
             try await s.recorder.waitFor(lifecycle: "Ready")
@@ -166,7 +168,7 @@ extension RealEngineTests {
             #expect(Self.adTrace(s.recorder.events).isEmpty)
 
             // Forward across the mid-roll: it plays, then the seek completes at content 15 (and the
-            // completion pauses, so the post-roll is not reached at fast-mode speed).
+            // completion pauses there).
             var mark = await s.recorder.cursor()
             let forward = CompletionProbe()
             let controller = s.controller
@@ -184,8 +186,8 @@ extension RealEngineTests {
             // Backward: no ads, straight to content 3.
             mark = await s.recorder.cursor()
             #expect(await s.controller.seekAndWait(to: .seconds(3)))
-            let afterBack = Self.contentProgress(Array(s.recorder.events[mark...]))
-            #expect(afterBack.last.map { abs($0.seconds - 3) < 0.6 } == true, "\(afterBack)")
+            // The completion is delivered just before the progress report at the landing point.
+            try await s.recorder.waitFor(from: mark, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { abs(t.seconds - 3) < 0.6 } else { false } }
             #expect(Self.adTrace(Array(s.recorder.events[mark...])).isEmpty)
 
             // Across the mid-roll and the post-roll to the end: only the post-roll plays.
@@ -193,7 +195,7 @@ extension RealEngineTests {
             let toEnd = CompletionProbe()
             ssai.seek(toContentTime: .seconds(20), completion: toEnd.callback)
             s.controller.play()
-            try await s.recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
+            do { try await s.recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(12)) } catch { print("TMPLOG\n" + s.harness.logs.all.filter { !$0.text.contains("AdProgress") }.suffix(120).map(\.text).joined(separator: "\n")); throw error }
             #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End"])
             #expect(await toEnd.value(timeout: .seconds(5)) == true)
         }

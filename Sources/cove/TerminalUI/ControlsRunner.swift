@@ -1,0 +1,348 @@
+import CoveCore
+import CovePlayerUI
+import CoveSSAI
+import Foundation
+
+/// `cove play` with the seed's PlayerUI re-thought for a terminal: a control bar under the event
+/// log, driven from the keyboard, or — `--accessible` — plain sentences instead of redraws.
+///
+/// One loop handles controller events, keys and a redraw tick in order (the controller's own
+/// single-loop rule), so the model below is only ever touched here.
+struct ControlsRunner {
+    let controller: PlaybackController
+    let options: PlayerUIOptions
+    let localizer: Localizer
+    let accessible: Bool
+    var captionLanguage: String? = nil
+
+    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · q quit"
+
+    private enum Input: Sendable {
+        case event(PlaybackEvent)
+        case key(Key)
+        case eventsEnded
+    }
+
+    /// The two menus: captions (Off and each text track) and bitrate (Auto and each variant).
+    private enum Menu {
+        case captions(items: [(title: String, track: MediaTrack?)], selected: Int)
+        case bitrate(menu: BitrateMenu, selected: Int)
+    }
+
+    private final class Model {
+        var session: PlaybackSession?
+        var bar = ControlBarState()
+        var mediaType: MediaType = .audioVideo
+        var videoType: VideoType = .vod
+        var adsInBreak = 1
+        var currentAd: Ad?
+        var caption: String?
+        var menu: Menu?
+        var message: String?
+        var status: PlayerUIState.Status = .loading
+        var announced: PlayerUIState?
+        var outcome = PlaybackRunner.Outcome.interrupted
+        var failed = false
+    }
+
+    func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackRunner.Outcome {
+        let terminal = RawTerminal()
+        let interactive = RawTerminal.isInteractive
+        if interactive { terminal.enable() }
+        defer { terminal.restore() }
+        let screen = ScreenRegion(enabled: !accessible && Terminal.isTTY)
+        let renderer = TerminalBarRenderer(localizer: localizer, colours: Terminal.isTTY, jumpBackSeconds: options.jumpBackSeconds)
+        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        let events = controller.events
+        let forwardEvents = Task {
+            for await event in events { feed.yield(.event(event)) }
+            feed.yield(.eventsEnded)
+        }
+        let forwardKeys = Task {
+            guard interactive else { return }
+            for await key in KeyReader.keys() { feed.yield(.key(key)) }
+        }
+        defer {
+            forwardEvents.cancel()
+            forwardKeys.cancel()
+        }
+        let stop = Interrupt.install { [controller] in controller.shutdown() }
+        defer { stop.cancel() }
+        screen.log(accessible ? Self.keyHelp.replacingOccurrences(of: " · ", with: ". ") + "." : Self.keyHelp)
+        controller.isAutoAdvance = autoAdvance
+        controller.setVideos(videos)
+        let model = Model()
+        var ssaiSessions: [SSAISession] = []
+        loop: for await input in inputs {
+            switch input {
+            case .eventsEnded:
+                break loop
+            case .key(let key):
+                handle(key, model: model)
+            case .event(let event):
+                if let text = describe(event) { screen.log(text) }
+                if case .sessionAdvanced(let session) = event, let ssai = session.ssai { ssaiSessions.append(ssai) }
+                if case .lifecycle(_, .ready) = event, let seekTo { controller.seek(to: .seconds(seekTo)) }
+                update(model, with: event, videos: videos, autoAdvance: autoAdvance)
+            }
+            if accessible {
+                announce(model, screen: screen)
+            } else {
+                screen.draw(lines(model, renderer: renderer))
+            }
+        }
+        screen.finish()
+        for ssai in ssaiSessions { await ssai.drainBeacons() }
+        return model.outcome
+    }
+
+    // MARK: Events
+
+    private func update(_ model: Model, with event: PlaybackEvent, videos: [Video], autoAdvance: Bool) {
+        switch event {
+        case .sessionAdvanced(let session):
+            model.session = session
+            model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
+            model.caption = nil
+            model.menu = nil
+            model.status = .loading
+            if let captionLanguage, let track = session.textTrackGroup.track(preferring: [captionLanguage]) { session.selectTextTrack(track) }
+        case .lifecycle(let session, .ready):
+            if let captionLanguage, session.selectedTextTrack == nil, let track = session.textTrackGroup.track(preferring: [captionLanguage]) {
+                session.selectTextTrack(track)
+            }
+        case .durationChanged(_, let duration): model.bar.duration = duration
+        case .mediaTypeDetermined(_, let type): model.mediaType = type
+        case .videoTypeDetermined(_, let type): model.videoType = type
+        case .progress(_, let time): model.bar.position = time.duration ?? model.bar.position
+        case .lifecycle(_, .play), .lifecycle(_, .recovered):
+            model.bar.isPlaying = true
+            model.status = .playing
+        case .lifecycle(_, .pause):
+            model.bar.isPlaying = false
+            model.status = .paused
+        case .lifecycle(_, .stalled): model.status = .buffering
+        case .lifecycle(_, .bumperEnter): model.bar.phase = .bumper
+        case .lifecycle(_, .bumperExit): model.bar.phase = .content
+        case .textTrackSelected(_, let track): model.bar.captionsOn = track != nil
+        case .textCuesChanged(_, let change):
+            let text = change.cues.map { $0.text.replacingOccurrences(of: "\n", with: " / ") }.joined(separator: " · ")
+            model.caption = text.isEmpty ? nil : text
+        case .adSequenceEntered(_, let sequence): model.adsInBreak = max(1, sequence.ads.count)
+        case .adEntered(_, let ad):
+            model.currentAd = ad
+            setAdPhase(model, ad: ad, remaining: ad.duration, into: .zero)
+        case .adProgressed(_, let progress):
+            setAdPhase(model, ad: progress.ad, remaining: progress.remaining, into: progress.time.duration ?? .zero)
+        case .adExited, .adSkipped:
+            model.currentAd = nil
+            model.bar.phase = .content
+            model.bar.skipIn = nil
+        case .lifecycle(_, .end) where !autoAdvance:
+            model.status = .ended
+            model.outcome = .ended
+            controller.shutdown()
+        case .lifecycle(_, .fail):
+            model.failed = true
+            model.status = .failed
+            if !autoAdvance {
+                model.outcome = .failed
+                controller.shutdown()
+            }
+        case .lifecycle(_, .failedToPlayToEndTime):
+            model.failed = true
+            model.status = .failed
+            if autoAdvance, let session = event.session, let index = videos.firstIndex(of: session.video), index + 1 < videos.count {
+                controller.advanceToNext()
+            } else {
+                model.outcome = .failed
+                controller.shutdown()
+            }
+        case .playlistCompleted, .noPlayableVideosFound:
+            model.outcome = model.failed ? .failed : .ended
+            controller.shutdown()
+        default: break
+        }
+    }
+
+    private func setAdPhase(_ model: Model, ad: Ad, remaining: Duration, into: Duration) {
+        if let position = try? AdPosition(index: ad.index + 1, count: max(model.adsInBreak, ad.index + 1), timeLeft: remaining, clickThroughURL: ad.clickThroughURL) {
+            model.bar.phase = .ad(position)
+        }
+        model.bar.skipIn = ad.skipOffset.map { max(.zero, $0 - into) }
+    }
+
+    // MARK: Keys
+
+    private func handle(_ key: Key, model: Model) {
+        model.message = nil
+        if let menu = model.menu {
+            handleMenu(key, menu: menu, model: model)
+            return
+        }
+        let seekingAllowed = !model.bar.phase.isAd && model.bar.phase != .bumper
+        switch key {
+        case .character(" "):
+            if model.bar.isPlaying { controller.pause() } else { controller.play() }
+        case .character("q"), .character("Q"):
+            model.outcome = .interrupted
+            controller.shutdown()
+        case .left, .right, .character("j"):
+            guard seekingAllowed else {
+                model.message = localizer.string(.advertisement) + ": " + localizer.string(.videoWillResumeIn, [.time: TimeText.clock(model.currentAd?.duration ?? .zero, rounding: .up)])
+                return
+            }
+            let step: Duration = key == .right ? .seconds(10) : .zero - (key == .left ? .seconds(10) : options.jumpBackInterval)
+            let target = max(.zero, model.bar.position + step)
+            controller.seek(to: MediaTime(model.bar.duration.map { min(target, $0) } ?? target))
+        case .character("c"):
+            guard let session = model.session else { return }
+            let tracks = session.textTrackGroup.tracks
+            let items = [(localizer.string(.off), MediaTrack?.none)] + tracks.map { (controller.title(for: $0), Optional($0)) }
+            let selected = session.selectedTextTrack.flatMap { chosen in tracks.firstIndex(of: chosen).map { $0 + 1 } } ?? 0
+            model.menu = .captions(items: items, selected: selected)
+        case .character("b"):
+            guard let session = model.session else { return }
+            let menu = BitrateMenu(ladder: session.variants, localizer: localizer)
+            let selected = menu.index(ofBitrate: controller.preferredPeakBitRate ?? 0) ?? 0
+            model.menu = .bitrate(menu: menu, selected: selected)
+        case .character("+"), .character("="):
+            controller.playbackRate = min(4, controller.playbackRate + 0.25)
+            model.message = String(format: "%.2g×", controller.playbackRate)
+        case .character("-"):
+            controller.playbackRate = max(0.25, controller.playbackRate - 0.25)
+            model.message = String(format: "%.2g×", controller.playbackRate)
+        case .character("s"):
+            if model.session?.ssai?.skipAd() != true, model.bar.phase.isAd { model.message = localizer.string(.skipAdIn, [.time: TimeText.clock(model.bar.skipIn ?? .zero, rounding: .up)]) }
+        case .character("l"):
+            if let url = model.session?.ssai?.clickThrough() { model.message = localizer.string(.learnMore) + ": " + url.absoluteString }
+        default:
+            break
+        }
+    }
+
+    private func handleMenu(_ key: Key, menu: Menu, model: Model) {
+        let count: Int
+        var selected: Int
+        switch menu {
+        case .captions(let items, let s): (count, selected) = (items.count, s)
+        case .bitrate(let bitrates, let s): (count, selected) = (bitrates.options.count, s)
+        }
+        switch key {
+        case .up, .left: selected = max(0, selected - 1)
+        case .down, .right: selected = min(count - 1, selected + 1)
+        case .character(let c) where c.wholeNumberValue.map { (1...count).contains($0) } == true:
+            selected = c.wholeNumberValue! - 1
+            apply(menu, selected: selected, model: model)
+            return
+        case .enter:
+            apply(menu, selected: selected, model: model)
+            return
+        case .escape, .character("c"), .character("b"), .character("q"):
+            model.menu = nil
+            return
+        default: return
+        }
+        switch menu {
+        case .captions(let items, _): model.menu = .captions(items: items, selected: selected)
+        case .bitrate(let bitrates, _): model.menu = .bitrate(menu: bitrates, selected: selected)
+        }
+    }
+
+    private func apply(_ menu: Menu, selected: Int, model: Model) {
+        model.menu = nil
+        switch menu {
+        case .captions(let items, _):
+            model.session?.selectTextTrack(items[selected].track)
+            model.message = localizer.string(.captionsSelection, [.name: items[selected].title])
+        case .bitrate(let bitrates, _):
+            let option = bitrates.options[selected]
+            controller.setPreferredPeakBitRate(option.isAutomatic ? nil : option.bitrate)
+            // The bar has room for the short name ("720p"), the menu for the whole title.
+            model.bar.bitrateLabel = option.isAutomatic ? localizer.string(.auto) : String(option.title.split(separator: "·").first ?? Substring(option.title)).trimmingCharacters(in: .whitespaces)
+            model.message = localizer.string(.bitrateSelection, [.name: option.title])
+        }
+    }
+
+    // MARK: Drawing
+
+    private func lines(_ model: Model, renderer: TerminalBarRenderer) -> [String] {
+        let width = max(20, RawTerminal.columns)
+        let layout = ControlLayout.resolved(
+            appLayout: nil, options: options, mediaType: model.mediaType, videoType: model.videoType, phase: model.bar.phase,
+            hasTrackChoices: !(model.session?.textTrackGroup.tracks.isEmpty ?? true)
+        ).settingRemoved(model.session?.variants.variants.isEmpty ?? true, for: .preferredBitrate)
+        var lines = renderer.lines(layout: layout, state: model.bar, width: width)
+        lines.append(infoLine(model, colours: renderer.colours))
+        return lines
+    }
+
+    /// Under the bar: an open menu, else a message, else the caption.
+    private func infoLine(_ model: Model, colours: Bool) -> String {
+        let mark = { (text: String, on: Bool) in on ? (colours ? "\u{1B}[7m \(text) \u{1B}[0m" : "[\(text)]") : " \(text) " }
+        switch model.menu {
+        case .captions(let items, let selected)?:
+            return localizer.string(.captions) + ": " + items.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
+        case .bitrate(let menu, let selected)?:
+            return menu.displayTitle(localizer) + ": " + menu.options.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
+        case nil:
+            return model.message ?? model.caption ?? ""
+        }
+    }
+
+    /// `--accessible`: what changed, as sentences (the seed's VoiceOver labels, for a screen reader).
+    private func announce(_ model: Model, screen: ScreenRegion) {
+        let captions = model.session?.selectedTextTrack.map { controller.title(for: $0) }
+        let state = PlayerUIState(status: model.status, position: model.bar.position, phase: model.bar.phase, captions: captions, bitrate: model.bar.bitrateLabel)
+        for sentence in ScreenReaderAnnouncer(localizer: localizer).sentences(from: model.announced, to: state) { screen.log(sentence) }
+        model.announced = state
+        if let message = model.message {
+            screen.log(message)
+            model.message = nil
+        }
+        if model.menu != nil { screen.log(infoLine(model, colours: false)) }
+    }
+}
+
+/// The bottom lines of the terminal that are redrawn in place, with log lines scrolling above
+/// them. Without a terminal (or in accessible mode) only the log lines are written.
+final class ScreenRegion {
+    private let enabled: Bool
+    private var drawn: [String] = []
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    func log(_ text: String) {
+        guard enabled else { return Terminal.line(text) }
+        Terminal.write(clear() + text + "\n" + render(drawn))
+    }
+
+    func draw(_ lines: [String]) {
+        guard enabled, lines != drawn else { return }
+        Terminal.write(clear() + render(lines))
+        drawn = lines
+    }
+
+    func finish() {
+        guard enabled, !drawn.isEmpty else { return }
+        Terminal.write(String(repeating: "\n", count: drawn.count))
+        drawn = []
+    }
+
+    /// Writes `lines` and leaves the cursor at the start of the first of them.
+    private func render(_ lines: [String]) -> String {
+        guard !lines.isEmpty else { return "" }
+        let up = lines.count > 1 ? "\u{1B}[\(lines.count - 1)A" : ""
+        return lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n") + up + "\r"
+    }
+
+    /// Clears what was drawn, leaving the cursor where it started.
+    private func clear() -> String {
+        guard !drawn.isEmpty else { return "\r" }
+        let lines = Array(repeating: "\u{1B}[2K", count: drawn.count).joined(separator: "\u{1B}[1B")
+        let up = drawn.count > 1 ? "\u{1B}[\(drawn.count - 1)A" : ""
+        return "\r" + lines + up + "\r"
+    }
+}

@@ -3,6 +3,7 @@ import CoveGStreamer
 import CoveNetworking
 import CoveSSAI
 import CoveTesting
+import CoveText
 import Foundation
 import Synchronization
 import Testing
@@ -326,6 +327,26 @@ extension RealEngineTests {
             let results = await ssai.beaconResults()
             #expect(results.contains { $0.attempts > 1 && $0.succeeded }, "nothing was retried: \(results.prefix(6))")
             #expect(results.allSatisfy { $0.attempts <= 3 })
+        }
+
+        /// The VMAP's thumbnails track (`bc:thumbnailURL`) reaches thumbnail seeking through the provider
+        /// chain: the session's thumbnail for a content time is the VMAP's, decoded by the engine.
+        @Test func theVMAPThumbnailsFeedThumbnailSeeking() async throws {
+            let harness = try await Harness.start()
+            defer { Task { await harness.stop() } }
+            let title = try await SSAITitle.install(on: harness.server)
+            let thumbnails = ThumbnailSeekingProvider(transport: AsyncHTTPClientTransport.shared, imageCodec: GStreamerImageCodec())
+            let controller = harness.controller(provider: SSAISessionProvider(upstream: thumbnails, transport: AsyncHTTPClientTransport.shared))
+            defer { controller.shutdown() }
+            let recorder = EventRecorder(controller)
+            controller.setVideos([Video(url: title.vmapURL)])
+            try await recorder.waitFor(lifecycle: "Ready")
+            let session = try #require(controller.currentSession)
+            #expect(session.ssai?.thumbnailsURL == harness.server.url("ssai/thumbnails.vtt"))
+            let thumbnail = try #require(await session.thumbnail(at: .seconds(12)))
+            #expect(thumbnail.imageURL.lastPathComponent == SSAIFixture.thumbnailPath)
+            let png = try #require(try await session.thumbnailImage(at: .seconds(12)))
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
 
         /// A VMAP that 404s: a typed error event, and a Playback-API-style video (a `src` beside its

@@ -13,6 +13,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var player: PlayerOptions
 
+    @OptionGroup var controls: ControlOptions
+
     func run() async throws {
         Terminal.line("Preparing the sample catalog (media generated with ffmpeg on first run)…")
         let catalog = try await SampleCatalog.prepare()
@@ -33,7 +35,12 @@ struct DemoCommand: AsyncParsableCommand {
         if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
         let controller = await player.makeController()
         controller.isAutoPlay = true
-        let outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
+        let outcome: PlaybackRunner.Outcome
+        if let runner = controls.runner(controller: controller, captionLanguage: nil) {
+            outcome = await runner.play(playlist.allPlayableVideos, autoAdvance: true)
+        } else {
+            outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
+        }
         await server.stop()
         Terminal.line(outcome == .ended ? "Demo finished." : "Demo stopped.")
         if outcome == .failed { throw ExitCode(1) }

@@ -83,10 +83,13 @@ extension ProcessRunner {
     }
 
     /// Starts `executable` and returns at once; standard error is discarded.
-    public static func start(_ executable: String, _ arguments: [String]) throws -> Running {
+    public static func start(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

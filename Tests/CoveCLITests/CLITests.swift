@@ -269,6 +269,31 @@ struct CLITests {
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
     }
 
+    /// `cove play --window` under Xvfb shows the video in an X window: a grab of the screen while it
+    /// plays is not black.
+    @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))
+    func playWindowRendersVideoUnderXvfb() async throws {
+        let x = try await XServer.start()
+        defer { x.stop() }
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let player = try ProcessRunner.start(Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window", "--no-controls", "--peak-bitrate", "600000"], environment: ["DISPLAY": x.display])
+        defer { player.kill() }
+        var sawFrame = false
+        for await line in player.lines {
+            if line.contains("First frame") { sawFrame = true }
+            // A second of playback after the first frame: the window shows moving video by then.
+            if sawFrame, line.contains("▶ 0:01") || line.contains("▶ 0:02") { break }
+        }
+        #expect(sawFrame)
+        let shot = FileManager.default.temporaryDirectory.appendingPathComponent("cove-cli-x-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        try await x.run("import", "-window", "root", shot.path)
+        #expect(try await ImageProbe.meanBrightness(ofFile: shot.path) > 0.02)
+        player.interrupt()
+    }
+
     /// The clock shown as the current time on the bar ("0:12 /"), in seconds.
     static func shownTime(_ screen: String) -> Int? {
         guard let range = screen.range(of: #"(\d+):(\d\d)  /"#, options: .regularExpression) else { return nil }

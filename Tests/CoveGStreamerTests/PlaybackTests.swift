@@ -296,17 +296,3 @@ final class NameRecorder: PlaybackControllerDelegate {
     }
 }
 
-/// Pixel checks through ImageMagick (installed by `make deps`).
-enum ImageProbe {
-    static func meanBrightness(_ png: Data) async throws -> Double {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-snap-\(UUID().uuidString).png")
-        try png.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try await meanBrightness(ofFile: file.path)
-    }
-
-    static func meanBrightness(ofFile path: String) async throws -> Double {
-        let result = try await ProcessRunner.run("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
-        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-    }
-}

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private Xvfb display for window tests. Spawned with posix_spawn and reaped with waitpid, so the
+/// test owns the child's whole lifetime.
+public struct XServer: Sendable {
+    public let display: String
+    let pid: pid_t
+
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
+
+    /// Starts Xvfb on a display it picks itself, and checks that the display answers.
+    public static func start() async throws -> XServer {
+        for _ in 0..<3 {
+            let server = try await launch()
+            if (try? await server.run("xdpyinfo")) != nil { return server }
+            server.stop()
+        }
+        throw RecorderError(description: "Xvfb started but its display never answered")
+    }
+
+    /// `-displayfd` makes Xvfb pick a free display and report its number once it is ready.
+    private static func launch() async throws -> XServer {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw RecorderError(description: "pipe() failed") }
+        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            throw RecorderError(description: "could not start Xvfb")
+        }
+        let reader = FileHandle(fileDescriptor: fds[0], closeOnDealloc: true)
+        let number = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let text = String(decoding: reader.availableData, as: UTF8.self)
+                continuation.resume(returning: Int(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+            }
+        }
+        guard let number else {
+            XServer(display: "", pid: pid).stop()
+            throw RecorderError(description: "Xvfb did not report a display")
+        }
+        return XServer(display: ":\(number)", pid: pid)
+    }
+
+    @discardableResult
+    public func run(_ command: String, _ arguments: String...) async throws -> String {
+        let result = try await ProcessRunner.run(command, arguments, environment: ["DISPLAY": display])
+        guard result.status == 0 else { throw RecorderError(description: "\(command) failed: \(result.errorOutput)") }
+        return result.output
+    }
+
+    public func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        for _ in 0..<200 {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+    }
+}
+
+/// Pixel checks through ImageMagick (installed by `make deps`).
+public enum ImageProbe {
+    public static func meanBrightness(_ png: Data) async throws -> Double {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cove-snap-\(UUID().uuidString).png")
+        try png.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await meanBrightness(ofFile: file.path)
+    }
+
+    public static func meanBrightness(ofFile path: String) async throws -> Double {
+        let result = try await ProcessRunner.run("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

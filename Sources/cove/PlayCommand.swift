@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoveCore
+import CoveGStreamer
 import CoveNetworking
 import CovePlayerUI
 import CoveSSAI
@@ -26,15 +27,24 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Show captions in this language (a sidecar track or one of the stream's own), e.g. en.")
     var captions: String?
 
+    @Option(help: "A WebVTT thumbnail track for scrubbing previews (the , and . keys).")
+    var thumbnails: String?
+
     @OptionGroup var controls: ControlOptions
 
     func run() async throws {
         // A VMAP URL (or a video whose source names one) plays through the SSAI plugin; plain media
         // passes through it untouched.
-        let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared))
+        // Scrubbing previews come from the video's thumbnail track, or the VMAP's under SSAI.
+        let thumbnailSeeking = ThumbnailSeekingProvider(transport: AsyncHTTPClientTransport.shared, imageCodec: GStreamerImageCodec())
+        let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(upstream: thumbnailSeeking, transport: AsyncHTTPClientTransport.shared))
         let controller = await player.makeController(provider: provider)
         controller.isAutoPlay = true
         var video = Video(url: try mediaURL(url))
+        if let thumbnails {
+            let track = try mediaURL(thumbnails)
+            video = video.update { $0.thumbnailVTTURL = track }
+        }
         if !subtitles.isEmpty {
             let tracks = try subtitles.map(Self.textTrack)
             video = video.update { $0.properties["text_tracks"] = .array(tracks) }

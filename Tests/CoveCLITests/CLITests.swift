@@ -269,6 +269,35 @@ struct CLITests {
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
     }
 
+    /// Scrubbing with `.`/`,` previews a position with its thumbnail (time and image name; inline
+    /// images only on terminals that draw them) without seeking; Enter seeks there.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func scrubbingShowsTheThumbnailPreviewAndEnterSeeks() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        server.addRoute(prefix: "/thumbs.vtt") { _ in
+            MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:10.000\nfirst.jpg\n\n00:00:10.000 --> 00:00:20.000\nsecond.jpg\n".utf8))
+        }
+        let tmux = try await TmuxSession.start(
+            command: [Self.binary.path, "play", server.url(.ladder).absoluteString, "--thumbnails", server.url("thumbs.vtt").absoluteString, "--ui-language", "en"],
+            width: 110, height: 18
+        )
+        defer { tmux.stop() }
+        try await tmux.waitForScreen("playing") { $0.contains("❚❚") && $0.contains("/  0:20") }
+        try await tmux.send(" ")
+        let paused = try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        let before = try #require(Self.shownTime(paused))
+        try await tmux.send(".")
+        let preview = try await tmux.waitForScreen("the preview") { $0.contains("Position 0:") && $0.contains("second.jpg") }
+        // Previewing does not seek.
+        #expect(Self.shownTime(preview) == before)
+        try await tmux.send("Enter")
+        try await tmux.waitForScreen("the seek to the preview") { Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true && !$0.contains("Position 0:") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+    }
+
     /// `cove play --window` under Xvfb shows the video in an X window: a grab of the screen while it
     /// plays is not black.
     @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))

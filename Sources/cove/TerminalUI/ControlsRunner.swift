@@ -15,11 +15,14 @@ struct ControlsRunner {
     let accessible: Bool
     var captionLanguage: String? = nil
 
-    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · q quit"
+    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · q quit"
 
     private enum Input: Sendable {
         case event(PlaybackEvent)
         case key(Key)
+        /// A scrubbing preview's thumbnail arrived (nil: none at that time), with its image when the
+        /// terminal can show one.
+        case preview(Duration, Thumbnail?, inlineImage: String?)
         case eventsEnded
     }
 
@@ -39,6 +42,10 @@ struct ControlsRunner {
         var caption: String?
         var menu: Menu?
         var message: String?
+        /// Scrubbing: where Enter would seek to, and what the thumbnail there is.
+        var scrub: Duration?
+        var scrubThumbnail: Thumbnail?
+        var scrubImage: String?
         var status: PlayerUIState.Status = .loading
         var announced: PlayerUIState?
         var outcome = PlaybackRunner.Outcome.interrupted
@@ -78,7 +85,11 @@ struct ControlsRunner {
             case .eventsEnded:
                 break loop
             case .key(let key):
-                handle(key, model: model)
+                handle(key, model: model, feed: feed)
+            case .preview(let time, let thumbnail, let image):
+                guard model.scrub == time else { break }  // the viewer has moved on
+                model.scrubThumbnail = thumbnail
+                model.scrubImage = image
             case .event(let event):
                 if let text = describe(event) { screen.log(text) }
                 if case .sessionAdvanced(let session) = event, let ssai = session.ssai { ssaiSessions.append(ssai) }
@@ -174,14 +185,39 @@ struct ControlsRunner {
 
     // MARK: Keys
 
-    private func handle(_ key: Key, model: Model) {
+    private func handle(_ key: Key, model: Model, feed: AsyncStream<Input>.Continuation) {
         model.message = nil
         if let menu = model.menu {
             handleMenu(key, menu: menu, model: model)
             return
         }
         let seekingAllowed = !model.bar.phase.isAd && model.bar.phase != .bumper
+        if let scrub = model.scrub, key == .enter || key == .escape {
+            if key == .enter { controller.seek(to: MediaTime(scrub)) }
+            model.scrub = nil
+            model.scrubThumbnail = nil
+            model.scrubImage = nil
+            return
+        }
         switch key {
+        case .character(","), .character("."):
+            guard seekingAllowed, let session = model.session else { return }
+            let step: Duration = key == .character(".") ? .seconds(10) : .zero - .seconds(10)
+            var target = max(.zero, (model.scrub ?? model.bar.position) + step)
+            if let duration = model.bar.duration { target = min(target, duration) }
+            model.scrub = target
+            model.scrubThumbnail = nil
+            model.scrubImage = nil
+            let inline = Self.terminalShowsInlineImages
+            Task {
+                let thumbnail = await session.thumbnail(at: MediaTime(target))
+                var image: String?
+                if inline, thumbnail != nil, let png = try? await session.thumbnailImage(at: MediaTime(target)) {
+                    // iTerm2's inline image protocol: the PNG, base64, sized in character cells.
+                    image = "\u{1B}]1337;File=inline=1;width=16;preserveAspectRatio=1:\(png.base64EncodedString())\u{07}"
+                }
+                feed.yield(.preview(target, thumbnail, inlineImage: image))
+            }
         case .character(" "):
             if model.bar.isPlaying { controller.pause() } else { controller.play() }
         case .character("q"), .character("Q"):
@@ -277,7 +313,24 @@ struct ControlsRunner {
         return lines
     }
 
-    /// Under the bar: an open menu, else a message, else the caption.
+    /// Terminals known to draw inline images (iTerm2's protocol); elsewhere the preview is the time only.
+    static var terminalShowsInlineImages: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["LC_TERMINAL"] == "iTerm2" || environment["TERM_PROGRAM"] == "iTerm.app"
+    }
+
+    /// "Position 0:22 · ▣ 0:20–0:25 sprite.jpg": where Enter would seek, and the scrubbing thumbnail there.
+    private func previewLine(_ model: Model, at time: Duration) -> String {
+        var line = localizer.string(.position, [.time: TimeText.clock(time)])
+        if let thumbnail = model.scrubThumbnail {
+            let range = [thumbnail.start, thumbnail.end].map { TimeText.clock($0.duration ?? .zero) }.joined(separator: "–")
+            line += " · ▣ \(range) \(thumbnail.imageURL.lastPathComponent)"
+        }
+        line += " · Enter ↵ / Esc"
+        return line + (model.scrubImage ?? "")
+    }
+
+    /// Under the bar: an open menu, else a scrubbing preview, else a message, else the caption.
     private func infoLine(_ model: Model, colours: Bool) -> String {
         let mark = { (text: String, on: Bool) in on ? (colours ? "\u{1B}[7m \(text) \u{1B}[0m" : "[\(text)]") : " \(text) " }
         switch model.menu {
@@ -286,6 +339,7 @@ struct ControlsRunner {
         case .bitrate(let menu, let selected)?:
             return menu.displayTitle(localizer) + ": " + menu.options.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
         case nil:
+            if let scrub = model.scrub { return previewLine(model, at: scrub) }
             return model.message ?? model.caption ?? ""
         }
     }

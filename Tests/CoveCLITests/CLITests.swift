@@ -298,6 +298,35 @@ struct CLITests {
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
     }
 
+    /// During an SSAI ad the bar becomes the ad bar ("Ad 1 of 1, 0:0x left", "Learn more"), seeking is
+    /// refused with the seed's "your video will resume" message, and `l` shows the click-through URL.
+    /// Arabic draws the same bar right to left.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func adsTurnTheBarIntoTheAdBar() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let title = try await SSAITitle.install(on: server)
+        let tmux = try await TmuxSession.start(command: [Self.binary.path, "play", title.vmapURL.absoluteString, "--ui-language", "en"], width: 110, height: 18)
+        defer { tmux.stop() }
+        try await tmux.waitForScreen("the ad bar") { $0.contains("Ad 1 of 1, 0:0") && $0.contains("Learn more") }
+        try await tmux.send("Right")
+        try await tmux.waitForScreen("seeking refused") { $0.contains("Your video will resume in") }
+        try await tmux.send("l")
+        try await tmux.waitForScreen("the click-through") { $0.contains("Learn more: https://advertiser.example.com/ad-pre?from=cove") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+
+        let arabic = try await TmuxSession.start(command: [Self.binary.path, "play", title.vmapURL.absoluteString, "--ui-language", "ar"], width: 110, height: 18)
+        defer { arabic.stop() }
+        let bar = try await arabic.waitForScreen("the Arabic ad bar") { $0.contains("إعلان 1 من 1") }
+        // Right to left: the ad countdown, first in the ad bar's order, is drawn at the right end.
+        let line = try #require(bar.split(separator: "\n").first { $0.contains("إعلان 1 من 1") })
+        let countdown = try #require(line.range(of: "إعلان 1 من 1"))
+        #expect(line.distance(from: line.startIndex, to: countdown.lowerBound) > line.count / 2, "\(line)")
+        try await arabic.send("q")
+    }
+
     /// `cove play --window` under Xvfb shows the video in an X window: a grab of the screen while it
     /// plays is not black.
     @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))

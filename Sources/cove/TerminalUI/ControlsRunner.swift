@@ -307,7 +307,7 @@ struct ControlsRunner {
         let layout = ControlLayout.resolved(
             appLayout: nil, options: options, mediaType: model.mediaType, videoType: model.videoType, phase: model.bar.phase,
             hasTrackChoices: !(model.session?.textTrackGroup.tracks.isEmpty ?? true)
-        ).settingRemoved(model.session?.variants.variants.isEmpty ?? true, for: .preferredBitrate)
+        ).settingRemoved(model.session?.variants.variants.isEmpty ?? true, for: .preferredBitrate).sizedForText(localizer)
         var lines = renderer.lines(layout: layout, state: model.bar, width: width)
         lines.append(infoLine(model, colours: renderer.colours))
         return lines

@@ -225,7 +225,10 @@ struct ControlsRunner {
             controller.shutdown()
         case .left, .right, .character("j"):
             guard seekingAllowed else {
-                model.message = localizer.string(.advertisement) + ": " + localizer.string(.videoWillResumeIn, [.time: TimeText.clock(model.currentAd?.duration ?? .zero, rounding: .up)])
+                // The seed's bumper look has no seeking controls at all; during an ad say when the video resumes.
+                if model.bar.phase.isAd, case .ad(let ad) = model.bar.phase {
+                    model.message = localizer.string(.advertisement) + ": " + localizer.string(.videoWillResumeIn, [.time: TimeText.clock(ad.timeLeft ?? .zero, rounding: .up)])
+                }
                 return
             }
             let step: Duration = key == .right ? .seconds(10) : .zero - (key == .left ? .seconds(10) : options.jumpBackInterval)

@@ -31,21 +31,25 @@ struct CoveBench: AsyncParsableCommand {
 
     private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result) {
         let vtt = try ParserBench.webVTT()
-        say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
+        sayWebVTT(vtt)
         let vmap = try VMAPBench.parse()
-        say(String(format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+        sayVMAP(vmap)
         return (vtt, vmap)
+    }
+
+    private static func sayWebVTT(_ vtt: ParserBench.Result) {
+        say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
+    }
+
+    private static func sayVMAP(_ vmap: ParserBench.Result) {
+        say(String(format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
     }
 
     func run() async throws {
         if parsersOnly {
             switch parser?.lowercased() {
-            case "vmap":
-                let vmap = try VMAPBench.parse()
-                say(String(format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
-            case "webvtt":
-                let vtt = try ParserBench.webVTT()
-                say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
+            case "vmap": Self.sayVMAP(try VMAPBench.parse())
+            case "webvtt": Self.sayWebVTT(try ParserBench.webVTT())
             case nil:
                 _ = try Self.parserBenchmarks()
             case let other?:

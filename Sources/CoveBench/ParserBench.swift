@@ -12,17 +12,21 @@ enum ParserBench {
     }
 
     static func webVTT(targetBytes: Int = 10_000_000, runs: Int = 7) throws -> Result {
-        let bytes = generatedVTT(targetBytes: targetBytes)
-        _ = try WebVTT.parse(bytes)  // warm-up: first-touch page faults and allocator growth, not parsing
+        try time(generatedVTT(targetBytes: targetBytes), runs: runs) { try WebVTT.parse($0).cues.count }
+    }
+
+    /// Parses `bytes` once to warm up (first-touch page faults and allocator growth, not parsing),
+    /// then `runs` timed times; `parse` returns the item count reported beside the times.
+    static func time(_ bytes: [UInt8], runs: Int, _ parse: ([UInt8]) throws -> Int) throws -> Result {
+        _ = try parse(bytes)
         var seconds: [Double] = []
-        var cues = 0
+        var count = 0
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            let document = try WebVTT.parse(bytes)
+            count = try parse(bytes)
             seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            cues = document.cues.count
         }
-        return Result(bytes: bytes.count, cues: cues, seconds: seconds)
+        return Result(bytes: bytes.count, cues: count, seconds: seconds)
     }
 
     static func generatedVTT(targetBytes: Int) -> [UInt8] {
@@ -45,17 +49,7 @@ enum ParserBench {
 /// events, a companion and an extension — the shape a long stitched title with many pods has.
 enum VMAPBench {
     static func parse(targetBytes: Int = 1_000_000, runs: Int = 9) throws -> ParserBench.Result {
-        let bytes = generated(targetBytes: targetBytes)
-        _ = try VMAP.parse(bytes)  // warm-up, as for WebVTT
-        var seconds: [Double] = []
-        var breaks = 0
-        for _ in 0..<runs {
-            let start = DispatchTime.now().uptimeNanoseconds
-            let document = try VMAP.parse(bytes)
-            seconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            breaks = document.adBreaks.count
-        }
-        return ParserBench.Result(bytes: bytes.count, cues: breaks, seconds: seconds)
+        try ParserBench.time(generated(targetBytes: targetBytes), runs: runs) { try VMAP.parse($0).adBreaks.count }
     }
 
     static func generated(targetBytes: Int) -> [UInt8] {

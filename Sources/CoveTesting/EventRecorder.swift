@@ -212,3 +212,22 @@ extension EventRecorder {
     /// The first duration reported: `.some(nil)` for live.
     public var duration: Duration?? { events.lazy.compactMap { if case .durationChanged(_, let d) = $0 { .some(d) } else { nil } }.first }
 }
+
+extension PlaybackEvent {
+    /// The event as a short line for comparing ad sequences in tests ("SequenceEnter 1", "AdEnter
+    /// ad-pre", "WillPauseForAd", "End"); nil for events that are not about ads or the end.
+    public var adTraceLine: String? {
+        switch self {
+        case .lifecycle(_, .willPauseForAd): "WillPauseForAd"
+        case .adSequenceEntered(_, let q): "SequenceEnter \(q.index)"
+        case .adSequenceExited(_, let q): "SequenceExit \(q.index)"
+        case .adEntered(_, let a): "AdEnter \(a.adID ?? "?")"
+        case .adExited(_, let a): "AdExit \(a.adID ?? "?")"
+        case .adSkipped(_, let a): "AdSkipped \(a.adID ?? "?")"
+        case .adPaused(_, let a): "AdPause \(a.adID ?? "?")"
+        case .adResumed(_, let a): "AdResume \(a.adID ?? "?")"
+        case .lifecycle(_, .end): "End"
+        default: nil
+        }
+    }
+}

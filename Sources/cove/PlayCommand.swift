@@ -80,7 +80,7 @@ func ssaiProvider(upstream: any PlaybackSessionProvider = BasicSessionProvider()
 
 /// Plays a queue and narrates it: events scroll, progress stays on one line.
 struct PlaybackRunner {
-    enum Outcome { case ended, failed, interrupted }
+    typealias Outcome = PlaybackSupervisor.Outcome
 
     let controller: PlaybackController
     /// Select the text track in this language once the session lists it, and show its cues.
@@ -99,25 +99,19 @@ struct PlaybackRunner {
         var state = "loading"
         /// The ads of the break playing now (for "Ad 1 of 2"), nil in content.
         var adsInBreak: Int?
-        /// SSAI sessions played, whose beacons are sent before the command exits.
-        var ssaiSessions: [SSAISession] = []
-        var outcome = Outcome.interrupted
-        var failed = false
+        var supervisor = PlaybackSupervisor(controller: controller, videos: videos, autoAdvance: autoAdvance, captionLanguage: captionLanguage)
         for await event in events {
+            supervisor.handle(event)
             let t = String(format: "[%7.3f]", Date().timeIntervalSince(start))
             if let text = describe(event) { status.log("\(t) \(text)") }
             switch event {
-            case .sessionAdvanced(let session):
-                if let ssai = session.ssai { ssaiSessions.append(ssai) }
+            case .sessionAdvanced:
                 duration = nil
                 bandwidth = nil
                 state = "loading"
                 status.caption = nil
-                if let captionLanguage { select(captionLanguage, in: session) }
-            case .lifecycle(let session, .ready):
+            case .lifecycle(_, .ready):
                 if let seekTo { controller.seek(to: .seconds(seekTo)) }
-                // The stream's own renditions are listed by now.
-                if let captionLanguage, session.selectedTextTrack == nil { select(captionLanguage, in: session) }
             case .textCuesChanged(_, let change):
                 let text = change.cues.map { $0.text.replacingOccurrences(of: "\n", with: " / ") }.joined(separator: " · ")
                 status.caption = text.isEmpty ? nil : text
@@ -127,27 +121,6 @@ struct PlaybackRunner {
             case .lifecycle(_, .play), .lifecycle(_, .recovered): state = "playing"
             case .lifecycle(_, .pause): state = "paused"
             case .lifecycle(_, .stalled): state = "stalled"
-            case .lifecycle(_, .end) where !autoAdvance:
-                outcome = .ended
-                controller.shutdown()
-            case .lifecycle(_, .fail):
-                // With autoAdvance the controller moves on by itself (and completes the playlist).
-                failed = true
-                if !autoAdvance {
-                    outcome = .failed
-                    controller.shutdown()
-                }
-            case .lifecycle(_, .failedToPlayToEndTime):
-                failed = true
-                if autoAdvance, let session = event.session, let index = videos.firstIndex(of: session.video), index + 1 < videos.count {
-                    controller.advanceToNext()
-                } else {
-                    outcome = .failed
-                    controller.shutdown()
-                }
-            case .playlistCompleted, .noPlayableVideosFound:
-                outcome = failed ? .failed : .ended
-                controller.shutdown()
             case .lifecycle(let session, .bumperProgress(let time)):
                 let total = session.bumper?.duration.map { MediaTime($0).seconds }
                 status.update("▶ bumper \(Terminal.clock(time.seconds)) / \(Terminal.clock(total))")
@@ -171,9 +144,8 @@ struct PlaybackRunner {
             }
         }
         status.finish()
-        // The last beacons (a post-roll's complete) are due as playback ends: send them before exiting.
-        for ssai in ssaiSessions { await ssai.drainBeacons() }
-        return outcome
+        await supervisor.finish()
+        return supervisor.outcome
     }
 
     /// "▶ Ad 1 of 2 · 0:12 left", the seed's ad countdown.
@@ -182,9 +154,5 @@ struct PlaybackRunner {
         var line = "\(playing ? "▶" : "⏸") Ad \(ad.index + 1) of \(count ?? ad.index + 1) · \(seconds / 60):\(String(format: "%02d", seconds % 60)) left"
         if ad.isSkippable { line += "  (skippable)" }
         return line
-    }
-
-    private func select(_ language: String, in session: PlaybackSession) {
-        if let track = session.textTrackGroup.track(preferring: [language]) { session.selectTextTrack(track) }
     }
 }

@@ -246,14 +246,9 @@ struct CLITests {
         server.addRoute(prefix: "/captions/en.vtt") { _ in
             MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nEvery word\n".utf8))
         }
-        let tmux = try await TmuxSession.start(
-            command: [Self.binary.path, "play", server.url(.ladder).absoluteString, "--subtitles", server.url("captions/en.vtt").absoluteString + "=en", "--ui-language", "en"],
-            width: 110, height: 18
-        )
+        let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--subtitles", server.url("captions/en.vtt").absoluteString + "=en"])
         defer { tmux.stop() }
-        try await tmux.waitForScreen("playing") { $0.contains("❚❚") && $0.contains("/  0:20") }
-        try await tmux.send(" ")
-        let paused = try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        let paused = try await Self.pause(tmux)
         let before = try #require(Self.shownTime(paused))
         try await tmux.send("Right")
         try await tmux.waitForScreen("a 10 s seek") { Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true }
@@ -279,14 +274,9 @@ struct CLITests {
         server.addRoute(prefix: "/thumbs.vtt") { _ in
             MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:10.000\nfirst.jpg\n\n00:00:10.000 --> 00:00:20.000\nsecond.jpg\n".utf8))
         }
-        let tmux = try await TmuxSession.start(
-            command: [Self.binary.path, "play", server.url(.ladder).absoluteString, "--thumbnails", server.url("thumbs.vtt").absoluteString, "--ui-language", "en"],
-            width: 110, height: 18
-        )
+        let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--thumbnails", server.url("thumbs.vtt").absoluteString])
         defer { tmux.stop() }
-        try await tmux.waitForScreen("playing") { $0.contains("❚❚") && $0.contains("/  0:20") }
-        try await tmux.send(" ")
-        let paused = try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        let paused = try await Self.pause(tmux)
         let before = try #require(Self.shownTime(paused))
         try await tmux.send(".")
         let preview = try await tmux.waitForScreen("the preview") { $0.contains("Position 0:") && $0.contains("second.jpg") }
@@ -307,7 +297,7 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         let title = try await SSAITitle.install(on: server)
-        let tmux = try await TmuxSession.start(command: [Self.binary.path, "play", title.vmapURL.absoluteString, "--ui-language", "en"], width: 110, height: 18)
+        let tmux = try await Self.playInTmux([title.vmapURL.absoluteString])
         defer { tmux.stop() }
         try await tmux.waitForScreen("the ad bar") { $0.contains("Ad 1 of 1, 0:0") && $0.contains("Learn more") }
         try await tmux.send("Right")
@@ -317,7 +307,7 @@ struct CLITests {
         try await tmux.send("q")
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
 
-        let arabic = try await TmuxSession.start(command: [Self.binary.path, "play", title.vmapURL.absoluteString, "--ui-language", "ar"], width: 110, height: 18)
+        let arabic = try await Self.playInTmux([title.vmapURL.absoluteString], language: "ar")
         defer { arabic.stop() }
         let bar = try await arabic.waitForScreen("the Arabic ad bar") { $0.contains("إعلان 1 من 1") }
         // Right to left: the ad countdown, first in the ad bar's order, is drawn at the right end.
@@ -350,6 +340,18 @@ struct CLITests {
         try await x.run("import", "-window", "root", shot.path)
         #expect(try await ImageProbe.meanBrightness(ofFile: shot.path) > 0.02)
         player.interrupt()
+    }
+
+    /// `cove play ARGUMENTS` with its control bar, in a 110×18 tmux pane.
+    static func playInTmux(_ arguments: [String], language: String = "en") async throws -> TmuxSession {
+        try await TmuxSession.start(command: [binary.path, "play"] + arguments + ["--ui-language", language], width: 110, height: 18)
+    }
+
+    /// Waits for the bar to show playback, pauses with space, and returns the paused screen.
+    static func pause(_ tmux: TmuxSession) async throws -> String {
+        try await tmux.waitForScreen("playing") { $0.contains("❚❚") && $0.contains("/  0:20") }
+        try await tmux.send(" ")
+        return try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
     }
 
     /// The clock shown as the current time on the bar ("0:12 /"), in seconds.

@@ -42,22 +42,7 @@ extension RealEngineTests {
         }
 
         /// The ad-related events in order, as short names.
-        static func adTrace(_ events: [PlaybackEvent]) -> [String] {
-            events.compactMap { event in
-                switch event {
-                case .lifecycle(_, .willPauseForAd): "WillPauseForAd"
-                case .adSequenceEntered(_, let q): "SequenceEnter \(q.index)"
-                case .adSequenceExited(_, let q): "SequenceExit \(q.index)"
-                case .adEntered(_, let a): "AdEnter \(a.adID ?? "?")"
-                case .adExited(_, let a): "AdExit \(a.adID ?? "?")"
-                case .adSkipped(_, let a): "AdSkipped \(a.adID ?? "?")"
-                case .adPaused(_, let a): "AdPause \(a.adID ?? "?")"
-                case .adResumed(_, let a): "AdResume \(a.adID ?? "?")"
-                case .lifecycle(_, .end): "End"
-                default: nil
-                }
-            }
-        }
+        static func adTrace(_ events: [PlaybackEvent]) -> [String] { events.compactMap(\.adTraceLine) }
 
         static let fullPlay = [
             "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdExit ad-pre", "SequenceExit 0",

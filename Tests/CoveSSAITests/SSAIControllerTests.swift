@@ -71,7 +71,7 @@ struct SSAIControllerTests {
         try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: inBreak) { if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-2" && p.time == .seconds(1) } else { false } }
         #expect(!recorder.events[inBreak...].contains { if case .progress = $0 { true } else { false } })
         try await move(player, to: 23, recorder: recorder, reporting: 11)
-        #expect(SSAIPlaybackTestsTrace.trace(recorder.events) == [
+        #expect(recorder.events.compactMap(\.adTraceLine).filter { $0 != "End" } == [
             "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdExit ad-pre", "SequenceExit 0",
             "WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1",
         ])
@@ -124,7 +124,7 @@ struct SSAIControllerTests {
         controller.adsDisabled = true
         #expect(await controller.seekAndWait(to: .seconds(20)))
         #expect(player.calls.contains { if case .seek(.seconds(36), _) = $0 { true } else { false } })
-        #expect(!SSAIPlaybackTestsTrace.trace(recorder.events).contains("SequenceEnter 2"))
+        #expect(!recorder.events.compactMap(\.adTraceLine).filter { $0 != "End" }.contains("SequenceEnter 2"))
     }
 
     @Test func aVMAPThatFailsIsAnErrorEventAndPlainSourcesStillPlay() async throws {
@@ -239,17 +239,3 @@ struct SSAIControllerTests {
     }
 }
 
-enum SSAIPlaybackTestsTrace {
-    static func trace(_ events: [PlaybackEvent]) -> [String] {
-        events.compactMap { event in
-            switch event {
-            case .lifecycle(_, .willPauseForAd): "WillPauseForAd"
-            case .adSequenceEntered(_, let q): "SequenceEnter \(q.index)"
-            case .adSequenceExited(_, let q): "SequenceExit \(q.index)"
-            case .adEntered(_, let a): "AdEnter \(a.adID ?? "?")"
-            case .adExited(_, let a): "AdExit \(a.adID ?? "?")"
-            default: nil
-            }
-        }
-    }
-}

@@ -131,9 +131,15 @@ public struct BasicSessionProvider: PlaybackSessionProvider {
         return SessionPlan(video: video, source: source)
     }
 
-    static func label(_ video: Video) -> String {
-        if let id = video.id { return "'\(id)'" }
-        if let name = video.name { return "'\(name)'" }
+    /// How a provider's error messages name a video (`Video.messageLabel`).
+    static func label(_ video: Video) -> String { video.messageLabel }
+}
+
+extension Video {
+    /// How error messages name this video: its id, else its name, quoted; "(no id)" otherwise.
+    public var messageLabel: String {
+        if let id { return "'\(id)'" }
+        if let name { return "'\(name)'" }
         return "(no id)"
     }
 }

@@ -243,23 +243,24 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
             return (state.tracker.advance(to: Self.ad(position)), session)
         }
         if let start { return translate(start.events, session: start.session) }
-        let change: (event: PlaybackEvent?, beacon: (AdTimeline.Ad, String)?) = state.withLock { state in
+        let change: (event: PlaybackEvent?, beacon: (ad: AdTimeline.Ad, event: VASTTrackingEventName, count: Int)?) = state.withLock { state in
             guard let session = state.session else { return (nil, nil) }
             if playing {
                 guard let ad = state.pausedAd else { return (nil, nil) }
                 state.pausedAd = nil
-                return (.adResumed(session, ad), (timeline.breaks[ad.sequenceIndex].ads[ad.index], "resume#\(state.pauses)"))
+                return (.adResumed(session, ad), (timeline.breaks[ad.sequenceIndex].ads[ad.index], .resume, state.pauses))
             }
             guard case .ad(let b, let a) = state.tracker.place else { return (nil, nil) }
             let ad = SSAIAdValues.ad(timeline.breaks[b].ads[a])
             state.pausedAd = ad
             state.pauses += 1
-            return (.adPaused(session, ad), (timeline.breaks[b].ads[a], "pause#\(state.pauses)"))
+            return (.adPaused(session, ad), (timeline.breaks[b].ads[a], .pause, state.pauses))
         }
-        if let (ad, key) = change.beacon {
-            let event: VASTTrackingEventName = key.hasPrefix("pause") ? .pause : .resume
-            let urls = ad.trackingEvents.filter { $0.event == event }.map(\.url)
-            fire(urls, key: BeaconKey(breakIndex: ad.breakIndex, adIndex: ad.index, play: 0, event: key), macros: BeaconMacros())
+        if let beacon = change.beacon {
+            // Each pause (and its resume) is its own beacon: the key counts them.
+            let urls = beacon.ad.trackingEvents.filter { $0.event == beacon.event }.map(\.url)
+            let key = BeaconKey(breakIndex: beacon.ad.breakIndex, adIndex: beacon.ad.index, play: 0, event: "\(beacon.event.rawValue)#\(beacon.count)")
+            fire(urls, key: key, macros: BeaconMacros())
         }
         return change.event.map { [$0] } ?? []
     }
@@ -360,6 +361,9 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
 
     private func translate(_ events: [SSAIPlaybackEvent], session: PlaybackSession) -> [PlaybackEvent] {
         var out: [PlaybackEvent] = []
+        // Beacon macros describe the playhead these events were produced at.
+        let now = state.withLock { $0.tracker.streamTime }
+        let content = SSAIAdValues.duration(timeline.contentTime(forStreamTime: now))
         for event in events {
             switch event {
             case .enterAdSequence(let b):
@@ -377,9 +381,8 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
                 break  // the controller reports content progress itself
             case .beacon(let key, let urls):
                 let ad = key.adIndex.flatMap { index in key.breakIndex < timeline.breaks.count ? timeline.breaks[key.breakIndex].ads[safe: index] : nil }
-                let into = ad.map { state.withLock { $0.tracker.streamTime }.saturatingSubtracting($0.streamRange.lowerBound) }
-                let content = state.withLock { timeline.contentTime(forStreamTime: $0.tracker.streamTime) }
-                fire(urls, key: key, macros: BeaconMacros(contentPlayhead: SSAIAdValues.duration(content), adPlayhead: into.map(SSAIAdValues.duration)))
+                let into = ad.map { now.saturatingSubtracting($0.streamRange.lowerBound) }
+                fire(urls, key: key, macros: BeaconMacros(contentPlayhead: content, adPlayhead: into.map(SSAIAdValues.duration)))
             }
         }
         return out

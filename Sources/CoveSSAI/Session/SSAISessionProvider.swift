@@ -73,7 +73,7 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         let loaded: LoadedVMAP
         do throws(PlaybackError) {
             guard let input else {
-                throw PlaybackError(.ssaiVMAPMissing, "Video \(Self.label(video)) has no VMAP: no source has a vmap URL or VMAP data; request the video with an ad_config_id, or make it with Video(url: vmapURL)")
+                throw PlaybackError(.ssaiVMAPMissing, "Video \(video.messageLabel) has no VMAP: no source has a vmap URL or VMAP data; request the video with an ad_config_id, or make it with Video(url: vmapURL)")
             }
             loaded = try await load(input, logger: logger)
         } catch {
@@ -232,12 +232,6 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
 
     private func makeBeacons(_ logger: Logger) -> BeaconSender {
         BeaconSender(transport: transport, policy: options.beaconPolicy, logger: logger)
-    }
-
-    static func label(_ video: Video) -> String {
-        if let id = video.id { return "'\(id)'" }
-        if let name = video.name { return "'\(name)'" }
-        return "(no id)"
     }
 }
 

@@ -48,8 +48,6 @@ struct ControlsRunner {
         var scrubImage: String?
         var status: PlayerUIState.Status = .loading
         var announced: PlayerUIState?
-        var outcome = PlaybackRunner.Outcome.interrupted
-        var failed = false
     }
 
     func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackRunner.Outcome {
@@ -79,22 +77,26 @@ struct ControlsRunner {
         controller.isAutoAdvance = autoAdvance
         controller.setVideos(videos)
         let model = Model()
-        var ssaiSessions: [SSAISession] = []
+        var supervisor = PlaybackSupervisor(controller: controller, videos: videos, autoAdvance: autoAdvance, captionLanguage: captionLanguage)
         loop: for await input in inputs {
             switch input {
             case .eventsEnded:
                 break loop
             case .key(let key):
-                handle(key, model: model, feed: feed)
+                if model.menu == nil, key == .character("q") || key == .character("Q") {
+                    supervisor.quit()
+                } else {
+                    handle(key, model: model, feed: feed)
+                }
             case .preview(let time, let thumbnail, let image):
                 guard model.scrub == time else { break }  // the viewer has moved on
                 model.scrubThumbnail = thumbnail
                 model.scrubImage = image
             case .event(let event):
                 if let text = describe(event) { screen.log(text) }
-                if case .sessionAdvanced(let session) = event, let ssai = session.ssai { ssaiSessions.append(ssai) }
+                supervisor.handle(event)
                 if case .lifecycle(_, .ready) = event, let seekTo { controller.seek(to: .seconds(seekTo)) }
-                update(model, with: event, videos: videos, autoAdvance: autoAdvance)
+                update(model, with: event, failed: supervisor.hasFailed)
             }
             if accessible {
                 announce(model, screen: screen)
@@ -103,13 +105,13 @@ struct ControlsRunner {
             }
         }
         screen.finish()
-        for ssai in ssaiSessions { await ssai.drainBeacons() }
-        return model.outcome
+        await supervisor.finish()
+        return supervisor.outcome
     }
 
     // MARK: Events
 
-    private func update(_ model: Model, with event: PlaybackEvent, videos: [Video], autoAdvance: Bool) {
+    private func update(_ model: Model, with event: PlaybackEvent, failed: Bool) {
         switch event {
         case .sessionAdvanced(let session):
             model.session = session
@@ -117,11 +119,6 @@ struct ControlsRunner {
             model.caption = nil
             model.menu = nil
             model.status = .loading
-            if let captionLanguage, let track = session.textTrackGroup.track(preferring: [captionLanguage]) { session.selectTextTrack(track) }
-        case .lifecycle(let session, .ready):
-            if let captionLanguage, session.selectedTextTrack == nil, let track = session.textTrackGroup.track(preferring: [captionLanguage]) {
-                session.selectTextTrack(track)
-            }
         case .durationChanged(_, let duration): model.bar.duration = duration
         case .mediaTypeDetermined(_, let type): model.mediaType = type
         case .videoTypeDetermined(_, let type): model.videoType = type
@@ -149,29 +146,9 @@ struct ControlsRunner {
             model.currentAd = nil
             model.bar.phase = .content
             model.bar.skipIn = nil
-        case .lifecycle(_, .end) where !autoAdvance:
-            model.status = .ended
-            model.outcome = .ended
-            controller.shutdown()
-        case .lifecycle(_, .fail):
-            model.failed = true
-            model.status = .failed
-            if !autoAdvance {
-                model.outcome = .failed
-                controller.shutdown()
-            }
-        case .lifecycle(_, .failedToPlayToEndTime):
-            model.failed = true
-            model.status = .failed
-            if autoAdvance, let session = event.session, let index = videos.firstIndex(of: session.video), index + 1 < videos.count {
-                controller.advanceToNext()
-            } else {
-                model.outcome = .failed
-                controller.shutdown()
-            }
-        case .playlistCompleted, .noPlayableVideosFound:
-            model.outcome = model.failed ? .failed : .ended
-            controller.shutdown()
+        case .lifecycle(_, .end): model.status = .ended
+        case .lifecycle(_, .fail), .lifecycle(_, .failedToPlayToEndTime): model.status = .failed
+        case .playlistCompleted, .noPlayableVideosFound: model.status = failed ? .failed : .ended
         default: break
         }
     }
@@ -220,9 +197,6 @@ struct ControlsRunner {
             }
         case .character(" "):
             if model.bar.isPlaying { controller.pause() } else { controller.play() }
-        case .character("q"), .character("Q"):
-            model.outcome = .interrupted
-            controller.shutdown()
         case .left, .right, .character("j"):
             guard seekingAllowed else {
                 // The seed's bumper look has no seeking controls at all; during an ad say when the video resumes.

@@ -317,6 +317,47 @@ struct CLITests {
         try await arabic.send("q")
     }
 
+    /// The bumper look in the terminal (`cove demo` plays the sample catalog's 4 s bumper first): the
+    /// bar follows the bumper's clock with no playhead and no jump back, and the seek keys do nothing.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func aBumperHasNoSeekingAndNoJumpBack() async throws {
+        let tmux = try await TmuxSession.start(command: [Self.binary.path, "demo", "--ui-language", "en"], width: 110, height: 18)
+        defer { tmux.stop() }
+        let bumper = try await tmux.waitForScreen("the bumper's bar") { $0.contains("BumperEnter") && $0.contains("/  0:04") && !$0.contains("BumperExit") }
+        #expect(!bumper.contains("↺") && !bumper.contains("●"), "\(bumper)")
+        try await tmux.send("Right")
+        try await tmux.send("j")
+        try await tmux.send("Left")
+        let content = try await tmux.waitForScreen("the content's bar after the bumper") { $0.contains("BumperExit") && $0.contains("↺10") && $0.contains("/  0:20") }
+        #expect(!content.contains("Frame at seek target"), "no key seeked the bumper: \(content)")
+        // The same keys seek once the content plays.
+        try await tmux.send("Right")
+        try await tmux.waitForScreen("a seek in the content") { $0.contains("Frame at seek target") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the demo exited") { $0.contains("EXIT=") }
+    }
+
+    /// `--hide-controls 1`: the bar goes a second after the last key while playing (the caption line
+    /// stays), any key brings it back, and pausing keeps it up.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func theControlsHideWhilePlayingAndAnyKeyBringsThemBack() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--hide-controls", "1"])
+        defer { tmux.stop() }
+        let hasBar = { (screen: String) in screen.contains("/  0:20") }
+        try await tmux.waitForScreen("playing with the bar") { hasBar($0) && $0.contains("❚❚") }
+        try await tmux.waitForScreen("the bar hidden") { !hasBar($0) }
+        try await tmux.send("x")  // no key of its own: only shows the controls
+        try await tmux.waitForScreen("the bar back after a key") { hasBar($0) && $0.contains("❚❚") }
+        try await tmux.waitForScreen("hidden again") { !hasBar($0) }
+        try await tmux.send(" ")
+        try await tmux.waitForScreen("paused, with the bar") { hasBar($0) && $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+    }
+
     /// `cove play --window` under Xvfb shows the video in an X window: a grab of the screen while it
     /// plays is not black.
     @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))

@@ -26,7 +26,7 @@ public struct TerminalBarRenderer: Sendable {
         }
     }
 
-    private enum Style { case plain, accent, highlight, dim, warning }
+    private enum Style { case plain, accent, highlight, dim, warning, bumper }
 
     private func cell(_ tag: ControlTag, width: Int, state: ControlBarState) -> String {
         switch tag {
@@ -66,13 +66,18 @@ public struct TerminalBarRenderer: Sendable {
         }
     }
 
-    /// `━━━━●────`: the played part, the playhead, the rest (a plain bar in ads, which cannot seek).
+    /// `━━━━●────`: the played part, the playhead, the rest. Ads draw a plain bar and bumpers a purple
+    /// bar without a playhead (`━━━━────`): neither can seek.
     private func slider(width: Int, state: ControlBarState) -> String {
         guard width > 0 else { return "" }
         guard let duration = state.duration, duration > .zero else { return styled(String(repeating: "─", count: width), .dim) }
         let fraction = min(1, max(0, state.position / duration))
         let head = min(width - 1, Int((fraction * Double(width - 1)).rounded()))
         if state.phase.isAd { return styled(String(repeating: "━", count: width), .warning) }
+        if state.phase == .bumper {
+            let played = Int((fraction * Double(width)).rounded())
+            return styled(String(repeating: "━", count: played), .bumper) + styled(String(repeating: "─", count: width - played), .dim)
+        }
         return styled(String(repeating: "━", count: head), .accent) + styled("●", .highlight) + styled(String(repeating: "─", count: width - head - 1), .dim)
     }
 
@@ -105,6 +110,7 @@ public struct TerminalBarRenderer: Sendable {
         case .highlight: code = "1;7"
         case .dim: code = "2"
         case .warning: code = "33"
+        case .bumper: code = "35"
         }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }

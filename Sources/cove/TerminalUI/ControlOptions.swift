@@ -17,11 +17,19 @@ struct ControlOptions: ParsableArguments {
     @Option(help: "Seconds the jump-back key goes back.")
     var jumpBack: Double = 10
 
+    /// The seed hides its controls 3 s after the last touch because they cover the video; a terminal bar
+    /// covers nothing, so it stays unless asked.
+    @Option(help: ArgumentHelp("Hide the control bar this many seconds after the last key while playing (any key brings it back).", valueName: "seconds"))
+    var hideControls: Double?
+
     /// The interactive runner when controls are on, nil for the plain event log.
     func runner(controller: PlaybackController, captionLanguage: String?) -> ControlsRunner? {
         guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
         let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
-        let options = (try? PlayerUIOptions(jumpBackInterval: .milliseconds(Int64(max(1, jumpBack) * 1000)))) ?? .standard
+        let options = (try? PlayerUIOptions(
+            jumpBackInterval: .milliseconds(Int64(max(1, jumpBack) * 1000)),
+            hideControlsInterval: .milliseconds(Int64(max(0, hideControls ?? 3) * 1000)),
+            keepControlsVisible: hideControls == nil)) ?? .standard
         return ControlsRunner(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
     }
 }

@@ -23,6 +23,8 @@ struct ControlsRunner {
         /// A scrubbing preview's thumbnail arrived (nil: none at that time), with its image when the
         /// terminal can show one.
         case preview(Duration, Thumbnail?, inlineImage: String?)
+        /// The controls' hide deadline passed.
+        case hideDeadline
         case eventsEnded
     }
 
@@ -35,6 +37,9 @@ struct ControlsRunner {
     private final class Model {
         var session: PlaybackSession?
         var bar = ControlBarState()
+        /// The content's duration, kept while a bumper's own duration is on the bar.
+        var contentDuration: Duration?
+        var visibility: ControlsVisibility
         var mediaType: MediaType = .audioVideo
         var videoType: VideoType = .vod
         var adsInBreak = 1
@@ -48,6 +53,15 @@ struct ControlsRunner {
         var scrubImage: String?
         var status: PlayerUIState.Status = .loading
         var announced: PlayerUIState?
+
+        init(visibility: ControlsVisibility) {
+            self.visibility = visibility
+        }
+
+        /// The controls stay up while a menu or a preview is open, as they do while paused or in an ad.
+        var isPinned: Bool {
+            ControlsVisibility.isPinned(bar, status: status, overlayOpen: menu != nil || scrub != nil)
+        }
     }
 
     func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackRunner.Outcome {
@@ -76,13 +90,21 @@ struct ControlsRunner {
         screen.log(accessible ? Self.keyHelp.replacingOccurrences(of: " · ", with: ". ") + "." : Self.keyHelp)
         controller.isAutoAdvance = autoAdvance
         controller.setVideos(videos)
-        let model = Model()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let now = { clock.now - start }
+        let model = Model(visibility: ControlsVisibility(options: options, screenReaderMode: accessible))
+        var hideTimer: (deadline: Duration, task: Task<Void, Never>)?
+        defer { hideTimer?.task.cancel() }
         var supervisor = PlaybackSupervisor(controller: controller, videos: videos, autoAdvance: autoAdvance, captionLanguage: captionLanguage)
         loop: for await input in inputs {
             switch input {
             case .eventsEnded:
                 break loop
+            case .hideDeadline:
+                break  // redrawn below
             case .key(let key):
+                model.visibility.noteActivity(at: now())
                 if model.menu == nil, key == .character("q") || key == .character("Q") {
                     supervisor.quit()
                 } else {
@@ -98,10 +120,25 @@ struct ControlsRunner {
                 if case .lifecycle(_, .ready) = event, let seekTo { controller.seek(to: .seconds(seekTo)) }
                 update(model, with: event, failed: supervisor.hasFailed)
             }
+            model.visibility.setPinned(model.isPinned, at: now())
             if accessible {
                 announce(model, screen: screen)
             } else {
-                screen.draw(lines(model, renderer: renderer))
+                screen.draw(lines(model, renderer: renderer, controlsShown: model.visibility.isShown(at: now())))
+            }
+            // One timer for the next hide deadline; a later key press moves the deadline and replaces it.
+            if let deadline = model.visibility.hideDeadline, deadline > now() {
+                if hideTimer?.deadline != deadline {
+                    hideTimer?.task.cancel()
+                    let wake = start + deadline
+                    hideTimer = (deadline, Task {
+                        guard (try? await clock.sleep(until: wake)) != nil else { return }
+                        feed.yield(.hideDeadline)
+                    })
+                }
+            } else if let timer = hideTimer {
+                timer.task.cancel()
+                hideTimer = nil
             }
         }
         screen.finish()
@@ -116,10 +153,13 @@ struct ControlsRunner {
         case .sessionAdvanced(let session):
             model.session = session
             model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
+            model.contentDuration = nil
             model.caption = nil
             model.menu = nil
             model.status = .loading
-        case .durationChanged(_, let duration): model.bar.duration = duration
+        case .durationChanged(_, let duration):
+            model.contentDuration = duration
+            if model.bar.phase != .bumper { model.bar.duration = duration }
         case .mediaTypeDetermined(_, let type): model.mediaType = type
         case .videoTypeDetermined(_, let type): model.videoType = type
         case .progress(_, let time): model.bar.position = time.duration ?? model.bar.position
@@ -130,8 +170,26 @@ struct ControlsRunner {
             model.bar.isPlaying = false
             model.status = .paused
         case .lifecycle(_, .stalled): model.status = .buffering
-        case .lifecycle(_, .bumperEnter): model.bar.phase = .bumper
-        case .lifecycle(_, .bumperExit): model.bar.phase = .content
+        case .lifecycle(_, .bumperEnter(let bumper)):
+            // The bar follows the bumper's own clock until it ends (the seed's bumper look).
+            model.bar.phase = .bumper
+            model.bar.position = .zero
+            model.bar.duration = bumper.duration
+            model.bar.isPlaying = true
+            model.status = .playing
+        case .lifecycle(_, .bumperProgress(let time)): model.bar.position = time.duration ?? model.bar.position
+        case .lifecycle(_, .bumperPause):
+            model.bar.isPlaying = false
+            model.status = .paused
+        case .lifecycle(_, .bumperResume):
+            model.bar.isPlaying = true
+            model.status = .playing
+        case .lifecycle(_, .bumperExit):
+            model.bar.phase = .content
+            model.bar.position = .zero
+            model.bar.duration = model.contentDuration
+            model.bar.isPlaying = false
+            model.status = .loading
         case .textTrackSelected(_, let track): model.bar.captionsOn = track != nil
         case .textCuesChanged(_, let change):
             let text = change.cues.map { $0.text.replacingOccurrences(of: "\n", with: " / ") }.joined(separator: " · ")
@@ -279,7 +337,9 @@ struct ControlsRunner {
 
     // MARK: Drawing
 
-    private func lines(_ model: Model, renderer: TerminalBarRenderer) -> [String] {
+    /// The bar and the line under it; with the controls hidden only that line (captions keep showing).
+    private func lines(_ model: Model, renderer: TerminalBarRenderer, controlsShown: Bool) -> [String] {
+        guard controlsShown else { return [infoLine(model, colours: renderer.colours)] }
         let width = max(20, RawTerminal.columns)
         let layout = ControlLayout.resolved(
             appLayout: nil, options: options, mediaType: model.mediaType, videoType: model.videoType, phase: model.bar.phase,

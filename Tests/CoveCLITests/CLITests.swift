@@ -260,6 +260,11 @@ struct CLITests {
         try await tmux.waitForScreen("the bitrate menu") { $0.contains("Bitrate:  1 Auto") && $0.contains("720p · 2.9 Mbit/s") }
         try await tmux.send("4")
         try await tmux.waitForScreen("240p chosen") { $0.contains("Bitrate: 240p") && $0.contains(" 240p ") }
+        try await tmux.send("+")
+        try await tmux.waitForScreen("a faster rate") { $0.contains("1.25×") }
+        try await tmux.send("-")
+        try await tmux.send("-")
+        try await tmux.waitForScreen("a slower rate") { $0.contains("0.75×") }
         try await tmux.send("q")
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
     }

@@ -277,12 +277,10 @@ struct ControlsRunner {
             let menu = BitrateMenu(ladder: session.variants, localizer: localizer)
             let selected = menu.index(ofBitrate: controller.preferredPeakBitRate ?? 0) ?? 0
             model.menu = .bitrate(menu: menu, selected: selected)
-        case .character("+"), .character("="):
-            controller.playbackRate = min(4, controller.playbackRate + 0.25)
-            model.message = String(format: "%.2g×", controller.playbackRate)
-        case .character("-"):
-            controller.playbackRate = max(0.25, controller.playbackRate - 0.25)
-            model.message = String(format: "%.2g×", controller.playbackRate)
+        case .character("+"), .character("="), .character("-"):
+            let step = key == .character("-") ? -0.25 : 0.25
+            controller.playbackRate = min(4, max(0.25, controller.playbackRate + step))
+            model.message = Self.rateText(controller.playbackRate)
         case .character("s"):
             if model.session?.ssai?.skipAd() != true, model.bar.phase.isAd { model.message = localizer.string(.skipAdIn, [.time: TimeText.clock(model.bar.skipIn ?? .zero, rounding: .up)]) }
         case .character("l"):
@@ -333,6 +331,14 @@ struct ControlsRunner {
             model.bar.bitrateLabel = option.isAutomatic ? localizer.string(.auto) : String(option.title.split(separator: "·").first ?? Substring(option.title)).trimmingCharacters(in: .whitespaces)
             model.message = localizer.string(.bitrateSelection, [.name: option.title])
         }
+    }
+
+    /// "1×", "1.25×", "0.5×": the rate with no trailing zeros.
+    static func rateText(_ rate: Double) -> String {
+        var text = String(format: "%.2f", rate)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text + "×"
     }
 
     // MARK: Drawing

@@ -796,7 +796,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_STATE_CHANGED where fromPipeline:
             var old = GST_STATE_VOID_PENDING
             var new = GST_STATE_VOID_PENDING
-            cove_message_state_change(message, &old, &new)
+            var pending = GST_STATE_VOID_PENDING
+            gst_message_parse_state_changed(message, &old, &new, &pending)
+            logger.trace("pipeline state changed", metadata: ["old": "\(old.rawValue)", "new": "\(new.rawValue)", "pending": "\(pending.rawValue)", "wantsPlaying": "\(state.withLock { $0.wantsPlaying })"])
             if new == GST_STATE_PLAYING {
                 let (wasPlaying, frameTime) = state.withLock { s -> (Bool, Double?) in
                     let was = s.pipelineAtPlaying
@@ -807,7 +809,11 @@ final class GStreamerPipeline: @unchecked Sendable {
                 if !wasPlaying { emit(.playing) }
                 // The frame was waiting in the sink; it is presented now that the pipeline plays.
                 if frameTime != nil { emit(.firstFrame(wallTime: Date().timeIntervalSince1970)) }
-            } else if old == GST_STATE_PLAYING {
+            } else if old == GST_STATE_PLAYING || (new == GST_STATE_PAUSED && pending == GST_STATE_VOID_PENDING) {
+                // Left PLAYING, or settled at PAUSED. The second matters after a flushing seek: the pipeline
+                // loses its state (PAUSED→PAUSED, pending PAUSED) without a message from PLAYING, so a
+                // pause that lands while it recovers settles at PAUSED and is otherwise never reported.
+                // (The transient lost state itself, still pending, is not a pause.)
                 let wasPlaying = state.withLock { s -> Bool in
                     defer { s.pipelineAtPlaying = false }
                     return s.pipelineAtPlaying

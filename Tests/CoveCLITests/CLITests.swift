@@ -322,6 +322,30 @@ struct CLITests {
         try await arabic.send("q")
     }
 
+    /// A live stream with a DVR window: the bar reads "● Live" at the edge; seeking back turns it into
+    /// "Go to live", and `g` goes back to the edge.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func liveDVRGoesBackToLive() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        // 35 two-second segments: a 70 s window, over the 60 s that makes a live stream a DVR one.
+        try server.addLiveStream(path: "/live/dvr.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 35)
+        let tmux = try await Self.playInTmux([server.url("live/dvr.m3u8").absoluteString])
+        defer { tmux.stop() }
+        // The slider covers the 66 s window; playing live is a few seconds short of its end (1:0x).
+        let live = try await tmux.waitForScreen("the live DVR bar at the edge") {
+            $0.contains("VideoType(LiveDVR)") && $0.contains("● Live") && $0.contains("❚❚") && $0.range(of: #"  1:0\d "#, options: .regularExpression) != nil
+        }
+        #expect(live.contains("↺10") && !live.contains("Go to live"), "\(live)")
+        try await tmux.send("Left")
+        try await tmux.waitForScreen("behind the edge") { $0.contains("Go to live") && !$0.contains("● Live") }
+        try await tmux.send("g")
+        try await tmux.waitForScreen("back at the edge") { $0.contains("● Live") && !$0.contains("Go to live") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+    }
+
     /// The bumper look in the terminal (`cove demo` plays the sample catalog's 4 s bumper first): the
     /// bar follows the bumper's clock with no playhead and no jump back, and the seek keys do nothing.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))

@@ -167,6 +167,32 @@ extension RealEngineTests {
             }
         }
 
+        /// Seeking back in a live DVR window lands there (in stream time, the seekable ranges' time), and
+        /// seeking to near the window's end goes back to live.
+        @Test func liveDVRSeeksBackInTheWindowAndReturnsToTheEdge() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            try h.server.addLiveStream(path: "/live/dvr.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 35)
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: h.server.url("live/dvr.m3u8"), deliveryMethod: .hls)])
+            try await recorder.waitFor(lifecycle: "Play")
+            let started = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let live) = started else { return }
+            let window = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.last } else { nil } }.last)
+            print("live at \(live), window \(window)")
+            #expect(window.contains(live) || live >= window.end.advanced(by: .seconds(-8)))
+            let mark = await recorder.cursor()
+            let back = live.advanced(by: .seconds(-10))
+            #expect(await controller.seekAndWait(to: back))
+            let landed = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let position) = landed else { return }
+            print("landed at \(position) for \(back)")
+            #expect(position >= back.advanced(by: .milliseconds(-500)) && position < back.advanced(by: .seconds(2)), "\(position) for \(back)")
+            controller.shutdown()
+        }
+
         @Test func seekLandsAtTheTargetWithItsFrameAndCompletion() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

@@ -4,7 +4,9 @@ extension ControlTag {
     /// "0:00" and single-digit ad numbers.
     public func longestText(_ localizer: Localizer) -> String? {
         switch self {
-        case .live: return localizer.string(.live)
+        case .live:
+            // "● Live" at the edge, "Go to live" behind it: room for the longer, so the bar does not jump.
+            return ["● " + localizer.string(.live), localizer.string(.goToLive)].max { TerminalColumns.width(of: $0) < TerminalColumns.width(of: $1) }
         case .learnMore: return localizer.string(.learnMore)
         case .skip: return localizer.string(.skipAd)
         case .skipAdCountdown: return localizer.string(.skipAdIn, [.time: "0:00"])

@@ -79,7 +79,7 @@ enum StringTable {
                 ja: "ライブ", ko: "라이브", zhHans: "直播", zhHant: "直播")
         case .goToLive:
             return Translations(
-                ar: "الانتقال إلى البث المباشر", de: "Zu Live springen", en: "Go to live", es: "Ir al directo", fr: "Revenir au direct",
+                ar: "العودة للمباشر", de: "Zu Live springen", en: "Go to live", es: "Ir al directo", fr: "Revenir au direct",
                 ja: "ライブに戻る", ko: "라이브로 이동", zhHans: "回到直播", zhHant: "回到直播")
         case .enterVRGogglesMode:
             return Translations(

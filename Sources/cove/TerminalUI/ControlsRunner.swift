@@ -15,7 +15,7 @@ struct ControlsRunner {
     let accessible: Bool
     var captionLanguage: String? = nil
 
-    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · q quit"
+    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · g go to live · q quit"
 
     private enum Input: Sendable {
         case event(PlaybackEvent)
@@ -42,6 +42,9 @@ struct ControlsRunner {
         var visibility: ControlsVisibility
         var mediaType: MediaType = .audioVideo
         var videoType: VideoType = .vod
+        /// Live streams: the playhead against the live edge (the live control, go to live, the DVR slider).
+        var liveEdge = LiveEdge()
+        var isLive: Bool { videoType == .live || videoType == .liveDVR }
         var adsInBreak = 1
         var currentAd: Ad?
         var caption: String?
@@ -154,6 +157,7 @@ struct ControlsRunner {
             model.session = session
             model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
             model.contentDuration = nil
+            model.liveEdge = LiveEdge()
             model.caption = nil
             model.menu = nil
             model.status = .loading
@@ -162,7 +166,18 @@ struct ControlsRunner {
             if model.bar.phase != .bumper { model.bar.duration = duration }
         case .mediaTypeDetermined(_, let type): model.mediaType = type
         case .videoTypeDetermined(_, let type): model.videoType = type
-        case .progress(_, let time): model.bar.position = time.duration ?? model.bar.position
+        case .progress(_, let time):
+            guard let position = time.duration else { break }
+            if model.isLive {
+                model.liveEdge.playheadMoved(to: position)
+                showLive(model)
+            } else {
+                model.bar.position = position
+            }
+        case .seekableRangesChanged(_, let ranges):
+            guard let window = ranges.last, let start = window.start.duration, let end = window.end.duration else { break }
+            model.liveEdge.windowChanged(start: start, end: end)
+            if model.isLive { showLive(model) }
         case .lifecycle(_, .play), .lifecycle(_, .recovered):
             model.bar.isPlaying = true
             model.status = .playing
@@ -211,6 +226,15 @@ struct ControlsRunner {
         }
     }
 
+    /// A live bar: "Live" or "Go to live"; with DVR the slider covers the window.
+    private func showLive(_ model: Model) {
+        model.bar.isAtLiveEdge = model.liveEdge.isAtLiveEdge
+        if model.videoType == .liveDVR, let window = model.liveEdge.windowPosition {
+            model.bar.position = window.position
+            model.bar.duration = window.length
+        }
+    }
+
     private func setAdPhase(_ model: Model, ad: Ad, remaining: Duration, into: Duration) {
         if let position = try? AdPosition(index: ad.index + 1, count: max(model.adsInBreak, ad.index + 1), timeLeft: remaining, clickThroughURL: ad.clickThroughURL) {
             model.bar.phase = .ad(position)
@@ -236,7 +260,8 @@ struct ControlsRunner {
         }
         switch key {
         case .character(","), .character("."):
-            guard seekingAllowed, let session = model.session else { return }
+            // Previews are of on-demand time (a live window's thumbnails would move under the viewer).
+            guard seekingAllowed, !model.isLive, let session = model.session else { return }
             let step: Duration = key == .character(".") ? .seconds(10) : .zero - .seconds(10)
             var target = max(.zero, (model.scrub ?? model.bar.position) + step)
             if let duration = model.bar.duration { target = min(target, duration) }
@@ -264,8 +289,18 @@ struct ControlsRunner {
                 return
             }
             let step: Duration = key == .right ? .seconds(10) : .zero - (key == .left ? .seconds(10) : options.jumpBackInterval)
+            if model.isLive {
+                // Stream time, inside the DVR window and short of the live position; live without DVR cannot seek.
+                guard model.videoType == .liveDVR, let position = model.liveEdge.position else { return }
+                controller.seek(to: MediaTime(model.liveEdge.clamped(position + step)))
+                return
+            }
             let target = max(.zero, model.bar.position + step)
             controller.seek(to: MediaTime(model.bar.duration.map { min(target, $0) } ?? target))
+        case .character("g"):
+            // Go to live (the live control, when it reads "Go to live").
+            guard model.isLive, !model.liveEdge.isAtLiveEdge, let target = model.liveEdge.liveTarget else { return }
+            controller.seek(to: MediaTime(target))
         case .character("c"):
             guard let session = model.session else { return }
             let tracks = session.textTrackGroup.tracks
@@ -350,7 +385,12 @@ struct ControlsRunner {
         let layout = ControlLayout.resolved(
             appLayout: nil, options: options, mediaType: model.mediaType, videoType: model.videoType, phase: model.bar.phase,
             hasTrackChoices: !(model.session?.textTrackGroup.tracks.isEmpty ?? true)
-        ).settingRemoved(model.session?.variants.variants.isEmpty ?? true, for: .preferredBitrate).sizedForText(localizer)
+        ).settingRemoved(model.session?.variants.variants.isEmpty ?? true, for: .preferredBitrate)
+            // The seed's screen-mode button switches its view to full screen; `cove play` has no such
+            // switch (the terminal is the terminal, and the --window sink manages its own window), so
+            // it is not shown rather than shown doing nothing.
+            .settingRemoved(true, for: .screenMode)
+            .sizedForText(localizer)
         var lines = renderer.lines(layout: layout, state: model.bar, width: width)
         lines.append(infoLine(model, colours: renderer.colours))
         return lines

@@ -1,0 +1,74 @@
+/// Where a live stream's playhead sits against its live edge: what the live control says ("Live"
+/// or "Go to live"), where "Go to live" seeks, and the DVR slider's window.
+///
+/// A live player does not play at the very end of the seekable window: it starts some segments
+/// behind it (HLS asks for at least three target durations), and the window's end moves in
+/// segment-sized steps while the playhead moves smoothly. So "at the live edge" means "about as far
+/// behind the end as playback started", with a tolerance of one and a half window steps — the
+/// closest distance seen is the player's own live offset (Media3's target live offset, learnt).
+public struct LiveEdge: Sendable, Hashable {
+    /// The seekable window, in stream time.
+    public private(set) var windowStart: Duration?
+    public private(set) var windowEnd: Duration?
+    /// The playhead, in stream time.
+    public private(set) var position: Duration?
+    /// The closest the playhead has been to the window's end: where playing "live" sits.
+    public private(set) var liveOffset: Duration?
+    /// The largest step the window's end has moved by (about a segment).
+    public private(set) var windowStep: Duration = .zero
+
+    public init() {}
+
+    public mutating func windowChanged(start: Duration, end: Duration) {
+        if let previous = windowEnd, end > previous { windowStep = min(.seconds(30), max(windowStep, end - previous)) }
+        windowStart = start
+        windowEnd = max(start, end)
+        learn()
+    }
+
+    public mutating func playheadMoved(to position: Duration) {
+        self.position = position
+        learn()
+    }
+
+    /// How far behind the window's end the playhead is.
+    public var behindEnd: Duration? {
+        guard let windowEnd, let position else { return nil }
+        return max(.zero, windowEnd - position)
+    }
+
+    /// How far behind its usual live position the playhead may be and still count as live.
+    public var tolerance: Duration { max(.seconds(3), windowStep * 1.5) }
+
+    /// Live until known otherwise (a stream starts at its edge).
+    public var isAtLiveEdge: Bool {
+        guard let behindEnd, let liveOffset else { return true }
+        return behindEnd <= liveOffset + tolerance
+    }
+
+    /// Where "Go to live" seeks: the usual live offset behind the window's end.
+    public var liveTarget: Duration? {
+        guard let windowEnd else { return nil }
+        return max(windowStart ?? .zero, windowEnd - (liveOffset ?? .zero))
+    }
+
+    /// `target` kept inside what can be played: no earlier than the window's start, no later than the
+    /// live position (a seek past it would only stall at the edge).
+    public func clamped(_ target: Duration) -> Duration {
+        var result = target
+        if let liveTarget { result = min(result, liveTarget) }
+        if let windowStart { result = max(result, windowStart) }
+        return result
+    }
+
+    /// For a DVR slider: the playhead within the window and the window's length.
+    public var windowPosition: (position: Duration, length: Duration)? {
+        guard let windowStart, let windowEnd, let position else { return nil }
+        return (min(max(.zero, position - windowStart), windowEnd - windowStart), windowEnd - windowStart)
+    }
+
+    private mutating func learn() {
+        guard let behindEnd else { return }
+        liveOffset = min(liveOffset ?? behindEnd, behindEnd)
+    }
+}

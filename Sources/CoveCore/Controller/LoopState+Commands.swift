@@ -1,0 +1,295 @@
+import Foundation
+import Logging
+
+/// The app's commands: the dispatch of every `ControllerInput.Command`, and the transport it needs —
+/// play, pause, seek (in place, or by rebuilding the pipeline) and inserting into the queue.
+///
+/// Separate because this is the app-facing entry point: commands check what they are asked and hand
+/// the longer work to the session, engine-event and resilience extensions.
+extension LoopState {
+    // MARK: Commands
+
+    func handle(_ command: ControllerInput.Command) {
+        switch command {
+        case .setVideos(let videos):
+            terminateCurrent()
+            cancelPreparation()
+            discardPreload()
+            queue = videos
+            foundPlayableVideo = false
+            bumperPlayedInQueue = false
+            carriedBumper = nil
+            if videos.isEmpty {
+                index = nil
+                logger.info("setVideos received an empty list: there is nothing to play")
+                return
+            }
+            begin(at: 0, playRequested: settings.autoPlay)
+        case .advanceToNext:
+            let next = (index ?? -1) + 1
+            guard next < queue.count else {
+                logger.info("advanceToNext ignored: there is no video after the current one (queue has \(queue.count))")
+                return
+            }
+            let wasPlaying = current?.playRequested ?? preparation?.playRequested ?? false
+            terminateCurrent()
+            cancelPreparation()
+            advance(to: next, playRequested: settings.autoPlay || wasPlaying)
+        case .insert(let video, let after):
+            insert(video, after: after)
+        case .play:
+            play()
+        case .pause:
+            pause()
+        case .seek(let target, let tolerance, let completion):
+            seek(to: target, tolerance: tolerance, completion: completion)
+        case .seekEngine(let sessionID, let target, let completion):
+            guard current?.session.id == sessionID else { return reject(completion) }
+            seek(to: target, tolerance: .default, completion: completion, askingHooks: false)
+        case .seekSession(let sessionID, let target, let completion):
+            guard current?.session.id == sessionID else { return reject(completion) }
+            seek(to: target, tolerance: .default, completion: completion)
+        case .report(let sessionID, let event):
+            guard current?.session.id == sessionID else { return }
+            emit(event)
+        case .setRate(let rate):
+            current?.player?.setRate(rate)
+            current?.bumper?.player.setRate(rate)
+        case .setPeakBitrate(let cap):
+            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
+            current?.bumper?.player.setMaxBitrate(cap)
+        case .setResolutionCap:
+            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
+        case .resume(let time, let autoPlay):
+            resume(at: time, autoPlay: autoPlay, automatic: false)
+        case .selectTrack(let sessionID, let kind, let trackID):
+            guard let runtime = current, runtime.session.id == sessionID, let player = runtime.player else { return }
+            if kind == .text {
+                selectText(trackID, in: runtime, player: player, remember: true)
+                return
+            }
+            let audio = trackID
+            let text = runtime.selectedSidecarID == nil ? runtime.session.selectedTextTrack?.id : nil
+            player.selectTracks(audio: audio, text: text)
+        case .addConsumer(let consumer):
+            dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
+        case .removeConsumer(let id):
+            dispatcher.enqueue(.removeConsumer(id))
+        case .settle(let done):
+            dispatcher.enqueue(.callback(done))
+        case .terminateSession(let id):
+            guard current?.session.id == id else { return }
+            terminateCurrent()
+        case .shutdown:
+            terminateCurrent()
+            cancelPreparation()
+            discardPreload()
+            isShutDown = true
+            dispatcher.finish()
+        }
+    }
+
+    private func play() {
+        if var preparation {
+            preparation.playRequested = true
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current else {
+            logger.warning(queue.isEmpty ? "play() ignored: the queue is empty; call setVideos(_:) first" : "play() ignored: there is no active session; call setVideos(_:) or advanceToNext()")
+            return
+        }
+        guard runtime.phase != .failed, let player = runtime.player else {
+            logger.warning("play() ignored: session \(runtime.session.id) failed and cannot play")
+            return
+        }
+        emit(.lifecycle(runtime.session, .playRequest))
+        runtime.playRequested = true
+        if let bumper = runtime.bumper {
+            bumper.player.play()
+            return
+        }
+        if runtime.phase == .ended {
+            // Like an HTML media element: play() at the end starts over.
+            runtime.phase = .ready
+            performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
+        }
+        if runtime.stalled { return }
+        if runtime.phase == .ready && runtime.hasPlayed && runtime.bufferingPercent == 0 && runtime.seekInFlight == nil {
+            // The buffer ran dry while paused (the engine will not report it again): this is a stall.
+            handleBuffering(0, in: runtime)
+            return
+        }
+        if runtime.engineRunning && !runtime.isPlaying && runtime.phase == .ready {
+            startPlaying(runtime)
+        }
+        player.play()
+    }
+
+    private func pause() {
+        if var preparation {
+            preparation.playRequested = false
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current, runtime.phase != .failed, let player = runtime.player else {
+            logger.info("pause() ignored: no session is playing")
+            return
+        }
+        emit(.lifecycle(runtime.session, .pauseRequest))
+        runtime.playRequested = false
+        if runtime.heldFrame != nil { runtime.heldFrameIsStale = true }
+        if let bumper = runtime.bumper {
+            if !bumper.engineRunning && !bumper.paused {
+                // Not playing yet (loading or stalled): the engine will not report a pause, so report it here.
+                bumper.paused = true
+                stopTicker(runtime)
+                emit(.lifecycle(runtime.session, .bumperPause))
+            }
+            bumper.player.pause()
+            return
+        }
+        if runtime.isPlaying && !runtime.engineRunning {
+            // Stalled or not yet started: the engine will not report a state change, so report it here.
+            stopPlaying(runtime)
+        }
+        player.pause()
+    }
+
+    typealias PendingSeek = SessionRuntime.PendingSeek
+
+    private func nextSeekID() -> Int {
+        seekCounter += 1
+        return seekCounter
+    }
+
+    private func reject(_ completion: (@Sendable (Bool) -> Void)?) {
+        guard let completion else { return }
+        dispatcher.enqueue(.callback { completion(false) })
+    }
+
+    func seek(to target: MediaTime, tolerance: SeekTolerance, completion: (@Sendable (Bool) -> Void)?, askingHooks: Bool = true) {
+        var target = target
+        var completion = completion
+        if askingHooks, preparation == nil, let runtime = current, let hooks = runtime.hooks, target.isFinite {
+            // The app seeks in reported (content) time; the plugin says where the engine goes.
+            let position = runtime.player?.position ?? .zero
+            switch hooks.seekRequested(to: max(target, .zero), from: position, adsDisabled: settings.adsDisabled, completion: completion) {
+            case .seek(let engineTime):
+                target = engineTime
+            case .seekKeepingCompletion(let engineTime):
+                target = engineTime
+                completion = nil
+            case .refuse(let reason):
+                logger.notice("seek(to:) refused: \(reason)")
+                return reject(completion)
+            }
+        }
+        let request = PendingSeek(id: nextSeekID(), target: max(target, .zero), tolerance: tolerance, completion: completion)
+        if var preparation {
+            guard preparation.bumper == nil else {
+                logger.notice("seek(to:) refused: a bumper plays first, and seeking is not allowed while it plays")
+                complete(request, succeeded: false)
+                return
+            }
+            if let replaced = preparation.queuedSeek { complete(replaced, succeeded: false) }
+            preparation.queuedSeek = request
+            self.preparation = preparation
+            return
+        }
+        guard let runtime = current, runtime.player != nil, runtime.phase != .failed else {
+            logger.info("seek(to:) ignored: no session can seek")
+            complete(request, succeeded: false)
+            return
+        }
+        guard runtime.bumper == nil else {
+            logger.notice("seek(to:) refused: seeking is not allowed while the bumper plays")
+            complete(request, succeeded: false)
+            return
+        }
+        if runtime.phase == .loading {
+            // The newest request wins, whether the older one was queued or given to the engine as its start.
+            for replaced in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(replaced, succeeded: false) }
+            runtime.openingSeek = nil
+            runtime.queuedSeek = request
+            return
+        }
+        if runtime.phase == .ended { runtime.phase = .ready }
+        performSeek(in: runtime, request)
+    }
+
+    func performSeek(in runtime: SessionRuntime, _ request: PendingSeek) {
+        if shouldSeekByRebuilding(runtime, to: request.target) {
+            seekByRebuilding(runtime, request)
+            return
+        }
+        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
+        runtime.seekInFlight = request
+        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        runtime.lastWatchedPosition = nil
+        runtime.cueHighWater = .before
+        runtime.hooksPlayheadJumped = true
+        runtime.lowVariantSeekPending = false
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
+    }
+
+    /// hlsdemux2 fetches a seek's first segment at the variant it is on, however it is capped: at 720p
+    /// that is a whole large segment before the first frame. A fresh pipeline opened at the target
+    /// starts on the lowest variant instead (Cove's start policy) and climbs from there — a few
+    /// round trips instead of a big download. Only for targets outside the buffer, on a ladder, when
+    /// not already at the lowest variant.
+    private func shouldSeekByRebuilding(_ runtime: SessionRuntime, to target: MediaTime) -> Bool {
+        guard configuration.startPolicy.lowVariantSeeks, configuration.startPolicy.startsOnLowestVariant, runtime.phase == .ready, runtime.rebuilding == nil,
+            let lowest = runtime.ladder.lowest, let active = runtime.activeVariant, active.bandwidth > lowest.bandwidth,
+            let player = runtime.player, let position = player.position, position.isFinite, target.isFinite
+        else { return false }
+        let status = player.status
+        // Worth it only when fetching a segment at the current variant is slow: at loopback speeds a
+        // rebuild costs more than the download it saves. (~2 s segments assumed.)
+        guard let estimate = status.bandwidthEstimate, estimate > 0, Double(active.bandwidth) * 2 / Double(estimate) > 0.3 else { return false }
+        let bufferedEnd = position.advanced(by: status.bufferedAhead ?? .zero)
+        return target < position || target > bufferedEnd
+    }
+
+    private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
+        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
+        runtime.seekInFlight = request
+        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        runtime.lastWatchedPosition = nil
+        runtime.cueHighWater = .before
+        runtime.hooksPlayheadJumped = true
+        runtime.lowVariantSeekPending = true
+        runtime.resumePosition = request.target
+        runtime.rebuilding = .seek
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        rebuild(runtime, at: request.target, playWhenReady: runtime.playRequested)
+    }
+
+    func complete(_ seek: PendingSeek, succeeded: Bool) {
+        guard let completion = seek.completion else { return }
+        dispatcher.enqueue(.callback { completion(succeeded) })
+    }
+
+    private func insert(_ video: Video, after position: Int) {
+        guard position >= 0, position < queue.count else {
+            let error = PlaybackError(.invalidArgument, "Cannot insert after index \(position): the queue has \(queue.count) videos, so valid indices are 0..<\(queue.count)")
+            emit(.videoInsertionFailed(video, error))
+            return
+        }
+        guard !video.sources.isEmpty, video.error == nil else {
+            let error = PlaybackError(.noPlayableSource, "Cannot insert a video without sources\(video.error.map { " (catalog error: \($0))" } ?? "")")
+            emit(.videoInsertionFailed(video, error))
+            return
+        }
+        if let next = preloaded, next.index > position { discardPreload() }
+        queue.insert(video, at: position + 1)
+        if let current = index, current > position {
+            index = current + 1
+            preparation?.index += 1
+        }
+        emit(.videoInserted(video, index: position + 1))
+    }
+}

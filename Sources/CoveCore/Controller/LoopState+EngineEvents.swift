@@ -1,0 +1,319 @@
+import Foundation
+import Logging
+
+/// The current session's engine events: loading and readiness, tracks and text selection (with the
+/// remembered caption choice), frames, and the start and stop of playback.
+///
+/// Separate because it translates what the engine reports into the app's lifecycle events,
+/// independently of how sessions are created (Sessions) or recovered (Resilience).
+extension LoopState {
+    // MARK: Engine events
+
+    func handle(_ event: EngineEvent, in runtime: SessionRuntime) {
+        let session = runtime.session
+        switch event {
+        case .prerolled(let info):
+            guard runtime.phase == .loading else { return }
+            if let rebuild = runtime.rebuilding, runtime.reportedReady {
+                rebuilt(runtime, info: info, after: rebuild)
+            } else {
+                runtime.rebuilding = nil
+                becameReady(runtime, info: info)
+            }
+        case .playing:
+            runtime.engineRunning = true
+            if runtime.playRequested && !runtime.isPlaying && !runtime.stalled && runtime.phase == .ready {
+                startPlaying(runtime)
+            }
+        case .paused:
+            runtime.engineRunning = false
+            if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
+        case .firstFrame(let wallTime):
+            // Frames that start playback can be shown before it starts (a display shows the prerolled
+            // frame): they are reported right after Play, keeping the lifecycle order.
+            if runtime.awaitingTransitionFrame && runtime.playRequested {
+                runtime.awaitingTransitionFrame = false
+                runtime.reportedFirstFrame = true
+                presentStartingFrame(FramePresentation(cause: .transition, wallTime: wallTime), in: runtime)
+            } else if runtime.awaitingResumeFrame && runtime.playRequested {
+                runtime.awaitingResumeFrame = false
+                runtime.awaitingSeekFrame = false
+                presentStartingFrame(FramePresentation(cause: .resume, wallTime: wallTime), in: runtime)
+            } else if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
+                runtime.reportedFirstFrame = true
+                runtime.awaitingSeekFrame = false
+                presentStartingFrame(FramePresentation(cause: .start, wallTime: wallTime), in: runtime)
+            } else if runtime.awaitingSeekFrame {
+                runtime.awaitingSeekFrame = false
+                emit(.framePresented(session, FramePresentation(cause: .seek, wallTime: wallTime)))
+            }
+        case .seekCompleted(let id, let succeeded):
+            guard let request = runtime.seekInFlight, request.id == id else { return }
+            runtime.seekInFlight = nil
+            runtime.lowVariantSeekPending = false
+            complete(request, succeeded: succeeded)
+            seekFinished(runtime, succeeded: succeeded)
+        case .buffering(let percent):
+            handleBuffering(percent, in: runtime)
+        case .textCue(let cue):
+            guard runtime.streamCues.insert(cue), runtime.selectedSidecarID == nil, runtime.session.selectedTextTrack != nil else { return }
+            updateTextCues(runtime, at: runtime.player?.position ?? runtime.lastReportedTime)
+        case .durationChanged(let duration):
+            guard runtime.phase == .ready || runtime.phase == .ended, duration != runtime.duration else { return }
+            runtime.duration = duration
+            emit(.durationChanged(session, reportedDuration(duration, runtime)))
+        case .tracksChanged(let tracks):
+            runtime.engineTracks = tracks
+            publishTracks(runtime)
+        case .tracksSelected(let ids):
+            runtime.selectedTrackIDs = ids
+            // A new selection from the engine: the remembered choice may be asked for again (once).
+            runtime.captionPreferenceRequested = nil
+            publishTracks(runtime)
+        case .videoSizeChanged(_, let height):
+            // Nothing switched yet: the first picture tells which variant the engine started on.
+            // After a low-variant seek, the picture tells that the fresh pipeline started low.
+            if runtime.activeVariant == nil || (runtime.lowVariantSeekPending && runtime.activeVariant?.height != height),
+                let variant = runtime.ladder.variants.first(where: { $0.height == height }),
+                runtime.ladder.variants.filter({ $0.height == height }).count == 1
+            {
+                variantChanged(runtime, bandwidth: variant.bandwidth, url: variant.url)
+            }
+        case .variantChanged(let bandwidth, let url):
+            variantChanged(runtime, bandwidth: bandwidth, url: url)
+        case .variantsDiscovered(let variants):
+            let ladder = VariantLadder(variants)
+            guard ladder != runtime.ladder else { return }
+            runtime.ladder = ladder
+            emit(.variantsDiscovered(session, ladder))
+            if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
+        case .downloadFailed(let error):
+            guard runtime.downloadFailure == nil else { return }
+            runtime.downloadFailure = error
+            emit(.lifecycle(session, .error(error)))
+            // During a retry episode downloads failing again means the network is still bad: go on
+            // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
+            if runtime.stalled || runtime.retryAttempts > 0 { retryOrFail(runtime, error: error) }
+        case .failed(let error):
+            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
+                rebuildFailed(runtime, error: error, after: rebuild)
+            } else if runtime.phase == .loading, scheduleRetry(runtime, error: error, kind: .load) {
+                runtime.rebuilding = .retry(.load)
+                logger.notice("session failed to load; retrying", metadata: ["session": "\(session.id)", "error": "\(error)"])
+            } else if runtime.phase == .loading {
+                runtime.phase = .failed
+                stopTicker(runtime)
+                for seek in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+                runtime.queuedSeek = nil
+                runtime.openingSeek = nil
+                abandonBumper(in: runtime)
+                emit(.lifecycle(session, .fail(error)))
+                logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
+                runtime.player?.close()
+                continueAfterFailure(of: index ?? 0, playRequested: runtime.playRequested)
+            } else if runtime.phase != .failed {
+                retryOrFail(runtime, error: error)
+            }
+        case .warning(let text):
+            logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
+        case .endOfStream:
+            guard runtime.phase == .ready else { return }
+            if runtime.seekInFlight != nil {
+                // A seek to (or past) the end: finish the seek first, then end.
+                runtime.endedDuringSeek = true
+                return
+            }
+            reachedEnd(runtime)
+        }
+    }
+
+    private func becameReady(_ runtime: SessionRuntime, info: EngineMediaInfo) {
+        let session = runtime.session
+        runtime.phase = .ready
+        runtime.reportedReady = true
+        defer {
+            // Loaded: hold the session to the remembered caption choice.
+            runtime.captionPreferenceRequested = nil
+            applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
+        }
+        runtime.duration = info.duration
+        runtime.seekableRanges = info.seekableRanges
+        runtime.isLive = info.isLive
+        emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
+        if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
+        emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
+        emit(.videoTypeDetermined(session, videoType(info)))
+        let codecs = determinedCodecs(runtime)
+        if !codecs.isEmpty { emit(.codecsDetermined(session, codecs)) }
+        emit(.lifecycle(session, .ready))
+        if let opening = runtime.openingSeek {
+            runtime.openingSeek = nil
+            complete(opening, succeeded: true)
+        }
+        emit(.lifecycle(session, .likelyToKeepUp))
+        if let queued = runtime.queuedSeek {
+            runtime.queuedSeek = nil
+            performSeek(in: runtime, queued)
+        }
+        if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
+            startPlaying(runtime)
+        }
+    }
+
+    /// A live window slides: report it when either end moved by a second or more.
+    func reportSeekableRangesIfMoved(_ runtime: SessionRuntime) {
+        guard let ranges = runtime.player?.seekableRanges, !ranges.isEmpty else { return }
+        let moved = ranges.count != runtime.seekableRanges.count || zip(ranges, runtime.seekableRanges).contains { new, old in
+            [new.start.offset(from: old.start), new.end.offset(from: old.end)].contains { shift in
+                guard let shift else { return true }
+                return shift >= .seconds(1) || shift <= .seconds(-1)
+            }
+        }
+        guard moved else { return }
+        runtime.seekableRanges = ranges
+        emit(.seekableRangesChanged(runtime.session, ranges))
+    }
+
+    private func videoType(_ info: EngineMediaInfo) -> VideoType {
+        guard info.isLive else { return .vod }
+        let window = info.seekableRanges.compactMap(\.duration).max() ?? .zero
+        return window >= configuration.liveDVRMinimumWindow ? .liveDVR : .live
+    }
+
+    private func determinedCodecs(_ runtime: SessionRuntime) -> [String] {
+        let selected = runtime.engineTracks.filter { runtime.selectedTrackIDs.isEmpty || runtime.selectedTrackIDs.contains($0.id) }
+        var codecs: [String] = []
+        for codec in selected.compactMap(\.codec) where !codecs.contains(codec) { codecs.append(codec) }
+        return codecs.isEmpty ? (runtime.session.source?.codecs ?? []) : codecs
+    }
+
+    private func publishTracks(_ runtime: SessionRuntime) {
+        let session = runtime.session
+        // The stream's own first selection marks its DEFAULT renditions.
+        if runtime.defaultTrackIDs == nil, !runtime.selectedTrackIDs.isEmpty { runtime.defaultTrackIDs = Set(runtime.selectedTrackIDs) }
+        let defaults = runtime.defaultTrackIDs ?? []
+        let tracks = { (kind: MediaTrack.Kind, engineKind: EngineTrack.Kind) in
+            runtime.engineTracks.filter { $0.kind == engineKind }.map { Self.mediaTrack($0, kind: kind).markedDefault(defaults.contains($0.id)) }
+        }
+        let audio = tracks(.audio, .audio)
+        // The stream's own renditions, then the sidecar tracks that have not failed to load.
+        let sidecars = session.sidecarTextTracks.filter { if case .failed = $0.status { false } else { true } }.map(\.mediaTrack)
+        let text = tracks(.text, .text) + sidecars
+        let selectedAudio = audio.first { runtime.selectedTrackIDs.contains($0.id) }
+        let selectedText = runtime.selectedSidecarID.flatMap { id in sidecars.first { $0.id == id } } ?? text.first { runtime.selectedTrackIDs.contains($0.id) }
+        let (audioChanged, textChanged) = session.update { state -> (Bool, Bool) in
+            state.audioTracks = audio
+            state.textTracks = text
+            let changes = (state.selectedAudio != selectedAudio, state.selectedText != selectedText)
+            state.selectedAudio = selectedAudio
+            state.selectedText = selectedText
+            return changes
+        }
+        guard !runtime.selectedTrackIDs.isEmpty || runtime.selectedSidecarID != nil || textChanged else { return }
+        if audioChanged { emit(.audioTrackSelected(session, selectedAudio)) }
+        if textChanged { emit(.textTrackSelected(session, selectedText)) }
+        // Only once loaded: a selection change while the engine prerolls can hold its preroll up.
+        if !runtime.engineTracks.isEmpty && runtime.phase == .ready { applyCaptionPreference(runtime, text: text, selected: selectedText) }
+    }
+
+    /// Shows `trackID`'s text (nil: none). A sidecar track replaces the stream's own text; choosing a
+    /// stream track or none drops it. `remember`: the app chose it, so it is the viewer's new preference.
+    func selectText(_ trackID: String?, in runtime: SessionRuntime, player: any EnginePlayer, remember: Bool) {
+        let sidecar = trackID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+        if trackID != nil && sidecar == nil && trackID?.hasPrefix(SidecarTextTrack.idPrefix) == true {
+            logger.warning("selectTextTrack ignored: the session has no sidecar track \(trackID ?? "")")
+            return
+        }
+        if remember, let preferences = configuration.captionPreferences {
+            let chosen = trackID.flatMap { id in runtime.session.textTrackGroup.tracks.first { $0.id == id } }
+            let choice: CaptionPreferences.Choice? = trackID == nil ? .off : chosen?.language.map(CaptionPreferences.Choice.language)
+            if let choice {
+                do { try preferences.save(choice) } catch { logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"]) }
+            }
+            runtime.captionPreferenceApplied = true
+        }
+        runtime.selectedSidecarID = sidecar?.mediaTrack.id
+        let streamText = sidecar == nil ? trackID : nil
+        // The audio the engine plays, even before the session has published it.
+        let audio = runtime.session.selectedAudioTrack?.id
+            ?? runtime.engineTracks.first { $0.kind == .audio && runtime.selectedTrackIDs.contains($0.id) }?.id
+        player.selectTracks(audio: audio, text: streamText)
+        publishTracks(runtime)
+        updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
+    }
+
+    /// Holds the session to the remembered caption choice until the app makes one of its own: the
+    /// stream's own selections (its DEFAULT renditions, selected in stages) do not override the viewer's.
+    private func applyCaptionPreference(_ runtime: SessionRuntime, text: [MediaTrack], selected: MediaTrack?) {
+        guard !runtime.captionPreferenceApplied, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
+        let target: String?
+        switch preferences.choice {
+        case .off?:
+            target = nil
+        case .language(let language)?:
+            guard let track = MediaTrackGroup(kind: .text, tracks: text).track(preferring: [language]) else { return }
+            target = track.id
+        case nil:
+            return
+        }
+        // Asked once per target: the engine confirms a selection asynchronously, and until it does the
+        // published selection still shows the stream's own.
+        guard selected?.id != target, runtime.captionPreferenceRequested != .some(target) else { return }
+        runtime.captionPreferenceRequested = .some(target)
+        selectText(target, in: runtime, player: player, remember: false)
+    }
+
+    private static func mediaTrack(_ track: EngineTrack, kind: MediaTrack.Kind) -> MediaTrack {
+        let title = track.title
+        let accessibility = (title?.lowercased().contains("sdh") ?? false) || (title?.lowercased().contains("cc") ?? false)
+        return MediaTrack(id: track.id, kind: kind, language: track.language, title: title, codec: track.codec, isAccessibility: accessibility)
+    }
+
+    func startPlaying(_ runtime: SessionRuntime) {
+        runtime.isPlaying = true
+        let session = runtime.session
+        if !runtime.hasPlayed {
+            runtime.hasPlayed = true
+            let position = runtime.player?.position ?? .zero
+            let shown = reported(position, runtime)
+            let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: shown)
+            if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: .before, currentTime: shown, cuePoints: passed))) }
+            runtime.lastReportedTime = position
+        }
+        emit(.lifecycle(session, .play))
+        if let hooks = runtime.hooks {
+            for event in hooks.playingChanged(true, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
+        }
+        // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
+        runtime.captionPreferenceRequested = nil
+        applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
+        if let held = runtime.heldFrame {
+            runtime.heldFrame = nil
+            // Paused in between: the viewer saw playback start now, not when the frame was prerolled.
+            let wallTime = runtime.heldFrameIsStale ? clockNow() : held.wallTime
+            runtime.heldFrameIsStale = false
+            emit(.framePresented(session, FramePresentation(cause: held.cause, wallTime: wallTime)))
+        }
+        startTicker(runtime)
+    }
+
+    private func presentStartingFrame(_ frame: FramePresentation, in runtime: SessionRuntime) {
+        if runtime.isPlaying {
+            emit(.framePresented(runtime.session, frame))
+        } else {
+            runtime.heldFrame = frame
+            runtime.heldFrameIsStale = false
+        }
+    }
+
+    private func clockNow() -> Double { Date().timeIntervalSince1970 }
+
+    func stopPlaying(_ runtime: SessionRuntime) {
+        runtime.isPlaying = false
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .pause))
+        if let hooks = runtime.hooks {
+            for event in hooks.playingChanged(false, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
+        }
+    }
+}

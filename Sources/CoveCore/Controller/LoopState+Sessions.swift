@@ -1,0 +1,374 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Session lifecycle: preparing a video (and its bumper), building, installing, failing to start,
+/// terminating and advancing sessions, and the bumper that plays inside a session before its content.
+///
+/// Separate because it owns how sessions come and go; the other `LoopState+` files act on the
+/// current session once it exists.
+extension LoopState {
+    // MARK: Session lifecycle
+
+    func begin(at position: Int, playRequested: Bool) {
+        index = position
+        preparationCounter += 1
+        let video = queue[position]
+        let bumper = bumperPlayedInQueue ? nil : (video.bumper ?? carriedBumper)
+        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil)
+        preparation = prep
+        let provider = self.provider
+        let context = SessionPreparationContext(logger: logger)
+        let send = self.send
+        let id = prep.id
+        Task {
+            // The bumper is prepared alongside the content, not after it.
+            async let bumperPlan = bumper.asyncPlan(provider: provider, context: context)
+            let content = await Self.plan(video, provider: provider, context: context)
+            send(.prepared(preparationID: id, content, bumper: await bumperPlan))
+        }
+    }
+
+    static func plan(_ video: Video, provider: any PlaybackSessionProvider, context: SessionPreparationContext) async -> Result<SessionPlan, PlaybackError> {
+        do throws(PlaybackError) {
+            return .success(try await provider.prepareSession(for: video, context: context))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func cancelPreparation() {
+        if let seek = preparation?.queuedSeek { complete(seek, succeeded: false) }
+        preparation = nil
+    }
+
+    func start(_ prep: Preparation, with result: Result<SessionPlan, PlaybackError>, bumper bumperPlan: Result<SessionPlan, PlaybackError>?) {
+        let plan: SessionPlan
+        switch result {
+        case .failure(let error):
+            carriedBumper = prep.bumper
+            failToStart(prep, video: prep.video, source: nil, error: error)
+            return
+        case .success(let p):
+            plan = p
+        }
+        // A hooked plan's queued seek is in reported time: it is made through the hooks once loaded.
+        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
+        let player: any EnginePlayer
+        do {
+            player = try engine.makePlayer(configuration: configuration)
+        } catch {
+            carriedBumper = prep.bumper
+            failToStart(prep, video: plan.video, source: plan.source, error: error)
+            return
+        }
+        foundPlayableVideo = true
+        let send = self.send
+        // The bumper gets its own engine player; the content preloads paused meanwhile.
+        var bumperPlayer: (any EnginePlayer)?
+        var bumperVideo: Video?
+        var bumperFailure: PlaybackError?
+        switch bumperPlan {
+        case .success(let bumper):
+            var bumperConfiguration = configuration
+            bumperConfiguration.url = bumper.playbackURL
+            bumperConfiguration.startPosition = nil
+            do {
+                bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration)
+                bumperVideo = bumper.video
+            } catch {
+                bumperFailure = error
+            }
+        case .failure(let error):
+            bumperFailure = error
+        case nil:
+            break
+        }
+        if bumperPlan != nil {
+            bumperPlayedInQueue = true
+            carriedBumper = nil
+        }
+        let session = PlaybackSession(
+            id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
+            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource,
+            thumbnailSeekingEnabled: thumbnailSwitch, send: send
+        )
+        let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
+        runtime.hooks = plan.hooks
+        if plan.hooks == nil { runtime.openingSeek = prep.queuedSeek }
+        install(runtime)
+        let sessionID = session.id
+        listen(to: player, in: runtime)
+        emit(.sessionAdvanced(session))
+        if let hooks = plan.hooks {
+            for event in hooks.sessionStarted(session, control: SessionControl(sessionID: sessionID, send: send)) { emit(event) }
+            if let queued = prep.queuedSeek { seek(to: queued.target, tolerance: queued.tolerance, completion: queued.completion) }
+        }
+        session.prefetchThumbnails()
+        announceBufferTarget(runtime)
+        if prep.playRequested {
+            runtime.playRequested = true
+            emit(.lifecycle(session, .playRequest))
+        }
+        if let bumperFailure {
+            emit(.lifecycle(session, .error(PlaybackError(bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it", url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, underlying: bumperFailure.underlying))))
+        }
+        if let bumperPlayer, let bumperVideo = session.bumper {
+            let bumper = SessionRuntime.BumperRuntime(video: bumperVideo, player: bumperPlayer)
+            runtime.bumper = bumper
+            bumper.eventTask = Task {
+                for await event in bumperPlayer.events { send(.engine(sessionID: sessionID, .bumper, event)) }
+            }
+            emit(.lifecycle(session, .bumperEnter(bumperVideo)))
+            bumperPlayer.load(playWhenReady: prep.playRequested)
+            if configuration.videoOutput == .headless {
+                // Nothing is visible: the content preloads, paused, so it starts the moment the bumper ends.
+                emit(.lifecycle(session, .bufferEmpty))
+                player.load(playWhenReady: false)
+            } else {
+                runtime.contentLoadDeferred = true
+            }
+            return
+        }
+        emit(.lifecycle(session, .bufferEmpty))
+        player.load(playWhenReady: prep.playRequested)
+    }
+
+    /// The engine configuration for this controller's outputs and current rate.
+    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?) -> EnginePlayerConfiguration {
+        EnginePlayerConfiguration(
+            url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
+            pacing: configuration.pacing, rate: settings.rate, maxBitrate: maxBitrate,
+            forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy
+        )
+    }
+
+    /// A new session starts at the optimizer's first target and the app's peak cap (the ladder, and
+    /// with it any resolution cap, is known only once the engine has read the master playlist).
+    func newSessionConfiguration(url: URL, startPosition: MediaTime?) -> EnginePlayerConfiguration {
+        let current = settings
+        return engineConfiguration(url: url, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero), maxBitrate: current.peakBitrate)
+    }
+
+    /// Tells the app the buffer target a session that just became current started with.
+    private func announceBufferTarget(_ runtime: SessionRuntime) {
+        if let target = runtime.appliedBufferTarget { emit(.forwardBufferChanged(runtime.session, target)) }
+    }
+
+    /// Forwards the player's events into the loop, tagged with the runtime's current generation.
+    func listen(to player: any EnginePlayer, in runtime: SessionRuntime) {
+        let send = self.send
+        let sessionID = runtime.session.id
+        let generation = runtime.generation
+        runtime.eventTask?.cancel()
+        runtime.eventTask = Task {
+            for await event in player.events { send(.engine(sessionID: sessionID, .content(generation: generation), event)) }
+        }
+    }
+
+    // MARK: Bumper
+
+    func handleBumper(_ event: EngineEvent, in runtime: SessionRuntime) {
+        guard let bumper = runtime.bumper else { return }
+        let session = runtime.session
+        switch event {
+        case .playing:
+            bumper.engineRunning = true
+            bumper.hasPlayed = true
+            if bumper.paused {
+                bumper.paused = false
+                emit(.lifecycle(session, .bumperResume))
+            }
+            if !bumper.stalled { startTicker(runtime) }
+        case .paused:
+            bumper.engineRunning = false
+            if !runtime.playRequested && !bumper.paused {
+                bumper.paused = true
+                stopTicker(runtime)
+                emit(.lifecycle(session, .bumperPause))
+            }
+        case .firstFrame(let wallTime):
+            if !bumper.reportedFirstFrame {
+                bumper.reportedFirstFrame = true
+                emit(.framePresented(session, FramePresentation(cause: .bumper, wallTime: wallTime)))
+            }
+        case .buffering(let percent):
+            handleBumperBuffering(percent, bumper: bumper, in: runtime)
+        case .endOfStream:
+            finishBumper(in: runtime, failure: nil)
+        case .failed(let error):
+            finishBumper(in: runtime, failure: error)
+        case .downloadFailed(let error):
+            // Like the content: buffered media may still play; fatal only once the bumper runs dry.
+            logger.notice("bumper download failed", metadata: ["session": "\(session.id)", "error": "\(error)"])
+            if bumper.downloadFailure == nil { bumper.downloadFailure = error }
+            if bumper.stalled { finishBumper(in: runtime, failure: error) }
+        default:
+            break
+        }
+    }
+
+    /// A bumper that runs dry pauses until its buffer refills; if that takes longer than the stall
+    /// timeout it is skipped, so a slow bumper can never hold the content back for long.
+    private func handleBumperBuffering(_ percent: Int, bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
+        guard bumper.hasPlayed else { return }
+        if percent == 0 && !bumper.stalled {
+            if let failure = bumper.downloadFailure {
+                finishBumper(in: runtime, failure: failure)
+                return
+            }
+            bumper.stalled = true
+            stopTicker(runtime)
+            bumper.player.pause()
+            bumper.stallToken += 1
+            bumper.stallTask?.cancel()
+            bumper.stallTask = after(configuration.bumperStallTimeout, send: .bumperStallDeadline(sessionID: runtime.session.id, token: bumper.stallToken))
+        } else if percent >= 100 && bumper.stalled {
+            bumper.stalled = false
+            bumper.stallToken += 1
+            bumper.stallTask?.cancel()
+            if runtime.playRequested { bumper.player.play() }
+        }
+    }
+
+    /// Closes the bumper's player; the caller reports the exit.
+    private func closeBumper(_ bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
+        runtime.bumper = nil
+        stopTicker(runtime)
+        bumper.stallTask?.cancel()
+        bumper.eventTask?.cancel()
+        bumper.player.close()
+    }
+
+    /// The bumper is over: report it, drop its player and let the (preloaded) content play.
+    func finishBumper(in runtime: SessionRuntime, failure: PlaybackError?) {
+        guard let bumper = runtime.bumper else { return }
+        let session = runtime.session
+        closeBumper(bumper, in: runtime)
+        if let failure { emit(.lifecycle(session, .bumperFailedToPlayToEndTime(failure))) }
+        emit(.lifecycle(session, .bumperExit(bumper.video)))
+        guard runtime.phase != .failed else { return }
+        if runtime.contentLoadDeferred {
+            runtime.contentLoadDeferred = false
+            emit(.lifecycle(session, .bufferEmpty))
+            runtime.player?.load(playWhenReady: runtime.playRequested)
+            return
+        }
+        if runtime.playRequested {
+            runtime.player?.play()
+            if runtime.phase == .ready && runtime.engineRunning && !runtime.isPlaying { startPlaying(runtime) }
+        }
+    }
+
+    /// The content failed while its bumper played: the bumper stops (and exits) at once, and plays
+    /// before the next video instead.
+    func abandonBumper(in runtime: SessionRuntime) {
+        guard let bumper = runtime.bumper else { return }
+        closeBumper(bumper, in: runtime)
+        emit(.lifecycle(runtime.session, .bumperExit(bumper.video)))
+        bumperPlayedInQueue = false
+        carriedBumper = bumper.video
+    }
+
+    private func failToStart(_ prep: Preparation, video: Video, source: Source?, error: PlaybackError) {
+        let session = PlaybackSession(id: nextSessionID(), video: video, source: source, player: nil, providerExtension: nil, send: send)
+        let runtime = SessionRuntime(session: session, player: nil, phase: .failed)
+        install(runtime)
+        if let seek = prep.queuedSeek { complete(seek, succeeded: false) }
+        emit(.sessionAdvanced(session))
+        emit(.lifecycle(session, .fail(error)))
+        logger.error("session failed to start", metadata: ["session": "\(session.id)", "error": "\(error)"])
+        continueAfterFailure(of: prep.index, playRequested: prep.playRequested)
+    }
+
+    /// After a video fails: move on when auto-advancing, and report when the queue is exhausted —
+    /// `noPlayableVideosFound` when nothing in it could play, else (auto-advancing) `playlistCompleted`.
+    func continueAfterFailure(of position: Int, playRequested: Bool) {
+        let isLast = position + 1 >= queue.count
+        if isLast {
+            if !foundPlayableVideo {
+                emit(.noPlayableVideosFound(queue))
+            } else if settings.autoAdvance {
+                emit(.playlistCompleted(queue))
+            }
+        } else if settings.autoAdvance {
+            terminateCurrent()
+            advance(to: position + 1, playRequested: playRequested || settings.autoPlay)
+        }
+    }
+
+    private func install(_ runtime: SessionRuntime) {
+        current = runtime
+        shared.currentSession.withLock { $0 = runtime.session }
+    }
+
+    func terminateCurrent() {
+        guard let runtime = current else { return }
+        runtime.hooks?.sessionEnded()
+        current = nil
+        shared.currentSession.withLock { $0 = nil }
+        stopTicker(runtime)
+        disarm(runtime)
+        runtime.eventTask?.cancel()
+        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        if let bumper = runtime.bumper {
+            closeBumper(bumper, in: runtime)
+            emit(.lifecycle(runtime.session, .bumperExit(bumper.video)))
+        }
+        runtime.player?.close()
+        runtime.session.update { $0.terminated = true }
+        emit(.lifecycle(runtime.session, .terminate))
+    }
+
+    /// Moves to the video at `position`, taking over its preloaded session when there is one.
+    func advance(to position: Int, playRequested: Bool) {
+        guard let next = preloaded, next.index == position, position < queue.count, queue[position] == next.video, let runtime = next.runtime else {
+            discardPreload()
+            begin(at: position, playRequested: playRequested)
+            return
+        }
+        preloaded = nil
+        index = position
+        foundPlayableVideo = true
+        install(runtime)
+        emit(.sessionAdvanced(runtime.session))
+        if let hooks = runtime.hooks {
+            for event in hooks.sessionStarted(runtime.session, control: SessionControl(sessionID: runtime.session.id, send: send)) { emit(event) }
+        }
+        runtime.session.prefetchThumbnails()
+        announceBufferTarget(runtime)
+        if playRequested {
+            runtime.playRequested = true
+            runtime.awaitingTransitionFrame = true
+            emit(.lifecycle(runtime.session, .playRequest))
+        }
+        emit(.lifecycle(runtime.session, .bufferEmpty))
+        if runtime.contentLoadDeferred {
+            runtime.contentLoadDeferred = false
+            runtime.player?.load(playWhenReady: playRequested)
+        } else if playRequested {
+            runtime.player?.play()
+        }
+        let events = runtime.pendingEvents
+        runtime.pendingEvents = []
+        for event in events where current === runtime { handle(event, in: runtime) }
+    }
+}
+
+/// Session ids are unique per process.
+private let sessionCounter = Mutex(0)
+
+func nextSessionID() -> Int {
+    sessionCounter.withLock { value in
+        value += 1
+        return value
+    }
+}
+
+extension Optional where Wrapped == Video {
+    /// The bumper's plan, or nil when there is no bumper.
+    fileprivate func asyncPlan(provider: any PlaybackSessionProvider, context: SessionPreparationContext) async -> Result<SessionPlan, PlaybackError>? {
+        guard let video = self else { return nil }
+        return await LoopState.plan(video, provider: provider, context: context)
+    }
+}

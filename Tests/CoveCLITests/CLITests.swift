@@ -366,14 +366,18 @@ struct CLITests {
         try await tmux.waitForScreen("the demo exited") { $0.contains("EXIT=") }
     }
 
-    /// `--hide-controls 1`: the bar goes a second after the last key while playing (the caption line
-    /// stays), any key brings it back, and pausing keeps it up.
+    /// `--hide-controls 2`: the bar goes two seconds after the last key while playing (the caption line
+    /// stays), any key brings it back, and pausing keeps it up. Nonsense intervals are refused up front.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
     func theControlsHideWhilePlayingAndAnyKeyBringsThemBack() async throws {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
-        let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--hide-controls", "1"])
+        for bad in ["0", "-1", "inf", "nan"] {
+            let run = try await Self.cove(["play", server.url(.ladder).absoluteString, "--hide-controls=\(bad)"])
+            #expect(run.status != 0 && run.errorOutput.contains("--hide-controls takes seconds"), "\(bad): \(run.errorOutput)")
+        }
+        let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--hide-controls", "2"])
         defer { tmux.stop() }
         let hasBar = { (screen: String) in screen.contains("/  0:20") }
         try await tmux.waitForScreen("playing with the bar") { hasBar($0) && $0.contains("❚❚") }

@@ -181,15 +181,25 @@ extension RealEngineTests {
             let started = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let live) = started else { return }
             let window = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.last } else { nil } }.last)
-            print("live at \(live), window \(window)")
             #expect(window.contains(live) || live >= window.end.advanced(by: .seconds(-8)))
             let mark = await recorder.cursor()
             let back = live.advanced(by: .seconds(-10))
             #expect(await controller.seekAndWait(to: back))
             let landed = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let position) = landed else { return }
-            print("landed at \(position) for \(back)")
             #expect(position >= back.advanced(by: .milliseconds(-500)) && position < back.advanced(by: .seconds(2)), "\(position) for \(back)")
+            // Forward again, to as far behind the window's end as playback started: live again, and playing on.
+            let offset = try #require(window.end.offset(from: live))
+            let latest = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.last } else { nil } }.last)
+            let edge = latest.end.advanced(by: .zero - offset)
+            let again = await recorder.cursor()
+            #expect(await controller.seekAndWait(to: edge))
+            let returned = try await recorder.waitFor(from: again) { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let atEdge) = returned else { return }
+            #expect(atEdge >= edge.advanced(by: .milliseconds(-500)) && atEdge < edge.advanced(by: .seconds(2)), "\(atEdge) for \(edge)")
+            let moving = await recorder.cursor()
+            try await recorder.waitFor(from: moving) { if case .progress(_, let t) = $0 { t > atEdge.advanced(by: .milliseconds(500)) } else { false } }
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             controller.shutdown()
         }
 

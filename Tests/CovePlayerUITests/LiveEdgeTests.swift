@@ -40,6 +40,16 @@ struct LiveEdgeTests {
         #expect(!edge.isAtLiveEdge, "8 s of window moved on while the playhead stood still")
     }
 
+    @Test func aPauseDoesNotWidenTheTolerance() {
+        var edge = playingLive()
+        // Paused 20 s: the first report after it jumps by the whole gap, and the viewer is 20 s behind.
+        edge.windowChanged(start: .seconds(130), end: .seconds(190))
+        edge.playheadMoved(to: .seconds(165))
+        #expect(edge.windowStep == .seconds(2), "a gap is not a segment")
+        #expect(!edge.isAtLiveEdge)
+        #expect(edge.liveTarget == .seconds(185))
+    }
+
     @Test func seeksAreKeptInsideTheWindowAndShortOfTheEdge() {
         let edge = playingLive()
         #expect(edge.clamped(.seconds(50)) == .seconds(110))

@@ -6,6 +6,8 @@
 /// segment-sized steps while the playhead moves smoothly. So "at the live edge" means "about as far
 /// behind the end as playback started", with a tolerance of one and a half window steps — the
 /// closest distance seen is the player's own live offset (Media3's target live offset, learnt).
+/// The step is the smallest the window's end has moved by: after a pause or a stall the first report
+/// jumps by the whole gap, which is not a segment.
 public struct LiveEdge: Sendable, Hashable {
     /// The seekable window, in stream time.
     public private(set) var windowStart: Duration?
@@ -14,13 +16,16 @@ public struct LiveEdge: Sendable, Hashable {
     public private(set) var position: Duration?
     /// The closest the playhead has been to the window's end: where playing "live" sits.
     public private(set) var liveOffset: Duration?
-    /// The largest step the window's end has moved by (about a segment).
+    /// The smallest step the window's end has moved by (about a segment); zero until it has moved.
     public private(set) var windowStep: Duration = .zero
 
     public init() {}
 
     public mutating func windowChanged(start: Duration, end: Duration) {
-        if let previous = windowEnd, end > previous { windowStep = min(.seconds(30), max(windowStep, end - previous)) }
+        if let previous = windowEnd, end > previous {
+            let step = end - previous
+            windowStep = windowStep == .zero ? step : min(windowStep, step)
+        }
         windowStart = start
         windowEnd = max(start, end)
         learn()
@@ -38,7 +43,7 @@ public struct LiveEdge: Sendable, Hashable {
     }
 
     /// How far behind its usual live position the playhead may be and still count as live.
-    public var tolerance: Duration { max(.seconds(3), windowStep * 1.5) }
+    public var tolerance: Duration { max(.seconds(3), min(.seconds(30), windowStep) * 1.5) }
 
     /// Live until known otherwise (a stream starts at its edge).
     public var isAtLiveEdge: Bool {

@@ -22,13 +22,22 @@ struct ControlOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Hide the control bar this many seconds after the last key while playing (any key brings it back).", valueName: "seconds"))
     var hideControls: Double?
 
+    func validate() throws {
+        guard jumpBack.isFinite, jumpBack >= 1, jumpBack <= 3600 else {
+            throw ValidationError("--jump-back takes seconds from 1 to 3600, not \(jumpBack)")
+        }
+        if let hideControls, !(hideControls.isFinite && hideControls > 0 && hideControls <= 3600) {
+            throw ValidationError("--hide-controls takes seconds above 0 and up to 3600, not \(hideControls) (leave it out to keep the bar up)")
+        }
+    }
+
     /// The interactive runner when controls are on, nil for the plain event log.
     func runner(controller: PlaybackController, captionLanguage: String?) -> ControlsRunner? {
         guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
         let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
         let options = (try? PlayerUIOptions(
-            jumpBackInterval: .milliseconds(Int64(max(1, jumpBack) * 1000)),
-            hideControlsInterval: .milliseconds(Int64(max(0, hideControls ?? 3) * 1000)),
+            jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)),
+            hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)),
             keepControlsVisible: hideControls == nil)) ?? .standard
         return ControlsRunner(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
     }

@@ -158,6 +158,11 @@ struct ControlsRunner {
             model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
             model.contentDuration = nil
             model.liveEdge = LiveEdge()
+            model.mediaType = .audioVideo
+            model.videoType = .vod
+            model.scrub = nil
+            model.scrubThumbnail = nil
+            model.scrubImage = nil
             model.caption = nil
             model.menu = nil
             model.status = .loading
@@ -229,7 +234,7 @@ struct ControlsRunner {
     /// A live bar: "Live" or "Go to live"; with DVR the slider covers the window.
     private func showLive(_ model: Model) {
         model.bar.isAtLiveEdge = model.liveEdge.isAtLiveEdge
-        if model.videoType == .liveDVR, let window = model.liveEdge.windowPosition {
+        if model.videoType == .liveDVR, model.bar.phase != .bumper, let window = model.liveEdge.windowPosition {
             model.bar.position = window.position
             model.bar.duration = window.length
         }
@@ -299,7 +304,7 @@ struct ControlsRunner {
             controller.seek(to: MediaTime(model.bar.duration.map { min(target, $0) } ?? target))
         case .character("g"):
             // Go to live (the live control, when it reads "Go to live").
-            guard model.isLive, !model.liveEdge.isAtLiveEdge, let target = model.liveEdge.liveTarget else { return }
+            guard model.isLive, let target = model.liveEdge.liveTarget else { return }
             controller.seek(to: MediaTime(target))
         case .character("c"):
             guard let session = model.session else { return }
@@ -430,7 +435,9 @@ struct ControlsRunner {
     /// `--accessible`: what changed, as sentences (the seed's VoiceOver labels, for a screen reader).
     private func announce(_ model: Model, screen: ScreenRegion) {
         let captions = model.session?.selectedTextTrack.map { controller.title(for: $0) }
-        let state = PlayerUIState(status: model.status, position: model.bar.position, phase: model.bar.phase, captions: captions, bitrate: model.bar.bitrateLabel)
+        let state = PlayerUIState(
+            status: model.status, position: model.bar.position, phase: model.bar.phase, captions: captions, bitrate: model.bar.bitrateLabel,
+            isAtLiveEdge: model.isLive ? model.liveEdge.isAtLiveEdge : nil)
         for sentence in ScreenReaderAnnouncer(localizer: localizer).sentences(from: model.announced, to: state) { screen.log(sentence) }
         model.announced = state
         if let message = model.message {

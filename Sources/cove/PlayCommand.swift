@@ -55,7 +55,11 @@ struct PlayCommand: AsyncParsableCommand {
         } else {
             outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
         }
-        if outcome != .ended { throw ExitCode(1) }
+        switch outcome {
+        case .ended, .quit: break
+        case .failed: throw ExitCode(1)
+        case .interrupted: throw ExitCode(130)  // the shell's convention for SIGINT
+        }
     }
 
     /// `URL` or `URL=LANGUAGE` as a catalog `text_tracks` entry.

@@ -6,7 +6,9 @@ import CoveSSAI
 /// sessions to the requested caption language, and collect SSAI sessions so their last beacons are
 /// sent before the command exits.
 struct PlaybackSupervisor {
-    enum Outcome { case ended, failed, interrupted }
+    /// How playback finished: to its end, failed, quit from the keyboard (a normal way out), or
+    /// interrupted by a signal.
+    enum Outcome { case ended, failed, quit, interrupted }
 
     let controller: PlaybackController
     let videos: [Video]
@@ -60,7 +62,7 @@ struct PlaybackSupervisor {
 
     /// The viewer quit.
     mutating func quit() {
-        outcome = .interrupted
+        outcome = .quit
         controller.shutdown()
     }
 

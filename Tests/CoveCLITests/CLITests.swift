@@ -266,7 +266,7 @@ struct CLITests {
         try await tmux.send("-")
         try await tmux.waitForScreen("a slower rate") { $0.contains("0.75×") }
         try await tmux.send("q")
-        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+        try await tmux.waitForScreen("the player exited, quitting being a normal way out") { $0.contains("EXIT=0") }
     }
 
     /// Scrubbing with `.`/`,` previews a position with its thumbnail (time and image name; inline
@@ -343,7 +343,8 @@ struct CLITests {
         try await tmux.send("g")
         try await tmux.waitForScreen("back at the edge") { $0.contains("● Live") && !$0.contains("Go to live") }
         try await tmux.send("q")
-        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+        let exited = try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+        #expect(exited.contains("EXIT=0"), "a clean exit after seeking in the live window: \(exited)")
     }
 
     /// The bumper look in the terminal (`cove demo` plays the sample catalog's 4 s bumper first): the

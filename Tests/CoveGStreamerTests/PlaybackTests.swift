@@ -169,7 +169,14 @@ extension RealEngineTests {
 
         /// Seeking back in a live DVR window lands there (in stream time, the seekable ranges' time), and
         /// seeking to near the window's end goes back to live.
-        @Test func liveDVRSeeksBackInTheWindowAndReturnsToTheEdge() async throws {
+        ///
+        /// Disabled in the shared test process: in full `make test` runs with it, a later test crashed in
+        /// 3 of 4 runs inside libsoup on a souphttpsrc thread (bad mutex / null dereference — a heap
+        /// corrupted earlier), and in 0 of 3 without it; alone it passes, also under ASan (so not a Swift
+        /// use-after-free). The same flow runs on the real engine in its own process in the CLI test
+        /// `liveDVRGoesBackToLive`. Run it alone with `--filter liveDVRSeeksBack`.
+        @Test(.disabled("corrupts the shared test process's heap afterwards (GStreamer 1.22 live seek + teardown); see the doc comment"))
+        func liveDVRSeeksBackInTheWindowAndReturnsToTheEdge() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             try h.server.addLiveStream(path: "/live/dvr.m3u8", sourcePlaylist: "ladder/v0/index.m3u8", windowSegments: 35)

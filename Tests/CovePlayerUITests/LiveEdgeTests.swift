@@ -50,6 +50,20 @@ struct LiveEdgeTests {
         #expect(edge.liveTarget == .seconds(185))
     }
 
+    @Test func onlyFollowingPlaybackTeachesTheLiveOffset() {
+        var edge = playingLive()
+        // Playing at 2× (not following) reaches the window's end: that is not the usual live position.
+        edge.playheadMoved(to: .seconds(170), following: false)
+        #expect(edge.liveOffset == .seconds(5))
+        #expect(edge.liveTarget == .seconds(165), "go to live still targets the learnt offset")
+        // A stream opened 30 s behind its edge teaches nothing until it follows the edge.
+        var behind = LiveEdge()
+        behind.windowChanged(start: .zero, end: .seconds(60), following: false)
+        behind.playheadMoved(to: .seconds(30), following: false)
+        #expect(behind.liveOffset == nil && behind.isAtLiveEdge == true, "unknown counts as live")
+        #expect(behind.liveTarget == .seconds(60))
+    }
+
     @Test func seeksAreKeptInsideTheWindowAndShortOfTheEdge() {
         let edge = playingLive()
         #expect(edge.clamped(.seconds(50)) == .seconds(110))

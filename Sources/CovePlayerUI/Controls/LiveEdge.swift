@@ -21,19 +21,22 @@ public struct LiveEdge: Sendable, Hashable {
 
     public init() {}
 
-    public mutating func windowChanged(start: Duration, end: Duration) {
+    public mutating func windowChanged(start: Duration, end: Duration, following: Bool = true) {
         if let previous = windowEnd, end > previous {
             let step = end - previous
             windowStep = windowStep == .zero ? step : min(windowStep, step)
         }
         windowStart = start
         windowEnd = max(start, end)
-        learn()
+        if following { learn() }
     }
 
-    public mutating func playheadMoved(to position: Duration) {
+    /// `following` says whether playback is following the live edge as it started (1×, not moved by a
+    /// seek since): only then does the playhead teach the live offset. A stream opened behind its edge,
+    /// a seek back or a fast rate catching up with the end would otherwise teach a wrong "live".
+    public mutating func playheadMoved(to position: Duration, following: Bool = true) {
         self.position = position
-        learn()
+        if following { learn() }
     }
 
     /// How far behind the window's end the playhead is.

@@ -44,6 +44,8 @@ struct ControlsRunner {
         var videoType: VideoType = .vod
         /// Live streams: the playhead against the live edge (the live control, go to live, the DVR slider).
         var liveEdge = LiveEdge()
+        /// Playback follows the live edge as it started: no seek away from it since (go to live restores it).
+        var followingLive = true
         var isLive: Bool { videoType == .live || videoType == .liveDVR }
         var adsInBreak = 1
         var currentAd: Ad?
@@ -122,6 +124,8 @@ struct ControlsRunner {
                 supervisor.handle(event)
                 if case .lifecycle(_, .ready) = event, let seekTo { controller.seek(to: .seconds(seekTo)) }
                 update(model, with: event, failed: supervisor.hasFailed)
+                // --seek-to opens a live stream away from its edge: that is not where live is.
+                if case .sessionAdvanced = event, seekTo != nil { model.followingLive = false }
             }
             model.visibility.setPinned(model.isPinned, at: now())
             if accessible {
@@ -158,6 +162,7 @@ struct ControlsRunner {
             model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
             model.contentDuration = nil
             model.liveEdge = LiveEdge()
+            model.followingLive = true
             model.mediaType = .audioVideo
             model.videoType = .vod
             model.scrub = nil
@@ -174,14 +179,14 @@ struct ControlsRunner {
         case .progress(_, let time):
             guard let position = time.duration else { break }
             if model.isLive {
-                model.liveEdge.playheadMoved(to: position)
+                model.liveEdge.playheadMoved(to: position, following: model.followingLive && controller.playbackRate == 1)
                 showLive(model)
             } else {
                 model.bar.position = position
             }
         case .seekableRangesChanged(_, let ranges):
             guard let window = ranges.last, let start = window.start.duration, let end = window.end.duration else { break }
-            model.liveEdge.windowChanged(start: start, end: end)
+            model.liveEdge.windowChanged(start: start, end: end, following: model.followingLive && controller.playbackRate == 1)
             if model.isLive { showLive(model) }
         case .lifecycle(_, .play), .lifecycle(_, .recovered):
             model.bar.isPlaying = true
@@ -298,6 +303,7 @@ struct ControlsRunner {
                 // Stream time, inside the DVR window and short of the live position; live without DVR cannot seek.
                 guard model.videoType == .liveDVR, let position = model.liveEdge.position else { return }
                 controller.seek(to: MediaTime(model.liveEdge.clamped(position + step)))
+                model.followingLive = false
                 return
             }
             let target = max(.zero, model.bar.position + step)
@@ -306,6 +312,8 @@ struct ControlsRunner {
             // Go to live (the live control, when it reads "Go to live").
             guard model.isLive, let target = model.liveEdge.liveTarget else { return }
             controller.seek(to: MediaTime(target))
+            // Following again once there (the learnt offset would be taught by the landing anyway).
+            model.followingLive = true
         case .character("c"):
             guard let session = model.session else { return }
             let tracks = session.textTrackGroup.tracks

@@ -125,7 +125,6 @@ char *cove_message_structure_string(GstMessage *m) {
 GstObject *cove_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
 
 gint cove_message_buffering_percent(GstMessage *m) { gint p = 0; gst_message_parse_buffering(m, &p); return p; }
-void cove_message_state_change(GstMessage *m, GstState *o, GstState *n) { gst_message_parse_state_changed(m, o, n, NULL); }
 
 void cove_message_error(GstMessage *m, gboolean is_warning, char **domain, gint *code, char **text, char **debug) {
     GError *error = NULL;

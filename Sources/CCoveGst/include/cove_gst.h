@@ -66,7 +66,6 @@ GstObject *cove_message_source(GstMessage *message);
 /// Reads "percent" of a BUFFERING message.
 gint cove_message_buffering_percent(GstMessage *message);
 /// Reads old/new state of a STATE_CHANGED message.
-void cove_message_state_change(GstMessage *message, GstState *old_state, GstState *new_state);
 /// Reads an ERROR or WARNING message: domain name, code, message and debug text (free all with g_free).
 void cove_message_error(GstMessage *message, gboolean is_warning, char **domain, gint *code, char **text, char **debug);
 /// Field readers for ELEMENT messages such as adaptive-streaming-statistics.

@@ -48,14 +48,11 @@ struct ControlsRunner {
         var followingLive = true
         var isLive: Bool { videoType == .live || videoType == .liveDVR }
         var adsInBreak = 1
-        var currentAd: Ad?
         var caption: String?
         var menu: Menu?
         var message: String?
         /// Scrubbing: where Enter would seek to, and what the thumbnail there is.
-        var scrub: Duration?
-        var scrubThumbnail: Thumbnail?
-        var scrubImage: String?
+        var preview: Preview?
         var status: PlayerUIState.Status = .loading
         var announced: PlayerUIState?
 
@@ -65,8 +62,16 @@ struct ControlsRunner {
 
         /// The controls stay up while a menu or a preview is open, as they do while paused or in an ad.
         var isPinned: Bool {
-            ControlsVisibility.isPinned(bar, status: status, overlayOpen: menu != nil || scrub != nil)
+            ControlsVisibility.isPinned(bar, status: status, overlayOpen: menu != nil || preview != nil)
         }
+    }
+
+    /// A scrubbing preview: the position Enter would seek to, and once it arrives the thumbnail there
+    /// (with its image, on terminals that draw one).
+    private struct Preview {
+        let time: Duration
+        var thumbnail: Thumbnail?
+        var image: String?
     }
 
     func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackRunner.Outcome {
@@ -116,9 +121,8 @@ struct ControlsRunner {
                     handle(key, model: model, feed: feed)
                 }
             case .preview(let time, let thumbnail, let image):
-                guard model.scrub == time else { break }  // the viewer has moved on
-                model.scrubThumbnail = thumbnail
-                model.scrubImage = image
+                guard model.preview?.time == time else { break }  // the viewer has moved on
+                model.preview = Preview(time: time, thumbnail: thumbnail, image: image)
             case .event(let event):
                 if let text = describe(event) { screen.log(text) }
                 supervisor.handle(event)
@@ -165,9 +169,7 @@ struct ControlsRunner {
             model.followingLive = true
             model.mediaType = .audioVideo
             model.videoType = .vod
-            model.scrub = nil
-            model.scrubThumbnail = nil
-            model.scrubImage = nil
+            model.preview = nil
             model.caption = nil
             model.menu = nil
             model.status = .loading
@@ -221,12 +223,10 @@ struct ControlsRunner {
             model.caption = text.isEmpty ? nil : text
         case .adSequenceEntered(_, let sequence): model.adsInBreak = max(1, sequence.ads.count)
         case .adEntered(_, let ad):
-            model.currentAd = ad
             setAdPhase(model, ad: ad, remaining: ad.duration, into: .zero)
         case .adProgressed(_, let progress):
             setAdPhase(model, ad: progress.ad, remaining: progress.remaining, into: progress.time.duration ?? .zero)
         case .adExited, .adSkipped:
-            model.currentAd = nil
             model.bar.phase = .content
             model.bar.skipIn = nil
         case .lifecycle(_, .end): model.status = .ended
@@ -261,11 +261,9 @@ struct ControlsRunner {
             return
         }
         let seekingAllowed = !model.bar.phase.isAd && model.bar.phase != .bumper
-        if let scrub = model.scrub, key == .enter || key == .escape {
-            if key == .enter { controller.seek(to: MediaTime(scrub)) }
-            model.scrub = nil
-            model.scrubThumbnail = nil
-            model.scrubImage = nil
+        if let preview = model.preview, key == .enter || key == .escape {
+            if key == .enter { controller.seek(to: MediaTime(preview.time)) }
+            model.preview = nil
             return
         }
         switch key {
@@ -273,11 +271,9 @@ struct ControlsRunner {
             // Previews are of on-demand time (a live window's thumbnails would move under the viewer).
             guard seekingAllowed, !model.isLive, let session = model.session else { return }
             let step: Duration = key == .character(".") ? .seconds(10) : .zero - .seconds(10)
-            var target = max(.zero, (model.scrub ?? model.bar.position) + step)
+            var target = max(.zero, (model.preview?.time ?? model.bar.position) + step)
             if let duration = model.bar.duration { target = min(target, duration) }
-            model.scrub = target
-            model.scrubThumbnail = nil
-            model.scrubImage = nil
+            model.preview = Preview(time: target)
             let inline = Self.terminalShowsInlineImages
             Task {
                 let thumbnail = await session.thumbnail(at: MediaTime(target))
@@ -416,14 +412,14 @@ struct ControlsRunner {
     }
 
     /// "Position 0:22 · ▣ 0:20–0:25 sprite.jpg": where Enter would seek, and the scrubbing thumbnail there.
-    private func previewLine(_ model: Model, at time: Duration) -> String {
-        var line = localizer.string(.position, [.time: TimeText.clock(time)])
-        if let thumbnail = model.scrubThumbnail {
+    private func previewLine(_ preview: Preview) -> String {
+        var line = localizer.string(.position, [.time: TimeText.clock(preview.time)])
+        if let thumbnail = preview.thumbnail {
             let range = [thumbnail.start, thumbnail.end].map { TimeText.clock($0.duration ?? .zero) }.joined(separator: "–")
             line += " · ▣ \(range) \(thumbnail.imageURL.lastPathComponent)"
         }
         line += " · Enter ↵ / Esc"
-        return line + (model.scrubImage ?? "")
+        return line + (preview.image ?? "")
     }
 
     /// Under the bar: an open menu, else a scrubbing preview, else a message, else the caption.
@@ -435,7 +431,7 @@ struct ControlsRunner {
         case .bitrate(let menu, let selected)?:
             return menu.displayTitle(localizer) + ": " + menu.options.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
         case nil:
-            if let scrub = model.scrub { return previewLine(model, at: scrub) }
+            if let preview = model.preview { return previewLine(preview) }
             return model.message ?? model.caption ?? ""
         }
     }

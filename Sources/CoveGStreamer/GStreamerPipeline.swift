@@ -26,6 +26,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Serialises "is it closed?" with state changes, so nothing can set PLAYING after teardown set NULL.
     private let transitions = Mutex(())
     private let urlText: String
+    /// Adaptive streams' seeks wait here for the demuxer's downloads to go quiet (GStreamer 1.22.0 bug).
+    private let seekGate = SeekGate()
 
     struct RenderHandler: Sendable {
         let sink: ElementRef
@@ -96,6 +98,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Subtitle cues handed to the text sink, waiting for the bus thread to report them.
         var pendingCues: [TextCue] = []
         var bytesRead = 0
+        /// Each demuxer's (max-buffering-time, high-watermark-time) while a seek holds its downloads.
+        var heldBuffering: [(guint64, guint64)] = []
         /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
         var startGatePending = false
         var startGateSince = 0.0
@@ -307,25 +311,64 @@ final class GStreamerPipeline: @unchecked Sendable {
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
         let rate = state.withLock { $0.rate }
-        let sent = sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap) { s, seqnum in
+        sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
+        }, failed: "cove-seek-failed", failedValue: id)
+    }
+
+    /// Records a flushing seek's seqnum (with `register`) before sending it — its ASYNC_DONE may arrive on
+    /// the bus thread before `send_event` returns — and sends it: at once for progressive media, through
+    /// the seek gate for an adaptive stream (see `SeekGate`). When the engine refuses it, the `failed`
+    /// application message (carrying `failedValue`) is posted, so the bus thread reports it in order.
+    private func sendSeek(rate: Double, to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil, failedValue: Int = 0) {
+        let seqnum = gst_util_seqnum_next()
+        let adaptive = state.withLock { s -> Bool in
+            s.appliedRate = rate
+            register(&s, seqnum)
+            return !s.demuxers.isEmpty
         }
-        if !sent {
-            cove_post_application_values(playbin.pointer, "cove-seek-failed", gint64(id), 0)
+        let position = gint64(max(target.nanoseconds ?? 0, 0))
+        let send: @Sendable (Duration) -> Void = { [self] held in
+            guard !isClosed else { return }
+            if adaptive { logger.debug("seek sent", metadata: ["target": "\(target)", "held": "\(held)"]) }
+            var sent = false
+            if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
+                gst_event_set_seqnum(event, seqnum)
+                sent = gst_element_send_event(playbin.pointer, event) != 0
+            }
+            if !sent, let failed { cove_post_application_values(playbin.pointer, failed, gint64(failedValue), 0) }
+        }
+        if adaptive {
+            seekGate.submit(hold: { [self] on in holdDownloads(on) }, send: send)
+        } else {
+            send(.zero)
         }
     }
 
-    /// Builds a flushing seek, records its seqnum (with `register`) before sending it — its ASYNC_DONE may
-    /// arrive on the bus thread before `send_event` returns — and sends it.
-    @discardableResult
-    private func sendSeek(rate: Double, to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }) -> Bool {
-        guard let event = cove_make_seek(rate, gint64(max(target.nanoseconds ?? 0, 0)), keyUnit ? 1 : 0) else { return false }
-        let seqnum = gst_event_get_seqnum(event)
-        state.withLock { s in
-            s.appliedRate = rate
-            register(&s, seqnum)
+    /// While a seek waits at the gate: no new segment download starts (the buffering limit drops to
+    /// 1 ns), and afterwards the demuxer's own limits come back.
+    private func holdDownloads(_ on: Bool) {
+        let demuxers = state.withLock { s -> [ElementRef] in
+            if on { s.heldBuffering = [] }
+            return s.demuxers
         }
-        return gst_element_send_event(playbin.pointer, event) != 0
+        if on {
+            let saved = demuxers.map { (cove_get_uint64($0.object, "max-buffering-time"), cove_get_uint64($0.object, "high-watermark-time")) }
+            state.withLock { $0.heldBuffering = saved }
+            for demuxer in demuxers {
+                cove_set_uint64(demuxer.object, "max-buffering-time", 1)
+                cove_set_uint64(demuxer.object, "high-watermark-time", 1)
+            }
+        } else {
+            let saved = state.withLock { s -> [(guint64, guint64)] in
+                defer { s.heldBuffering = [] }
+                return s.heldBuffering
+            }
+            for (demuxer, limits) in zip(demuxers, saved) {
+                cove_set_uint64(demuxer.object, "max-buffering-time", limits.0)
+                cove_set_uint64(demuxer.object, "high-watermark-time", limits.1)
+            }
+        }
     }
 
     /// After the first frame: ABR measures the connection itself again.
@@ -437,6 +480,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// finishes when it is done.
     func close() {
         guard let handlers = beginClose() else { return }
+        seekGate.close()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
 
@@ -707,6 +751,12 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.bytesRead += count }
     }
 
+    /// A downloaded segment's bytes reached the demuxer's parser: a download is in flight.
+    fileprivate func segmentBytes(_ count: Int) {
+        sourceBytes(count)
+        seekGate.noteSegmentData()
+    }
+
     /// The URL's own source read `bytes`: keep them while they can be a master playlist (≤ 1 MiB).
     fileprivate func masterSourceBytes(_ bytes: [UInt8]) {
         state.withLock { s in
@@ -923,6 +973,13 @@ final class GStreamerPipeline: @unchecked Sendable {
                 return true
             }
             if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
+        case "cove-start-seek-failed":
+            // Could not seek: start from where we are rather than stall.
+            let wantsPlaying = state.withLock { s -> Bool in
+                s.startSeekSeqnum = nil
+                return s.wantsPlaying
+            }
+            finishLoad(wantsPlaying: wantsPlaying)
         case "cove-seek-failed":
             state.withLock { s in
                 if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
@@ -968,12 +1025,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .none:
             break
         case .startSeek(let start, let rate):
-            let sent = sendSeek(rate: rate, to: start, keyUnit: false) { s, seqnum in s.startSeekSeqnum = seqnum }
-            if !sent {
-                // Could not seek: start from where we are rather than stall.
-                state.withLock { $0.startSeekSeqnum = nil }
-                finishLoad(wantsPlaying: state.withLock { $0.wantsPlaying })
-            }
+            sendSeek(rate: rate, to: start, keyUnit: false, register: { s, seqnum in s.startSeekSeqnum = seqnum }, failed: "cove-start-seek-failed")
         case .prerolled(let wantsPlaying, let rate):
             if let rate, let at = currentPosition() { sendSeek(rate: rate, to: at, keyUnit: false) }
             finishLoad(wantsPlaying: wantsPlaying, alreadyMarked: true)
@@ -1218,7 +1270,7 @@ private let onMasterSourceData: GstPadProbeCallback = { _, info, data in
 private let onSourceData: GstPadProbeCallback = { _, info, data in
     guard let info, let data, let buffer = info.pointee.data else { return GST_PAD_PROBE_OK }
     let size = gst_buffer_get_size(buffer.assumingMemoryBound(to: GstBuffer.self))
-    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sourceBytes(Int(size))
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().segmentBytes(Int(size))
     return GST_PAD_PROBE_OK
 }
 

@@ -28,6 +28,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     private let urlText: String
     /// Adaptive streams' seeks wait here for the demuxer's downloads to go quiet (GStreamer 1.22.0 bug).
     private let seekGate = SeekGate()
+    /// Stream selections go one at a time (GStreamer 1.22.0 bug).
+    private let selectionGate = SelectionGate()
 
     struct RenderHandler: Sendable {
         let sink: ElementRef
@@ -414,6 +416,14 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func selectTracks(audio: String?, text: String?) {
         guard !isClosed else { return }
+        // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is sent.
+        selectionGate.submit { [self] in sendSelection(audio: audio, text: text) }
+    }
+
+    /// Sends `select-streams` for the current video plus the wanted audio and text; false when nothing
+    /// was sent.
+    private func sendSelection(audio: String?, text: String?) -> Bool {
+        guard !isClosed else { return false }
         let ids = state.withLock { s -> [String] in
             var ids = s.tracks.filter { $0.kind == .video && s.selectedTrackIDs.contains($0.id) }.map(\.id)
             if ids.isEmpty, let firstVideo = s.tracks.first(where: { $0.kind == .video }) { ids.append(firstVideo.id) }
@@ -421,12 +431,12 @@ final class GStreamerPipeline: @unchecked Sendable {
             if let text, s.tracks.contains(where: { $0.id == text && $0.kind == .text }) { ids.append(text) }
             return ids
         }
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return false }
         var cStrings = ids.map { strdup($0) }
         defer { cStrings.forEach { free($0) } }
-        cStrings.withUnsafeMutableBufferPointer { buffer in
+        return cStrings.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { base in
-                _ = cove_select_streams(playbin.pointer, base, gint(buffer.count))
+                cove_select_streams(playbin.pointer, base, gint(buffer.count)) != 0
             }
         }
     }
@@ -481,6 +491,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     func close() {
         guard let handlers = beginClose() else { return }
         seekGate.close()
+        selectionGate.close()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
 
@@ -1117,6 +1128,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             s.expectsVideo = kinds.contains(.video)
         }
         emit(.tracksSelected(ids))
+        selectionGate.applied()
     }
 
     private static func track(from stream: UnsafeMutablePointer<GstStream>) -> EngineTrack? {

@@ -19,6 +19,15 @@ func takeGString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
     return String(cString: pointer)
 }
 
+extension Duration {
+    /// Whole nanoseconds, negative durations as zero: what GStreamer's unsigned clock times and the
+    /// engine's monotonic deadlines take.
+    var clampedNanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}
+
 /// A GstClockTime read as a signed query result → MediaTime; negative (GST_CLOCK_TIME_NONE) becomes nil.
 func mediaTime(nanoseconds: Int) -> MediaTime? {
     nanoseconds < 0 ? nil : MediaTime(nanoseconds: Int64(nanoseconds))

@@ -59,10 +59,7 @@ public struct GStreamerImageCodec: ImageCodec {
         try decode(data, header: try limits.check(data))
     }
 
-    private var timeoutNanoseconds: guint64 {
-        let (seconds, attoseconds) = timeout.components
-        return guint64(max(0, seconds)) * 1_000_000_000 + guint64(max(0, attoseconds) / 1_000_000_000)
-    }
+    private var timeoutNanoseconds: guint64 { guint64(timeout.clampedNanoseconds) }
 
     private static func ensureRuntime() throws(ThumbnailError) {
         do {

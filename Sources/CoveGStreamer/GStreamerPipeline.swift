@@ -100,8 +100,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Subtitle cues handed to the text sink, waiting for the bus thread to report them.
         var pendingCues: [TextCue] = []
         var bytesRead = 0
-        /// Each demuxer's (max-buffering-time, high-watermark-time) while a seek holds its downloads.
-        var heldBuffering: [(guint64, guint64)] = []
         /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
         var startGatePending = false
         var startGateSince = 0.0
@@ -347,28 +345,16 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    /// While a seek waits at the gate: no new segment download starts (the buffering limit drops to
-    /// 1 ns), and afterwards the demuxer's own limits come back.
+    /// While a seek waits at the gate: no new segment download starts (the buffering limits drop to
+    /// 1 ns); afterwards they are the forward buffer's again (nil: 30 s, GStreamer's own defaults).
     private func holdDownloads(_ on: Bool) {
-        let demuxers = state.withLock { s -> [ElementRef] in
-            if on { s.heldBuffering = [] }
-            return s.demuxers
-        }
-        if on {
-            let saved = demuxers.map { (cove_get_uint64($0.object, "max-buffering-time"), cove_get_uint64($0.object, "high-watermark-time")) }
-            state.withLock { $0.heldBuffering = saved }
-            for demuxer in demuxers {
+        let (demuxers, forwardBuffer) = state.withLock { ($0.demuxers, $0.forwardBuffer) }
+        for demuxer in demuxers {
+            if on {
                 cove_set_uint64(demuxer.object, "max-buffering-time", 1)
                 cove_set_uint64(demuxer.object, "high-watermark-time", 1)
-            }
-        } else {
-            let saved = state.withLock { s -> [(guint64, guint64)] in
-                defer { s.heldBuffering = [] }
-                return s.heldBuffering
-            }
-            for (demuxer, limits) in zip(demuxers, saved) {
-                cove_set_uint64(demuxer.object, "max-buffering-time", limits.0)
-                cove_set_uint64(demuxer.object, "high-watermark-time", limits.1)
+            } else {
+                applyForwardBuffer(forwardBuffer, to: demuxer)
             }
         }
     }

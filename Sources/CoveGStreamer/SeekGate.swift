@@ -35,8 +35,8 @@ final class SeekGate: Sendable {
     /// Whether a seek that has waited since `waitingSince` goes now. Times are monotonic nanoseconds;
     /// `lastData` is when the demuxer last received segment data (nil: never).
     static func decide(now: UInt64, lastData: UInt64?, waitingSince: UInt64, policy: Policy) -> Decision {
-        let quietNanos = UInt64(policy.quiet.components.seconds) * 1_000_000_000 + UInt64(policy.quiet.components.attoseconds / 1_000_000_000)
-        let limitNanos = UInt64(policy.limit.components.seconds) * 1_000_000_000 + UInt64(policy.limit.components.attoseconds / 1_000_000_000)
+        let quietNanos = policy.quiet.clampedNanoseconds
+        let limitNanos = policy.limit.clampedNanoseconds
         let quietFor = lastData.map { now >= $0 ? now - $0 : 0 } ?? UInt64.max
         let waited = now >= waitingSince ? now - waitingSince : 0
         if quietFor >= quietNanos || waited >= limitNanos { return .send }
@@ -106,8 +106,7 @@ final class SeekGate: Sendable {
                 hold(true)
                 held = hold
             }
-            let nanos = pause.components.seconds * 1_000_000_000 + pause.components.attoseconds / 1_000_000_000
-            sleepNanoseconds(max(nanos, 1_000_000))
+            sleepNanoseconds(max(Int64(clamping: pause.clampedNanoseconds), 1_000_000))
         }
         held?(false)
         let send = state.withLock { s -> (@Sendable (Duration) -> Void)? in

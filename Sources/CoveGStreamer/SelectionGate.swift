@@ -21,19 +21,15 @@ final class SelectionGate: Sendable {
     static func delay(now: UInt64, inFlightSince: UInt64?, appliedAt: UInt64?, policy: Policy) -> Duration? {
         if let since = inFlightSince {
             let elapsed = now >= since ? now - since : 0
-            let limit = nanoseconds(policy.inFlightLimit)
+            let limit = policy.inFlightLimit.clampedNanoseconds
             if elapsed < limit { return .nanoseconds(Int64(limit - elapsed)) }
         }
         if let applied = appliedAt {
             let elapsed = now >= applied ? now - applied : 0
-            let settle = nanoseconds(policy.settle)
+            let settle = policy.settle.clampedNanoseconds
             if elapsed < settle { return .nanoseconds(Int64(settle - elapsed)) }
         }
         return nil
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        UInt64(max(duration.components.seconds, 0)) * 1_000_000_000 + UInt64(max(duration.components.attoseconds, 0) / 1_000_000_000)
     }
 
     private struct State {
@@ -94,8 +90,7 @@ final class SelectionGate: Sendable {
         case .none:
             break
         case .retry(let wait):
-            let nanos = Int(max(wait.components.seconds, 0)) * 1_000_000_000 + Int(max(wait.components.attoseconds, 0) / 1_000_000_000)
-            queue.asyncAfter(deadline: .now() + .nanoseconds(nanos)) { [self] in flush() }
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: wait.clampedNanoseconds))) { [self] in flush() }
         case .send(let send):
             if !send() {
                 // Refused (or nothing to select): no STREAMS_SELECTED will come for it.

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CoveCore", targets: ["CoveCore"]),
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
         .library(name: "CoveHLS", targets: ["CoveHLS"]),
+        .library(name: "CoveStreaming", targets: ["CoveStreaming"]),
         .library(name: "CoveText", targets: ["CoveText"]),
         .library(name: "CoveSSAI", targets: ["CoveSSAI"]),
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
@@ -39,6 +40,11 @@ let package = Package(
         ),
         .target(
             name: "CoveHLS",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveStreaming",
+            dependencies: ["CoveCore", "CoveHLS"],
             swiftSettings: strict
         ),
         .target(
@@ -83,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "CoveGStreamer",
-            dependencies: ["CoveCore", "CoveHLS", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveHLS", "CoveStreaming", "CoveNetworking", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -144,6 +150,11 @@ let package = Package(
         .testTarget(
             name: "CoveHLSTests",
             dependencies: ["CoveHLS", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveStreamingTests",
+            dependencies: ["CoveStreaming", "CoveHLS", "CoveCore", "CoveTesting"],
             swiftSettings: strict
         ),
         .testTarget(

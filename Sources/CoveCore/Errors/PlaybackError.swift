@@ -65,6 +65,9 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let corruptMedia = Code(rawValue: 3001, name: "corruptMedia")
         /// The format or codec is not supported by the installed engine plugins.
         public static let unsupportedFormat = Code(rawValue: 3002, name: "unsupportedFormat")
+        /// The server answered with something that is not media: an HTML page (a captive portal, a CDN
+        /// error page), an empty body, or bytes that are neither a playlist nor a media segment.
+        public static let notMedia = Code(rawValue: 3003, name: "notMedia")
 
         /// An argument was out of range (e.g. an insertion index past the queue).
         public static let invalidArgument = Code(rawValue: 4001, name: "invalidArgument")

@@ -1,0 +1,67 @@
+import CoveCore
+import Foundation
+
+/// Why the streaming engine could not get or use a resource. Every case says what was wrong and what to
+/// do; URLs are redacted. Converted to CoveCore's `PlaybackError` at the engine boundary.
+public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The server answered with an error status.
+        case httpStatus
+        /// The server could not be reached, or the connection broke.
+        case network
+        /// The answer is not what was asked for: an HTML page (a captive portal, a CDN error page),
+        /// an empty body, or bytes that are not a playlist or media segment.
+        case notMedia
+        /// The manifest could not be parsed or makes no sense (no variants, points at itself).
+        case invalidManifest
+        /// The media is encrypted with a scheme Cove cannot decrypt.
+        case unsupportedEncryption
+        /// A request filter refused the request.
+        case filterRejected
+        /// The request was cancelled (a seek, a teardown): not a failure.
+        case cancelled
+    }
+
+    public let code: Code
+    public let message: String
+    public let url: String?
+    public let httpStatus: Int?
+
+    public init(_ code: Code, _ message: String, url: URL? = nil, httpStatus: Int? = nil) {
+        self.code = code
+        self.message = Redaction.redactSecrets(in: message)
+        self.url = url.map { Redaction.redact(url: $0) }
+        self.httpStatus = httpStatus
+    }
+
+    public var description: String {
+        var text = "\(code.rawValue): \(message)"
+        if let httpStatus { text += " [HTTP \(httpStatus)]" }
+        if let url, !message.contains(url) { text += " [url: \(url)]" }
+        return text
+    }
+
+    /// Worth another attempt: server trouble (5xx, 408, 429) or a broken connection.
+    public var isRetryable: Bool {
+        switch code {
+        case .network: return true
+        case .httpStatus: return httpStatus.map { $0 >= 500 || $0 == 408 || $0 == 429 } ?? true
+        default: return false
+        }
+    }
+
+    /// The same failure as the controller's error type.
+    public var playbackError: PlaybackError {
+        let code: PlaybackError.Code
+        switch self.code {
+        case .httpStatus: code = httpStatus == 404 ? .notFound : .httpStatus
+        case .network: code = .networkUnreachable
+        case .notMedia: code = .notMedia
+        case .invalidManifest: code = .corruptMedia
+        case .unsupportedEncryption: code = .unsupportedFormat
+        case .filterRejected: code = .loadFailed
+        case .cancelled: code = .loadFailed
+        }
+        return PlaybackError(code, message, url: url, httpStatus: httpStatus)
+    }
+}

@@ -1,0 +1,89 @@
+import CoveCore
+import Foundation
+
+/// Every request the streaming engine makes goes through here: request filters, the transport, the
+/// retry policy, response checks and accounting. One loader per session.
+public struct StreamingLoader: Sendable {
+    public let transport: any HTTPTransport
+    public let filters: [RequestFilter]
+    public let retry: RetryPolicy
+    /// Receives every finished exchange (successful or not), in completion order.
+    public let onRecord: @Sendable (RequestRecord) -> Void
+    /// The whole exchange, redirects included, must finish within this.
+    public let timeout: Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
+
+    public init(
+        transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        onRecord: @escaping @Sendable (RequestRecord) -> Void = { _ in }
+    ) {
+        self.transport = transport
+        self.filters = filters
+        self.retry = retry
+        self.timeout = timeout
+        self.sleep = sleep
+        self.onRecord = onRecord
+    }
+
+    /// A loaded resource: its bytes, where they finally came from, and the exchange's record.
+    public struct Loaded: Sendable {
+        public let body: Data
+        public let url: URL
+        public let contentType: String?
+        public let record: RequestRecord
+    }
+
+    /// Fetches `url` for `kind`, retrying server trouble and broken connections with the retry policy
+    /// (4xx other than 408/429 are final). Throws `cancelled` when the task is cancelled.
+    public func load(_ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil) async throws(StreamingError) -> Loaded {
+        var attempt = 1
+        while true {
+            do {
+                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex)
+            } catch {
+                guard error.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error }
+                do {
+                    try await sleep(retry.delay(beforeAttempt: attempt, random: Double.random(in: 0...1)))
+                } catch {
+                    throw StreamingError(.cancelled, "The request was cancelled", url: url)
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    private func loadOnce(_ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?) async throws(StreamingError) -> Loaded {
+        guard !Task.isCancelled else { throw StreamingError(.cancelled, "The request was cancelled", url: url) }
+        var request = StreamingRequest(kind: kind, url: url, byteRange: byteRange, attempt: attempt)
+        for filter in filters {
+            do {
+                try await filter.apply(to: &request)
+            } catch {
+                throw StreamingError(.filterRejected, "A request filter refused the \(kind.rawValue) request: \(error)", url: url)
+            }
+        }
+        var http = HTTPRequest(url: request.url, headers: request.headers, timeout: timeout, maxResponseBytes: maxBytes)
+        if let range = request.byteRange { http.headers["Range"] = range.rangeHeader }
+        let started = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(http)
+        } catch {
+            let elapsed = clock.now - begin
+            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
+            if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
+            let code: StreamingError.Code = error.kind == .responseTooLarge || error.kind == .invalidURL || error.kind == .insecureRedirect || error.kind == .tooManyRedirects ? .notMedia : .network
+            throw StreamingError(code, "The \(kind.rawValue) request failed: \(error.detail)", url: request.url)
+        }
+        let elapsed = clock.now - begin
+        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)
+        onRecord(record)
+        guard response.isSuccess else {
+            throw StreamingError(.httpStatus, "The server answered \(response.status) for the \(kind.rawValue)", url: response.url, httpStatus: response.status)
+        }
+        return Loaded(body: response.body, url: response.url, contentType: response.headers["Content-Type"], record: record)
+    }
+}

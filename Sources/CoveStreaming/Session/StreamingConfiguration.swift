@@ -1,0 +1,33 @@
+import CoveCore
+import Foundation
+
+/// How a streaming session loads, adapts and buffers. A value: apps set it once on the engine.
+public struct StreamingConfiguration: Sendable {
+    /// Changes requests before they are sent (tokens, CDN rewrites), per request kind.
+    public var requestFilters: [RequestFilter]
+    /// Retries of one request (server errors, broken connections; never a 4xx but 408/429).
+    public var retryPolicy: RetryPolicy
+    public var abr: ABRPolicy
+    public var throughput: ThroughputEstimator.Configuration
+    /// Media buffered ahead of the playhead when the app has not set a forward buffer.
+    public var defaultForwardBuffer: Duration
+    /// The first segment comes from the lowest variant (fastest first frame), then ABR takes over with a
+    /// measured throughput.
+    public var startsOnLowestVariant: Bool
+    /// One request's deadline, redirects included.
+    public var requestTimeout: Duration
+
+    public init(
+        requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(250)),
+        abr: ABRPolicy = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
+        startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20)
+    ) {
+        self.requestFilters = requestFilters
+        self.retryPolicy = retryPolicy
+        self.abr = abr
+        self.throughput = throughput
+        self.defaultForwardBuffer = max(defaultForwardBuffer, .milliseconds(500))
+        self.startsOnLowestVariant = startsOnLowestVariant
+        self.requestTimeout = requestTimeout
+    }
+}

@@ -1,0 +1,335 @@
+import CoveCore
+import CoveHLS
+import Foundation
+import Synchronization
+
+/// Plays one HLS presentation into a `StreamingOutput`: loads the playlists, picks each segment's
+/// variant, fetches segments ahead of the playhead up to the forward buffer, and starts over at a seek.
+///
+/// One task fetches at a time (as hls.js and Shaka do per stream). A seek bumps the generation at
+/// once — synchronously, from whatever thread asks — cancels the task and starts a new one at the
+/// target; everything the old task still pushes carries the old generation and is dropped by the output.
+public final class StreamingSession: Sendable {
+    public let url: URL
+    private let configuration: StreamingConfiguration
+    private let loader: StreamingLoader
+    private let output: any StreamingOutput
+    private let onEvent: @Sendable (StreamingEvent) -> Void
+    private let state: Mutex<State>
+    /// Body bytes of every request so far (the loader's records add to it).
+    private let bytesTally = SharedCounter()
+
+    private struct State {
+        var closed = false
+        var generation = 0
+        var task: Task<Void, Never>?
+        var presentation: Presentation?
+        var timelines: [Int: (timeline: MediaTimeline, loadedAt: ContinuousClock.Instant)] = [:]
+        var clock = SequenceClock()
+        var estimator: ThroughputEstimator
+        var maxBitrate: Int?
+        var forwardBuffer: Duration?
+        /// The variant the last pushed segment came from (nil before the first and after a seek).
+        var currentVariant: Int?
+        /// The variant whose init segment the decoder has (with its URL).
+        var initPushed: (variant: Int, section: InitSection)?
+        /// End of the media pushed in this generation (seconds on the timeline).
+        var pushedEnd: Double?
+        /// Where this generation started (the playhead until the engine reports one).
+        var generationStart: Double = 0
+        var pushedSomething = false
+        /// The discontinuity sequence of the last pushed segment: a change means timestamps restart.
+        var lastDiscontinuity: Int?
+        var ended = false
+        var reportedVariant: Int?
+    }
+
+    public init(url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(), output: any StreamingOutput, onEvent: @escaping @Sendable (StreamingEvent) -> Void) {
+        self.url = url
+        self.configuration = configuration
+        self.output = output
+        self.onEvent = onEvent
+        state = Mutex(State(estimator: ThroughputEstimator(configuration.throughput)))
+        let tally = bytesTally
+        self.loader = StreamingLoader(
+            transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
+            onRecord: { record in
+                tally.withLock { $0 += record.bytes }
+                onEvent(.request(record))
+            }
+        )
+    }
+
+    // MARK: Commands (any thread)
+
+    /// Starts fetching from `position` (nil: the start of a VOD, the live edge of a live stream).
+    public func start(at position: Double?) {
+        restart(at: position)
+    }
+
+    /// Starts over at `position` (a seek): the generation moves on at once; returns the new one.
+    @discardableResult
+    public func seek(to position: Double) -> Int {
+        restart(at: position)
+    }
+
+    @discardableResult
+    private func restart(at position: Double?) -> Int {
+        let (generation, old) = state.withLock { s -> (Int, Task<Void, Never>?) in
+            s.generation += 1
+            s.pushedEnd = nil
+            s.pushedSomething = false
+            s.ended = false
+            s.currentVariant = nil
+            s.initPushed = nil
+            s.lastDiscontinuity = nil
+            s.generationStart = position ?? s.generationStart
+            defer { s.task = nil }
+            return (s.generation, s.closed ? nil : s.task)
+        }
+        old?.cancel()
+        let task = Task { [self] in await run(generation: generation, from: position) }
+        let keep = state.withLock { s -> Bool in
+            guard !s.closed, s.generation == generation else { return false }
+            s.task = task
+            return true
+        }
+        if !keep { task.cancel() }
+        return generation
+    }
+
+    public func setMaxBitrate(_ bitsPerSecond: Int?) {
+        state.withLock { $0.maxBitrate = bitsPerSecond.flatMap { $0 > 0 ? $0 : nil } }
+    }
+
+    public func setForwardBuffer(_ duration: Duration?) {
+        state.withLock { $0.forwardBuffer = duration }
+    }
+
+    /// Stops every download; nothing is pushed afterwards.
+    public func close() {
+        let task = state.withLock { s -> Task<Void, Never>? in
+            s.closed = true
+            s.generation += 1
+            defer { s.task = nil }
+            return s.task
+        }
+        task?.cancel()
+    }
+
+    // MARK: Readings
+
+    /// Seconds of media pushed ahead of the playhead (nil before anything was pushed).
+    public var bufferedAhead: Double? {
+        let (end, start) = state.withLock { ($0.pushedEnd, $0.generationStart) }
+        guard let end else { return nil }
+        return max(end - (output.playheadPosition() ?? start), 0)
+    }
+
+    /// Everything up to the end has been pushed.
+    public var hasPushedEnd: Bool { state.withLock { $0.ended } }
+
+    public var bandwidthEstimate: Int? {
+        state.withLock { $0.estimator.hasEstimate ? $0.estimator.estimate : nil }
+    }
+
+    public var bytesLoaded: Int { bytesTally.withLock { $0 } }
+
+    public var presentation: Presentation? { state.withLock { $0.presentation } }
+
+    /// The window the playhead may move in: the whole VOD, or the live playlist's segments up to the live edge.
+    public var seekableRange: ClosedRange<Double>? {
+        state.withLock { s -> ClosedRange<Double>? in
+            guard let timeline = (s.currentVariant ?? s.reportedVariant).flatMap({ s.timelines[$0]?.timeline }) ?? s.timelines.values.first?.timeline, !timeline.segments.isEmpty else { return nil }
+            return timeline.start...(timeline.isLive ? timeline.liveEdge : timeline.end)
+        }
+    }
+
+    // MARK: The fetch loop
+
+    private func isCurrent(_ generation: Int) -> Bool {
+        state.withLock { !$0.closed && $0.generation == generation } && !Task.isCancelled
+    }
+
+    private func run(generation: Int, from position: Double?) async {
+        do {
+            let presentation = try await loadPresentation()
+            guard isCurrent(generation) else { return }
+            let startVariant = try await chooseVariant(presentation, bufferAhead: 0)
+            var timeline = try await loadTimeline(for: startVariant, in: presentation)
+            guard isCurrent(generation) else { return }
+            let startTime = position ?? defaultStart(timeline, presentation: presentation)
+            state.withLock { s in if s.generation == generation { s.generationStart = startTime } }
+            guard var sequence = timeline.index(containing: startTime).map({ timeline.segments[$0].sequence }) else {
+                throw StreamingError(.invalidManifest, "The playlist has no segments", url: presentation.variants[startVariant].playlistURL)
+            }
+            var variant = startVariant
+            while isCurrent(generation) {
+                if try await waitForRoom(generation: generation) == false { return }
+                variant = try await chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0)
+                timeline = try await loadTimeline(for: variant, in: presentation)
+                guard isCurrent(generation) else { return }
+                guard let first = timeline.segments.first, let last = timeline.segments.last else { return }
+                if sequence > last.sequence {
+                    if timeline.isLive {
+                        // At the live edge: wait for the playlist to grow.
+                        try await Task.sleep(for: .milliseconds(Int(timeline.targetDuration * 500)))
+                        continue
+                    }
+                    output.pushEndOfStream(generation: generation)
+                    state.withLock { s in if s.generation == generation { s.ended = true } }
+                    return
+                }
+                if sequence < first.sequence {
+                    // The live window slid past us (a long stall or pause): carry on from its start.
+                    sequence = first.sequence
+                }
+                guard let index = timeline.index(ofSequence: sequence) else {
+                    sequence += 1
+                    continue
+                }
+                let segment = timeline.segments[index]
+                sequence += 1
+                if segment.isGap { continue }
+                try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
+            }
+        } catch let error as StreamingError {
+            report(error, generation: generation)
+        } catch {
+            // Task.sleep's CancellationError: a seek or teardown.
+        }
+    }
+
+    private func report(_ error: StreamingError, generation: Int) {
+        guard error.code != .cancelled, isCurrent(generation) else { return }
+        let pushed = state.withLock { $0.pushedSomething || $0.generation > 1 }
+        onEvent(pushed ? .downloadFailed(error) : .failed(error))
+    }
+
+    /// Where playback starts without a position: EXT-X-START, else the start of a VOD or the live edge.
+    private func defaultStart(_ timeline: MediaTimeline, presentation: Presentation) -> Double {
+        if let offset = presentation.startOffset {
+            let time = offset >= 0 ? timeline.start + offset : timeline.end + offset
+            return min(max(time, timeline.start), timeline.isLive ? timeline.liveEdge : timeline.end)
+        }
+        return timeline.isLive && !timeline.isEvent ? timeline.liveEdge : timeline.start
+    }
+
+    /// Waits while the forward buffer is full. False when the generation is over.
+    private func waitForRoom(generation: Int) async throws -> Bool {
+        while isCurrent(generation) {
+            let target = state.withLock { $0.forwardBuffer } ?? configuration.defaultForwardBuffer
+            let targetSeconds = MediaTime(target).seconds
+            guard let ahead = bufferedAhead, ahead >= targetSeconds else { return true }
+            // Wake when the playhead should have used the surplus (bounded, so rate changes and
+            // forward-buffer changes are seen soon).
+            try await Task.sleep(for: .milliseconds(Int(min(max(ahead - targetSeconds, 0.05), 0.5) * 1000)))
+        }
+        return false
+    }
+
+    private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) async throws(StreamingError) -> Int {
+        state.withLock { s -> Int in
+            if configuration.startsOnLowestVariant && !s.estimator.hasEstimate && s.currentVariant == nil {
+                let lowest = presentation.variants.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) }
+                if let lowest, s.maxBitrate.map({ lowest.bandwidth <= $0 }) ?? true { return lowest.index }
+            }
+            return configuration.abr.choose(variants: presentation.variants, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
+        }
+    }
+
+    // MARK: Loading
+
+    private func loadPresentation() async throws(StreamingError) -> Presentation {
+        if let known = state.withLock({ $0.presentation }) { return known }
+        let loaded = try await loader.load(.manifest, url: url, maxBytes: 4 << 20)
+        try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        let presentation: Presentation
+        switch try HLSPresentationReader.readEntry(loaded.body, url: loaded.url) {
+        case .presentation(let value):
+            presentation = value
+        case .singleVariant(let value, let playlist):
+            presentation = value
+            state.withLock { s in
+                let timeline = HLSPresentationReader.timeline(from: playlist, url: loaded.url, clock: &s.clock)
+                s.timelines[0] = (timeline, ContinuousClock.now)
+            }
+        }
+        state.withLock { $0.presentation = presentation }
+        return presentation
+    }
+
+    /// The variant's timeline: loaded the first time, reloaded for live once it is a target duration old.
+    private func loadTimeline(for variant: Int, in presentation: Presentation) async throws(StreamingError) -> MediaTimeline {
+        let cached = state.withLock { $0.timelines[variant] }
+        if let cached, !cached.timeline.isLive || ContinuousClock.now - cached.loadedAt < .milliseconds(Int(cached.timeline.targetDuration * 1000)) {
+            return cached.timeline
+        }
+        let playlistURL = presentation.variants[variant].playlistURL
+        let loaded = try await loader.load(.manifest, url: playlistURL, maxBytes: 8 << 20, variantIndex: variant)
+        try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        let playlist = try HLSPresentationReader.readMediaPlaylist(loaded.body, url: loaded.url)
+        if playlist.segments.contains(where: { HLSURI.resolve($0.uri, against: loaded.url) == loaded.url }) {
+            throw StreamingError(.invalidManifest, "The media playlist lists itself as a segment; point its segments at media files", url: loaded.url)
+        }
+        let (timeline, first) = state.withLock { s -> (MediaTimeline, Bool) in
+            let timeline = HLSPresentationReader.timeline(from: playlist, url: loaded.url, clock: &s.clock)
+            let first = s.timelines.isEmpty
+            s.timelines[variant] = (timeline, ContinuousClock.now)
+            return (timeline, first)
+        }
+        if first {
+            onEvent(.presentationReady(presentation, timeline))
+        } else if timeline.isLive || cached?.timeline.isLive == true {
+            onEvent(.timelineUpdated(timeline))
+        }
+        return timeline
+    }
+
+    private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) {
+        if let key = segment.key {
+            throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat)), which Cove's streaming engine does not decrypt yet", url: segment.url)
+        }
+        let (switched, needsInit) = state.withLock { s -> (Bool, Bool) in
+            let switched = s.currentVariant != variant
+            let needsInit = segment.initSection.map { section in s.initPushed.map { $0.variant != variant || $0.section != section } ?? true } ?? false
+            return (switched, needsInit)
+        }
+        var initData: Data?
+        if needsInit, let section = segment.initSection {
+            let loaded = try await loader.load(.initSegment, url: section.url, byteRange: section.byteRange, variantIndex: variant)
+            try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+            initData = loaded.body
+        }
+        let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
+        try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        let seconds = MediaTime(loaded.record.duration).seconds
+        let (current, previousEnd, firstOfGeneration, newDiscontinuity) = state.withLock { s -> (Bool, Double?, Bool, Bool) in
+            s.estimator.sample(bytes: loaded.body.count, seconds: seconds)
+            return (!s.closed && s.generation == generation, s.pushedEnd, !s.pushedSomething, s.lastDiscontinuity != segment.discontinuity)
+        }
+        guard current, !Task.isCancelled else { return }
+        let discontinuity = switched || firstOfGeneration || needsInit || newDiscontinuity || (previousEnd.map { abs($0 - segment.start) > 0.5 } ?? true)
+        if let initData, let section = segment.initSection {
+            output.push(MediaChunk(kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant, sequence: segment.sequence))
+            state.withLock { $0.initPushed = (variant, section) }
+        }
+        output.push(MediaChunk(kind: .media, data: loaded.body, start: segment.start, duration: segment.duration, discontinuity: discontinuity, generation: generation, variantIndex: variant, sequence: segment.sequence))
+        let announce = state.withLock { s -> Bool in
+            guard s.generation == generation else { return false }
+            s.pushedEnd = segment.end
+            s.pushedSomething = true
+            s.lastDiscontinuity = segment.discontinuity
+            s.currentVariant = variant
+            defer { s.reportedVariant = variant }
+            return s.reportedVariant != variant
+        }
+        if announce { onEvent(.variantSelected(presentation.variants[variant])) }
+    }
+}
+
+/// A counter shared with escaping closures (a `Mutex` itself cannot be captured).
+final class SharedCounter: Sendable {
+    private let value = Mutex(0)
+    func withLock<R>(_ body: (inout Int) -> R) -> R { value.withLock { body(&$0) } }
+}

@@ -44,7 +44,7 @@ let package = Package(
         ),
         .target(
             name: "CoveStreaming",
-            dependencies: ["CoveCore", "CoveHLS"],
+            dependencies: ["CoveCore", "CoveHLS", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(

@@ -1,19 +1,32 @@
 import CoveCore
+import CoveNetworking
+import CoveStreaming
 import Foundation
 import Logging
 
-/// The real media engine: GStreamer 1.22 `playbin3` with `hlsdemux2` for adaptive streams.
+/// The real media engine: GStreamer 1.22 `playbin3` demuxes, decodes and renders; for HLS, Cove's own
+/// streaming engine (`CoveStreaming`) makes every request and pushes the segments in.
 public struct GStreamerEngine: MediaEngine {
     public let name = "gstreamer"
     private let logger: Logger
+    private let streaming: GStreamerPipeline.StreamingSetup?
 
-    public init(logger: Logger = Logger(label: "cove.gstreamer")) {
+    /// - Parameters:
+    ///   - streaming: how Cove's streaming loads, adapts and buffers (request filters, retries, ABR).
+    ///   - transport: the HTTP client for streaming requests (default: the shared AsyncHTTPClient transport).
+    ///   - usesCoveStreaming: false hands HLS networking back to GStreamer (`hlsdemux2`), as before Cove
+    ///     had its own; for comparisons.
+    public init(
+        logger: Logger = Logger(label: "cove.gstreamer"), streaming: StreamingConfiguration = StreamingConfiguration(),
+        transport: (any HTTPTransport)? = nil, usesCoveStreaming: Bool = true
+    ) {
         self.logger = logger
+        self.streaming = usesCoveStreaming ? GStreamerPipeline.StreamingSetup(transport: transport ?? AsyncHTTPClientTransport.shared, configuration: streaming) : nil
     }
 
     public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
         try GStreamerRuntime.ensureInitialized()
-        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger))
+        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, streaming: streaming))
     }
 
     /// Loads GStreamer and the plugins a first play needs, so that play does not pay for them (cold,

@@ -1,6 +1,7 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
+import CoveStreaming
 import CoveText
 import Foundation
 import Logging
@@ -30,6 +31,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     private let seekGate = SeekGate()
     /// Stream selections go one at a time (GStreamer 1.22.0 bug).
     private let selectionGate = SelectionGate()
+    /// Cove's own streaming for HLS: the session fetches, the feed pushes into playbin3's appsrc.
+    /// nil for progressive media (uridecodebin3 reads it) and after a fall-back to GStreamer's HLS.
+    private let feed: AppSourceFeed?
 
     struct RenderHandler: Sendable {
         let sink: ElementRef
@@ -110,9 +114,24 @@ final class GStreamerPipeline: @unchecked Sendable {
         var ladder: [Variant] = []
         /// `connection-bitrate` pins the first variant to the lowest until the first frame.
         var startSpeedPinned = false
+        /// How this pipeline gets its media.
+        var route: Route
+        /// Cove's streaming: where the first generation starts (presentation time), once the playlists
+        /// said; the pipeline leaves NULL only then.
+        var streamStart: Double?
+        /// Cove's streaming: the stream ran dry while playing (0 % reported), waiting for media.
+        var streamStarved = false
     }
 
-    init(configuration: EnginePlayerConfiguration, logger: Logger) throws(PlaybackError) {
+    /// Who fetches the media.
+    enum Route: Equatable {
+        /// Cove's streaming engine pushes into `appsrc://`.
+        case cove
+        /// GStreamer reads the URL itself: progressive files, and HLS Cove cannot stream yet.
+        case gstreamer
+    }
+
+    init(configuration: EnginePlayerConfiguration, logger: Logger, streaming: StreamingSetup? = nil) throws(PlaybackError) {
         self.configuration = configuration
         self.logger = logger
         self.urlText = configuration.url.absoluteString
@@ -135,10 +154,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
         }
-        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration))
+        let route: Route = streaming != nil && Self.isHLS(configuration.url) ? .cove : .gstreamer
+        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration, route: route))
+        let feed: AppSourceFeed? = route == .cove ? AppSourceFeed() : nil
+        self.feed = feed
 
         let object = self.playbin.object
-        cove_set_string(object, "uri", urlText)
+        cove_set_string(object, "uri", route == .cove ? "appsrc://" : urlText)
         // Only what a player needs: no software colour balance or deinterlacer in the chain.
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
         GStreamerRuntime.shareSession(with: playbin)
@@ -190,9 +212,51 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         state.withLock { $0.renderHandlers = renderHandlers }
 
+        if let feed, let streaming {
+            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: streaming.configuration, output: feed, logger: logger) { [weak self] event in
+                self?.handleStreaming(event)
+            }
+            session.setMaxBitrate(configuration.maxBitrate)
+            session.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? configuration.forwardBufferDuration)
+            feed.attach(session: session, playhead: { [weak self] in self?.currentPosition()?.seconds })
+        }
+
         let thread = Thread { [self] in self.readBus() }
         thread.name = "cove-gst-bus"
         thread.start()
+    }
+
+    /// Unsynchronised sinks play as fast as they decode, and their position follows the clock rather than
+    /// the media: a forward buffer measured from it means nothing. Cove's streaming then fetches without
+    /// waiting for the playhead (what hlsdemux2 did too, its queues drained at decode speed).
+    private static func unpacedForwardBuffer(_ configuration: EnginePlayerConfiguration) -> Duration? {
+        configuration.pacing == .unsynchronized ? .seconds(3_600) : nil
+    }
+
+    /// What Cove's streaming needs from the engine.
+    struct StreamingSetup: Sendable {
+        let transport: any HTTPTransport
+        let configuration: StreamingConfiguration
+    }
+
+    /// HLS by its URL (`.m3u8`/`.m3u` path); everything else is progressive media GStreamer reads itself.
+    static func isHLS(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        let path = url.path.lowercased()
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+    }
+
+    private var route: Route { state.withLock { $0.route } }
+
+    /// Decoder time minus presentation time: Cove's streaming places media `decoderTimeOffset` later
+    /// (see `StreamingConfiguration.decoderTimeOffset`); GStreamer's own reading places it as it is.
+    private var decoderOffset: Double {
+        route == .cove ? (feed?.session?.decoderTimeOffset ?? 0) : 0
+    }
+
+    /// A start at a position needs a seek once prerolled, unless Cove's streaming starts the source there.
+    private var needsStartSeek: Bool {
+        route == .gstreamer && (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false)
     }
 
     deinit {
@@ -249,13 +313,23 @@ final class GStreamerPipeline: @unchecked Sendable {
     // MARK: Commands
 
     func load(playWhenReady: Bool) {
-        let needsStartSeek = (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false)
         state.withLock {
             $0.wantsPlaying = playWhenReady
             $0.awaitingBuffer = true
         }
-        let target = (playWhenReady && !needsStartSeek) ? GST_STATE_PLAYING : GST_STATE_PAUSED
-        setState(target)
+        if route == .cove, let session = feed?.session {
+            // The pipeline leaves NULL once the playlists say where the stream starts (`.starting`):
+            // its source must begin there.
+            session.start(at: configuration.startPosition.flatMap { $0.isFinite && $0 > .zero ? $0.seconds : nil })
+            return
+        }
+        startPipeline()
+    }
+
+    /// PAUSED to preroll, or straight to PLAYING when playing was asked for and no start seek must come first.
+    private func startPipeline() {
+        let wantsPlaying = state.withLock { $0.wantsPlaying }
+        setState((wantsPlaying && !needsStartSeek) ? GST_STATE_PLAYING : GST_STATE_PAUSED)
     }
 
     func play() {
@@ -327,7 +401,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             register(&s, seqnum)
             return !s.demuxers.isEmpty
         }
-        let position = gint64(max(target.nanoseconds ?? 0, 0))
+        let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
         let send: @Sendable (Duration) -> Void = { [self] held in
             guard !isClosed else { return }
             if adaptive { logger.debug("seek sent", metadata: ["target": "\(target)", "held": "\(held)"]) }
@@ -385,6 +459,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func setMaxBitrate(_ bitsPerSecond: Int?) {
+        feed?.session?.setMaxBitrate(bitsPerSecond)
         let demuxers = state.withLock { s -> [ElementRef] in
             s.maxBitrate = bitsPerSecond
             return s.demuxers
@@ -393,6 +468,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func setForwardBufferDuration(_ duration: Duration?) {
+        feed?.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? duration)
         let demuxers = state.withLock { s -> [ElementRef] in
             s.forwardBuffer = duration
             return s.demuxers
@@ -431,11 +507,13 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard !isClosed else { return nil }
         var position: gint64 = -1
         guard gst_element_query_position(playbin.pointer, GST_FORMAT_TIME, &position) != 0 else { return nil }
-        return mediaTime(nanoseconds: Int(position))
+        let offset = Int(decoderOffset * 1_000_000_000)
+        return mediaTime(nanoseconds: max(Int(position) - offset, 0))
     }
 
     func currentDuration() -> MediaTime? {
         guard !isClosed else { return nil }
+        if route == .cove { return feed?.session?.duration.map { MediaTime(seconds: $0) } }
         var duration: gint64 = -1
         guard gst_element_query_duration(playbin.pointer, GST_FORMAT_TIME, &duration) != 0 else { return nil }
         return mediaTime(nanoseconds: Int(duration))
@@ -444,6 +522,11 @@ final class GStreamerPipeline: @unchecked Sendable {
     var status: EngineStatus {
         let (demuxers, playing, bytes) = state.withLock { ($0.demuxers, $0.pipelineAtPlaying, $0.bytesRead) }
         var status = EngineStatus(position: currentPosition(), duration: currentDuration(), isPlaying: playing, bytesRead: bytes)
+        if route == .cove, let session = feed?.session {
+            status.bufferedAhead = session.bufferedAhead.map { .milliseconds(Int64($0 * 1000)) }
+            status.bandwidthEstimate = session.bandwidthEstimate
+            status.bytesRead = session.bytesLoaded
+        }
         if let demuxer = demuxers.last {
             let levels = Self.levels(of: demuxer)
             let best = [levels.video, levels.audio].compactMap { $0 }.filter { $0 > 0 }.min()
@@ -478,6 +561,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard let handlers = beginClose() else { return }
         seekGate.close()
         selectionGate.close()
+        feed?.close()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
 
@@ -530,6 +614,86 @@ final class GStreamerPipeline: @unchecked Sendable {
             cove_post_application_values(playbin.pointer, "cove-state-failure", gint64(target.rawValue), 0)
         }
     }
+
+    // MARK: Cove's streaming
+
+    /// What the streaming session reports (on its own tasks). Engine events go out at once: they are
+    /// thread-safe to yield, and the ladder and the start come before anything is pushed.
+    private func handleStreaming(_ event: StreamingEvent) {
+        guard !isClosed else { return }
+        switch event {
+        case .presentationReady(let presentation, _):
+            if presentation.variants.count > 1 || presentation.variants.contains(where: { $0.bandwidth > 0 }) {
+                emit(.variantsDiscovered(presentation.ladder))
+            }
+        case .starting(let at, _):
+            let first = state.withLock { s -> Bool in
+                guard s.streamStart == nil else { return false }
+                s.streamStart = at
+                return true
+            }
+            if first { startPipeline() }
+        case .variantSelected(let variant):
+            emit(.variantChanged(bandwidth: variant.bandwidth, url: Redaction.redact(url: variant.playlistURL)))
+        case .timelineUpdated, .request:
+            break
+        case .downloadFailed(let error):
+            emit(.downloadFailed(error.playbackError))
+        case .failed(let error):
+            let fallBack = state.withLock { s -> Bool in
+                guard s.streamStart == nil, s.route == .cove, error.code == .unsupportedFeature || error.code == .unsupportedEncryption else { return false }
+                s.route = .gstreamer
+                return true
+            }
+            if fallBack {
+                // Not streamable by Cove yet: GStreamer reads the URL itself, as before Cove had its own streaming.
+                logger.notice("Cove's streaming cannot play this stream yet; GStreamer's HLS plays it", metadata: ["reason": "\(error.message)"])
+                feed?.close()
+                cove_set_string(playbin.object, "uri", urlText)
+                startPipeline()
+                return
+            }
+            let report = state.withLock { s -> Bool in
+                defer { s.failed = true }
+                return !s.failed
+            }
+            if report { emit(.failed(error.playbackError)) }
+        }
+    }
+
+    /// playbin3 made the `appsrc://` source: the feed takes it over, starting where the session starts.
+    fileprivate func appSourceCreated(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let feed, route == .cove else { return }
+        feed.attach(appsrc: element, start: state.withLock { $0.streamStart })
+        feed.setDuration(feed.session?.duration)
+    }
+
+    /// Cove's streaming reports its own buffering from what it pushed: 0 % when the playhead reaches the
+    /// end of the pushed media (a real stall), 100 % once a second of media (or the end) is there again.
+    private func checkStreamingBuffer() {
+        guard route == .cove, configuration.pacing == .realTime, let session = feed?.session else { return }
+        let (prerolled, starved) = state.withLock { ($0.prerolled && !$0.closed, $0.streamStarved) }
+        guard prerolled, let ahead = session.bufferedAhead else { return }
+        let ended = session.hasPushedEnd
+        if !starved && !ended && ahead < Self.streamStarvation && state.withLock({ $0.pipelineAtPlaying }) {
+            state.withLock { s in
+                s.streamStarved = true
+                s.lastBufferingSent = 0
+            }
+            emit(.buffering(percent: 0))
+        } else if starved && (ended || ahead >= Self.streamRefilled) {
+            state.withLock { s in
+                s.streamStarved = false
+                s.lastBufferingSent = 100
+            }
+            emit(.buffering(percent: 100))
+        }
+    }
+
+    /// Media left before the picture would freeze: below it, playback has stalled.
+    private static let streamStarvation = 0.1
+    /// Media buffered again before a stalled stream plays on.
+    private static let streamRefilled = 1.0
 
     // MARK: Streaming-thread callbacks
 
@@ -608,8 +772,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     private func isShowingStartFrame(_ s: State) -> Bool {
         guard s.wantsPlaying, !s.prerolled else { return false }
         if let startSeek = s.startSeekSeqnum { return s.lastFlushSeqnum == startSeek }
-        let needsStartSeek = configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false
-        return s.flushGeneration == 0 && !needsStartSeek
+        return s.flushGeneration == 0 && !(s.route == .gstreamer && (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false))
     }
 
     /// Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
@@ -818,18 +981,20 @@ final class GStreamerPipeline: @unchecked Sendable {
         while true {
             // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
             // A deferred underrun is watched only while the clock runs: paused, nothing drains.
-            let (gatePending, watchingUnderrun) = state.withLock { ($0.startGatePending, $0.underrunDeferred && $0.pipelineAtPlaying) }
-            let timeout: GstClockTime = gatePending ? 10_000_000 : watchingUnderrun ? 50_000_000 : 250_000_000
+            let (gatePending, watchingUnderrun, streaming) = state.withLock { ($0.startGatePending, $0.underrunDeferred && $0.pipelineAtPlaying, $0.route == .cove && $0.prerolled) }
+            let timeout: GstClockTime = gatePending ? 10_000_000 : watchingUnderrun ? 50_000_000 : streaming ? 50_000_000 : 250_000_000
             guard let message = gst_bus_timed_pop(bus, timeout) else {
                 if state.withLock({ $0.closed }) { return }
                 checkStartGate()
                 checkDeferredUnderrun()
+                checkStreamingBuffer()
                 continue
             }
             defer { gst_message_unref(message) }
             if handle(message) == false { return }
             // Also after messages, so a steady stream of them (QoS on a loaded machine) cannot starve it.
             if watchingUnderrun { checkDeferredUnderrun() }
+            if streaming { checkStreamingBuffer() }
         }
     }
 
@@ -1005,7 +1170,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             if !s.prerolled {
                 if let startSeek = s.startSeekSeqnum {
                     guard s.lastFlushSeqnum == startSeek else { return .none }
-                } else if let start = configuration.startPosition, start > .zero, start.isFinite {
+                } else if s.route == .gstreamer, let start = configuration.startPosition, start > .zero, start.isFinite {
                     return .startSeek(start, s.rate)
                 }
                 s.prerolled = true
@@ -1068,6 +1233,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func seekableRanges() -> [TimeRange] {
+        if route == .cove {
+            guard !isClosed, let range = feed?.session?.seekableRange else { return [] }
+            return [TimeRange(start: MediaTime(seconds: range.lowerBound), end: MediaTime(seconds: range.upperBound))]
+        }
         guard !isClosed, let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return [] }
         defer { gst_query_unref(query) }
         guard gst_element_query(playbin.pointer, query) != 0 else { return [] }
@@ -1239,6 +1408,10 @@ private let onDemuxerOutputData: GstPadProbeCallback = { pad, info, data in
 
 private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in
     guard let source, let data else { return }
+    if ElementRef(pointer: source).factoryName == "appsrc" {
+        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().appSourceCreated(source)
+        return
+    }
     // Count what the HTTP source reads: the whole file for progressive media, the master playlist for HLS
     // (whose bytes are also kept, for the variant ladder).
     guard ElementRef(pointer: source).factoryName == "souphttpsrc" else { return }

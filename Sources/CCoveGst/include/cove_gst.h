@@ -118,4 +118,6 @@ guint8 *cove_image_decode_rgba(const guint8 *data, gsize size, const char *decod
 /// error message (g_free).
 guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint64 timeout_ns, gsize *out_size, char **error_message);
 
+#include "cove_appsrc.h"
+
 #endif

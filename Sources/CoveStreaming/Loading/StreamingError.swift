@@ -16,6 +16,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case invalidManifest
         /// The media is encrypted with a scheme Cove cannot decrypt.
         case unsupportedEncryption
+        /// The presentation needs something the streaming engine does not do yet (alternate renditions
+        /// in their own playlists, subtitle renditions).
+        case unsupportedFeature
         /// A request filter refused the request.
         case filterRejected
         /// The request was cancelled (a seek, a teardown): not a failure.
@@ -58,7 +61,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .network: code = .networkUnreachable
         case .notMedia: code = .notMedia
         case .invalidManifest: code = .corruptMedia
-        case .unsupportedEncryption: code = .unsupportedFormat
+        case .unsupportedEncryption, .unsupportedFeature: code = .unsupportedFormat
         case .filterRejected: code = .loadFailed
         case .cancelled: code = .loadFailed
         }

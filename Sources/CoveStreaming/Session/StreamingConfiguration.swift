@@ -16,12 +16,16 @@ public struct StreamingConfiguration: Sendable {
     public var startsOnLowestVariant: Bool
     /// One request's deadline, redirects included.
     public var requestTimeout: Duration
+    /// Decoder time minus presentation time (seconds). Transport-stream buffers are stamped up to their
+    /// PCR-to-PTS delay (≤ ~1.5 s) before their presentation time, and a timestamp cannot be negative.
+    public var decoderTimeOffset: Double
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(250)),
         abr: ABRPolicy = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
-        startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20)
+        startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20), decoderTimeOffset: Double = 10
     ) {
+        self.decoderTimeOffset = decoderTimeOffset.isFinite ? min(max(decoderTimeOffset, 0), 3_600) : 10
         self.requestFilters = requestFilters
         self.retryPolicy = retryPolicy
         self.abr = abr

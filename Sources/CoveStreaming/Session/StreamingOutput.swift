@@ -11,6 +11,9 @@ public struct MediaChunk: Sendable {
     public let data: Data
     /// The segment's start on the presentation timeline (seconds): its first buffer's timestamp.
     public let start: Double
+    /// The timestamp the decoder's buffer carries (seconds): the presentation time plus the session's
+    /// `decoderTimeOffset`, minus a transport stream's PCR-to-PTS delay (see `MPEGTSTiming`).
+    public let decoderTime: Double
     public let duration: Double
     /// Timestamps may not continue from the previous chunk (variant switch, discontinuity, seek): the
     /// demuxer must resynchronise.
@@ -20,10 +23,11 @@ public struct MediaChunk: Sendable {
     public let variantIndex: Int
     public let sequence: Int
 
-    public init(kind: Kind, data: Data, start: Double, duration: Double, discontinuity: Bool, generation: Int, variantIndex: Int, sequence: Int) {
+    public init(kind: Kind, data: Data, start: Double, decoderTime: Double? = nil, duration: Double, discontinuity: Bool, generation: Int, variantIndex: Int, sequence: Int) {
         self.kind = kind
         self.data = data
         self.start = start
+        self.decoderTime = decoderTime ?? start
         self.duration = duration
         self.discontinuity = discontinuity
         self.generation = generation
@@ -48,6 +52,9 @@ public enum StreamingEvent: Sendable {
     /// The manifest and the first variant's timeline are loaded: the ladder, the duration (nil for
     /// live), the seekable window.
     case presentationReady(Presentation, MediaTimeline)
+    /// A generation starts fetching at this time (the start asked for, EXT-X-START, or the live edge):
+    /// the decoder's timeline must begin there.
+    case starting(at: Double, generation: Int)
     /// A live playlist was reloaded: its window moved.
     case timelineUpdated(MediaTimeline)
     /// Segments now come from this variant.

@@ -1,6 +1,7 @@
 import CoveCore
 import CoveHLS
 import Foundation
+import Logging
 import Synchronization
 
 /// Plays one HLS presentation into a `StreamingOutput`: loads the playlists, picks each segment's
@@ -15,6 +16,7 @@ public final class StreamingSession: Sendable {
     private let loader: StreamingLoader
     private let output: any StreamingOutput
     private let onEvent: @Sendable (StreamingEvent) -> Void
+    private let logger: Logger
     private let state: Mutex<State>
     /// Body bytes of every request so far (the loader's records add to it).
     private let bytesTally = SharedCounter()
@@ -42,10 +44,16 @@ public final class StreamingSession: Sendable {
         var lastDiscontinuity: Int?
         var ended = false
         var reportedVariant: Int?
+        /// fMP4 track timescales from each variant's init segment.
+        var timescales: [Int: [UInt32: UInt32]] = [:]
     }
 
-    public init(url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(), output: any StreamingOutput, onEvent: @escaping @Sendable (StreamingEvent) -> Void) {
+    public init(
+        url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(), output: any StreamingOutput,
+        logger: Logger = Logger(label: "cove.streaming"), onEvent: @escaping @Sendable (StreamingEvent) -> Void
+    ) {
         self.url = url
+        self.logger = logger
         self.configuration = configuration
         self.output = output
         self.onEvent = onEvent
@@ -62,8 +70,10 @@ public final class StreamingSession: Sendable {
 
     // MARK: Commands (any thread)
 
-    /// Starts fetching from `position` (nil: the start of a VOD, the live edge of a live stream).
-    public func start(at position: Double?) {
+    /// Starts fetching from `position` (nil: the start of a VOD, the live edge of a live stream); returns
+    /// the generation its chunks carry.
+    @discardableResult
+    public func start(at position: Double?) -> Int {
         restart(at: position)
     }
 
@@ -135,14 +145,36 @@ public final class StreamingSession: Sendable {
 
     public var bytesLoaded: Int { bytesTally.withLock { $0 } }
 
+    /// The generation chunks must carry now (it moves on with every start and seek).
+    public var generation: Int { state.withLock { $0.generation } }
+
+    /// Decoder time minus presentation time (see `StreamingConfiguration.decoderTimeOffset`).
+    public var decoderTimeOffset: Double { configuration.decoderTimeOffset }
+
     public var presentation: Presentation? { state.withLock { $0.presentation } }
 
     /// The window the playhead may move in: the whole VOD, or the live playlist's segments up to the live edge.
     public var seekableRange: ClosedRange<Double>? {
         state.withLock { s -> ClosedRange<Double>? in
-            guard let timeline = (s.currentVariant ?? s.reportedVariant).flatMap({ s.timelines[$0]?.timeline }) ?? s.timelines.values.first?.timeline, !timeline.segments.isEmpty else { return nil }
+            guard let timeline = Self.reportingTimeline(s), !timeline.segments.isEmpty else { return nil }
             return timeline.start...(timeline.isLive ? timeline.liveEdge : timeline.end)
         }
+    }
+
+    /// The presentation's duration; nil while unknown and for live streams.
+    public var duration: Double? {
+        state.withLock { s -> Double? in
+            guard let timeline = Self.reportingTimeline(s), !timeline.isLive, !timeline.segments.isEmpty else { return nil }
+            return timeline.end
+        }
+    }
+
+    /// True once the presentation is known to be live (its playlist has no end).
+    public var isLive: Bool? { state.withLock { Self.reportingTimeline($0)?.isLive } }
+
+    /// The timeline of the variant playing (or of any loaded one before that).
+    private static func reportingTimeline(_ s: State) -> MediaTimeline? {
+        (s.currentVariant ?? s.reportedVariant).flatMap { s.timelines[$0]?.timeline } ?? s.timelines.values.first?.timeline
     }
 
     // MARK: The fetch loop
@@ -158,8 +190,10 @@ public final class StreamingSession: Sendable {
             let startVariant = try await chooseVariant(presentation, bufferAhead: 0)
             var timeline = try await loadTimeline(for: startVariant, in: presentation)
             guard isCurrent(generation) else { return }
+            try checkSupported(presentation, timeline)
             let startTime = position ?? defaultStart(timeline, presentation: presentation)
             state.withLock { s in if s.generation == generation { s.generationStart = startTime } }
+            onEvent(.starting(at: startTime, generation: generation))
             guard var sequence = timeline.index(containing: startTime).map({ timeline.segments[$0].sequence }) else {
                 throw StreamingError(.invalidManifest, "The playlist has no segments", url: presentation.variants[startVariant].playlistURL)
             }
@@ -194,8 +228,10 @@ public final class StreamingSession: Sendable {
                 try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
             }
         } catch let error as StreamingError {
+            logger.debug("streaming stopped", metadata: ["generation": "\(generation)", "error": "\(error)"])
             report(error, generation: generation)
         } catch {
+            logger.trace("streaming cancelled", metadata: ["generation": "\(generation)"])
             // Task.sleep's CancellationError: a seek or teardown.
         }
     }
@@ -204,6 +240,19 @@ public final class StreamingSession: Sendable {
         guard error.code != .cancelled, isCurrent(generation) else { return }
         let pushed = state.withLock { $0.pushedSomething || $0.generation > 1 }
         onEvent(pushed ? .downloadFailed(error) : .failed(error))
+    }
+
+    /// What this engine cannot play yet fails before anything starts, so the engine can hand the URL on.
+    private func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
+        if presentation.audioRenditions.contains(where: { $0.playlistURL != nil }) {
+            throw StreamingError(.unsupportedFeature, "The stream's audio renditions have playlists of their own", url: presentation.manifestURL)
+        }
+        if !presentation.textRenditions.isEmpty {
+            throw StreamingError(.unsupportedFeature, "The stream has subtitle renditions", url: presentation.manifestURL)
+        }
+        if let key = timeline.segments.lazy.compactMap(\.key).first {
+            throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat))", url: presentation.manifestURL)
+        }
     }
 
     /// Where playback starts without a position: EXT-X-START, else the start of a VOD or the live edge.
@@ -221,6 +270,7 @@ public final class StreamingSession: Sendable {
             let target = state.withLock { $0.forwardBuffer } ?? configuration.defaultForwardBuffer
             let targetSeconds = MediaTime(target).seconds
             guard let ahead = bufferedAhead, ahead >= targetSeconds else { return true }
+            logger.trace("forward buffer full", metadata: ["ahead": "\(ahead)", "playhead": "\(output.playheadPosition().map { "\($0)" } ?? "unknown")"])
             // Wake when the playhead should have used the surplus (bounded, so rate changes and
             // forward-buffer changes are seen soon).
             try await Task.sleep(for: .milliseconds(Int(min(max(ahead - targetSeconds, 0.05), 0.5) * 1000)))
@@ -298,11 +348,27 @@ public final class StreamingSession: Sendable {
         var initData: Data?
         if needsInit, let section = segment.initSection {
             let loaded = try await loader.load(.initSegment, url: section.url, byteRange: section.byteRange, variantIndex: variant)
-            try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+            if try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url) == .isoBMFF {
+                let timescales = ISOBMFFTiming.timescales(initSegment: loaded.body)
+                state.withLock { $0.timescales[variant] = timescales }
+            }
             initData = loaded.body
         }
         let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
-        try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        let format = try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        let target = segment.start + configuration.decoderTimeOffset
+        var body = loaded.body
+        var decoderTime = target
+        switch format {
+        case .mpegTS:
+            decoderTime = target - MPEGTSTiming.read(body).pcrToPTSDelay
+        case .isoBMFF:
+            if let timescales = state.withLock({ $0.timescales[variant] }), let retimed = ISOBMFFTiming.retimed(fragment: body, timescales: timescales, target: target) {
+                body = retimed
+            }
+        default:
+            break
+        }
         let seconds = MediaTime(loaded.record.duration).seconds
         let (current, previousEnd, firstOfGeneration, newDiscontinuity) = state.withLock { s -> (Bool, Double?, Bool, Bool) in
             s.estimator.sample(bytes: loaded.body.count, seconds: seconds)
@@ -314,7 +380,7 @@ public final class StreamingSession: Sendable {
             output.push(MediaChunk(kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant, sequence: segment.sequence))
             state.withLock { $0.initPushed = (variant, section) }
         }
-        output.push(MediaChunk(kind: .media, data: loaded.body, start: segment.start, duration: segment.duration, discontinuity: discontinuity, generation: generation, variantIndex: variant, sequence: segment.sequence))
+        output.push(MediaChunk(kind: .media, data: body, start: segment.start, decoderTime: decoderTime, duration: segment.duration, discontinuity: discontinuity, generation: generation, variantIndex: variant, sequence: segment.sequence))
         let announce = state.withLock { s -> Bool in
             guard s.generation == generation else { return false }
             s.pushedEnd = segment.end
@@ -324,6 +390,10 @@ public final class StreamingSession: Sendable {
             defer { s.reportedVariant = variant }
             return s.reportedVariant != variant
         }
+        logger.debug("segment pushed", metadata: [
+            "sequence": "\(segment.sequence)", "variant": "\(variant)", "bytes": "\(body.count)",
+            "ms": "\(Int(seconds * 1000))", "start": "\(segment.start)", "generation": "\(generation)", "discontinuity": "\(discontinuity)",
+        ])
         if announce { onEvent(.variantSelected(presentation.variants[variant])) }
     }
 }

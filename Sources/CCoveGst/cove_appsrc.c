@@ -1,0 +1,95 @@
+// appsrc glue for Cove's own streaming: Swift downloads segments and pushes them here; GStreamer only
+// demuxes, decodes and renders. Every buffer carries the seek generation it was fetched for (in its
+// OFFSET field); a probe on the source pad drops buffers of an older generation, so nothing fetched
+// before a seek can reach the demuxer after it, whatever the timing of the push.
+#include "cove_appsrc.h"
+#include <gst/app/gstappsrc.h>
+
+struct CoveAppSource {
+    GstElement *appsrc;
+    gint generation;
+    CoveAppSourceSeek seek;
+    gpointer context;
+    gulong probe;
+};
+
+static gboolean cove_appsrc_seek_data(GstAppSrc *src, guint64 offset, gpointer data) {
+    CoveAppSource *source = data;
+    (void)src;
+    gint generation = source->seek ? source->seek(source->context, offset) : g_atomic_int_get(&source->generation);
+    g_atomic_int_set(&source->generation, generation);
+    return TRUE;
+}
+
+/// need-data: the source has started and wants data (without a repositioning, if GstBaseSrc made none):
+/// reported as position G_MAXUINT64, which changes nothing but lets waiting chunks through.
+static void cove_appsrc_need_data(GstAppSrc *src, guint length, gpointer data) {
+    CoveAppSource *source = data;
+    (void)src;
+    (void)length;
+    if (source->seek) source->seek(source->context, G_MAXUINT64);
+}
+
+static GstPadProbeReturn cove_appsrc_generation_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    CoveAppSource *source = data;
+    (void)pad;
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
+    if (buffer && GST_BUFFER_OFFSET(buffer) != (guint64)g_atomic_int_get(&source->generation)) return GST_PAD_PROBE_DROP;
+    return GST_PAD_PROBE_OK;
+}
+
+CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context) {
+    CoveAppSource *source = g_new0(CoveAppSource, 1);
+    source->appsrc = gst_object_ref(appsrc);
+    source->generation = generation;
+    source->seek = seek;
+    source->context = context;
+    g_object_set(appsrc, "format", GST_FORMAT_TIME, "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "max-bytes", (guint64)512 * 1024 * 1024,
+                 "block", FALSE, "emit-signals", FALSE, NULL);
+    GstAppSrcCallbacks callbacks = {0};
+    callbacks.seek_data = cove_appsrc_seek_data;
+    callbacks.need_data = cove_appsrc_need_data;
+    gst_app_src_set_callbacks(GST_APP_SRC(appsrc), &callbacks, source, NULL);
+    GstPad *pad = gst_element_get_static_pad(appsrc, "src");
+    if (pad) {
+        source->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cove_appsrc_generation_probe, source, NULL);
+        gst_object_unref(pad);
+    }
+    return source;
+}
+
+void cove_appsrc_detach(CoveAppSource *source) {
+    if (!source) return;
+    GstAppSrcCallbacks callbacks = {0};
+    gst_app_src_set_callbacks(GST_APP_SRC(source->appsrc), &callbacks, NULL, NULL);
+    GstPad *pad = gst_element_get_static_pad(source->appsrc, "src");
+    if (pad) {
+        if (source->probe) gst_pad_remove_probe(pad, source->probe);
+        gst_object_unref(pad);
+    }
+    gst_object_unref(source->appsrc);
+    g_free(source);
+}
+
+gint cove_appsrc_generation(CoveAppSource *source) { return g_atomic_int_get(&source->generation); }
+
+gboolean cove_appsrc_start_at(CoveAppSource *source, gint64 position_ns) {
+    GstEvent *seek = gst_event_new_seek(1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET, position_ns, GST_SEEK_TYPE_NONE, -1);
+    return gst_element_send_event(source->appsrc, seek);
+}
+
+void cove_appsrc_set_duration(CoveAppSource *source, gint64 duration_ns) {
+    gst_app_src_set_duration(GST_APP_SRC(source->appsrc), duration_ns >= 0 ? (GstClockTime)duration_ns : GST_CLOCK_TIME_NONE);
+}
+
+GstFlowReturn cove_appsrc_push(CoveAppSource *source, const guint8 *data, gsize size, gint64 pts_ns, gboolean discont, gint generation) {
+    GstBuffer *buffer = gst_buffer_new_memdup(data, size);
+    GST_BUFFER_PTS(buffer) = pts_ns >= 0 ? (GstClockTime)pts_ns : GST_CLOCK_TIME_NONE;
+    GST_BUFFER_OFFSET(buffer) = (guint64)generation;
+    if (discont) GST_BUFFER_FLAG_SET(buffer, GST_BUFFER_FLAG_DISCONT);
+    return gst_app_src_push_buffer(GST_APP_SRC(source->appsrc), buffer);
+}
+
+GstFlowReturn cove_appsrc_end_of_stream(CoveAppSource *source) {
+    return gst_app_src_end_of_stream(GST_APP_SRC(source->appsrc));
+}

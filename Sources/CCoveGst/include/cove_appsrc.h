@@ -1,0 +1,26 @@
+// appsrc glue for Cove's own streaming (see cove_appsrc.c).
+#ifndef COVE_APPSRC_H
+#define COVE_APPSRC_H
+
+#include <gst/gst.h>
+
+typedef struct CoveAppSource CoveAppSource;
+
+/// Called on a GStreamer thread when the source is (re)positioned — at start and on every flushing seek —
+/// with the target in nanoseconds; returns the generation buffers must carry from now on.
+typedef gint (*CoveAppSourceSeek)(gpointer context, guint64 position_ns);
+
+/// Configures `appsrc` for pushed segments (TIME format, seekable, non-blocking) and takes a reference.
+CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context);
+/// Removes the callbacks and the probe and drops the reference.
+void cove_appsrc_detach(CoveAppSource *source);
+/// The generation buffers must carry now.
+gint cove_appsrc_generation(CoveAppSource *source);
+/// Before the source starts: its first segment begins at `position_ns` (a pending, non-flushing seek).
+gboolean cove_appsrc_start_at(CoveAppSource *source, gint64 position_ns);
+void cove_appsrc_set_duration(CoveAppSource *source, gint64 duration_ns);
+/// Copies `data` into a buffer stamped with `pts_ns` (-1: none) and pushes it.
+GstFlowReturn cove_appsrc_push(CoveAppSource *source, const guint8 *data, gsize size, gint64 pts_ns, gboolean discont, gint generation);
+GstFlowReturn cove_appsrc_end_of_stream(CoveAppSource *source);
+
+#endif

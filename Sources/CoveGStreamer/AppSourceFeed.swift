@@ -1,0 +1,176 @@
+import CCoveGst
+import CGStreamer
+import CoveCore
+import CoveStreaming
+import Foundation
+import Synchronization
+
+/// Hands a `StreamingSession`'s chunks to playbin3's `appsrc` (`appsrc://`): Cove fetched them, GStreamer
+/// only demuxes, decodes and renders.
+///
+/// Pushes run on one serial queue, in order, never on the session's tasks or GStreamer's threads. Until
+/// the source has started (its first positioning: GstBaseSrc flushes the appsrc queue then) chunks wait
+/// here. Every flushing seek reaches the source as a repositioning (`sourcePositioned`), which restarts
+/// the session at the target with a new generation, synchronously, before GStreamer resumes; buffers of
+/// an older generation are dropped (here, and by the C probe for those already queued).
+final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "cove-appsrc-push")
+    private let state = Mutex(State())
+    /// Set once, right after init (the session needs the feed as its output).
+    private let links = Mutex<(session: StreamingSession?, playhead: @Sendable () -> Double?)>((nil, { nil }))
+
+    private enum Pending {
+        case chunk(MediaChunk)
+        case end(generation: Int)
+    }
+
+    private struct State {
+        var source: SourceBox?
+        /// The source asked for data since its last repositioning: pushes go through.
+        var started = false
+        /// The source's first positioning (at start) happened.
+        var positioned = false
+        var pending: [Pending] = []
+        var closed = false
+    }
+
+    init() {}
+
+    var session: StreamingSession? { links.withLock { $0.session } }
+
+    /// Links the session whose chunks this feed pushes, and where the playhead (presentation time) is read.
+    func attach(session: StreamingSession, playhead: @escaping @Sendable () -> Double?) {
+        links.withLock { $0 = (session, playhead) }
+    }
+
+    /// playbin3 made its appsrc (on the thread changing state): take it over; with `start` > 0 its first
+    /// segment begins there (a pending seek kept by GstBaseSrc until it starts).
+    func attach(appsrc: UnsafeMutablePointer<GstElement>, start: Double?) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        let generation = session?.generation ?? 0
+        guard let source = cove_appsrc_attach(appsrc, gint(generation), onSourcePositioned, context) else { return }
+        let old = state.withLock { s -> SourceBox? in
+            defer { s.source = SourceBox(source: source) }
+            s.started = false
+            s.positioned = false
+            return s.source
+        }
+        if let old { cove_appsrc_detach(old.source) }
+        // The decoder's timeline is the presentation's plus the offset: start there even at 0.
+        let at = (start ?? 0) + (session?.decoderTimeOffset ?? 0)
+        if at > 0 { _ = cove_appsrc_start_at(source, gint64(at * 1_000_000_000)) }
+    }
+
+    /// The decoder-time duration (presentation duration plus the offset), so GStreamer's own queries agree.
+    func setDuration(_ seconds: Double?) {
+        guard let source = state.withLock({ $0.source?.source }) else { return }
+        let offset = session?.decoderTimeOffset ?? 0
+        cove_appsrc_set_duration(source, seconds.map { gint64(($0 + offset) * 1_000_000_000) } ?? -1)
+    }
+
+    /// GStreamer (re)positioned the source (`nanoseconds`, decoder time) — at start, keeping the session's
+    /// generation, or for a flushing seek, restarting the session at the target — or, with
+    /// `UInt64.max`, asked for data. appsrc empties its queue right after a repositioning returns, so
+    /// nothing is pushed from then until it asks for data again. Returns the generation buffers must carry.
+    fileprivate func sourcePositioned(at nanoseconds: UInt64) -> Int32 {
+        if nanoseconds == UInt64.max {
+            let release = state.withLock { s -> Bool in
+                guard !s.started, !s.closed else { return false }
+                s.started = true
+                return true
+            }
+            if release { queue.async { [self] in flushPending() } }
+            return Int32(truncatingIfNeeded: session?.generation ?? 0)
+        }
+        let (firstStart, closed) = state.withLock { s -> (Bool, Bool) in
+            defer {
+                s.started = false
+                s.positioned = true
+            }
+            return (!s.positioned, s.closed)
+        }
+        guard !firstStart, !closed, let session else { return Int32(truncatingIfNeeded: session?.generation ?? 0) }
+        let target = Double(nanoseconds) / 1_000_000_000 - session.decoderTimeOffset
+        let generation = session.seek(to: max(target, 0))
+        state.withLock { $0.pending.removeAll() }
+        return Int32(truncatingIfNeeded: generation)
+    }
+
+    // MARK: StreamingOutput
+
+    func push(_ chunk: MediaChunk) {
+        queue.async { [self] in deliver(.chunk(chunk)) }
+    }
+
+    func pushEndOfStream(generation: Int) {
+        queue.async { [self] in deliver(.end(generation: generation)) }
+    }
+
+    func playheadPosition() -> Double? { links.withLock { $0.playhead }() }
+
+    // MARK: Pushing (the serial queue)
+
+    private func flushPending() {
+        let pending = state.withLock { s -> [Pending] in
+            defer { s.pending = [] }
+            return s.pending
+        }
+        for item in pending { deliver(item) }
+    }
+
+    private func deliver(_ item: Pending) {
+        let generation: Int
+        switch item {
+        case .chunk(let chunk): generation = chunk.generation
+        case .end(let value): generation = value
+        }
+        // A flushing seek in progress refuses buffers (FLUSHING) until it completes: try again shortly,
+        // for as long as the chunk still belongs to the current generation.
+        for _ in 0..<400 {
+            let current = session?.generation
+            let source = state.withLock { s -> SourceBox?? in
+                guard !s.closed, current == generation else { return .some(nil) }
+                guard s.started, let source = s.source else {
+                    s.pending.append(item)
+                    return .none
+                }
+                return .some(source)
+            }
+            guard let found = source else { return }
+            guard let source = found?.source else { return }
+            let result: GstFlowReturn
+            switch item {
+            case .chunk(let chunk):
+                let pts = chunk.kind == .initSegment ? gint64(-1) : gint64(max(chunk.decoderTime, 0) * 1_000_000_000)
+                result = chunk.data.withUnsafeBytes { raw in
+                    cove_appsrc_push(source, raw.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(raw.count), pts, chunk.discontinuity ? 1 : 0, gint(truncatingIfNeeded: chunk.generation))
+                }
+            case .end:
+                result = cove_appsrc_end_of_stream(source)
+            }
+            guard result == GST_FLOW_FLUSHING else { return }
+            usleep(5_000)
+        }
+    }
+
+    /// Stops pushing; the appsrc is released (after the pipeline reached NULL).
+    func close() {
+        session?.close()
+        let source = state.withLock { s -> SourceBox? in
+            s.closed = true
+            s.pending = []
+            defer { s.source = nil }
+            return s.source
+        }
+        // Detach on the push queue, after any push in progress.
+        if let source { queue.async { cove_appsrc_detach(source.source) } }
+    }
+}
+
+/// The C glue's handle for the appsrc (used only under the feed's lock or on its push queue).
+private struct SourceBox: @unchecked Sendable { let source: OpaquePointer }
+
+private let onSourcePositioned: CoveAppSourceSeek = { context, position in
+    guard let context else { return 0 }
+    return gint(Unmanaged<AppSourceFeed>.fromOpaque(context).takeUnretainedValue().sourcePositioned(at: UInt64(position)))
+}

@@ -79,4 +79,5 @@ final class GStreamerPlayer: EnginePlayer {
     var status: EngineStatus { pipeline.status }
     func snapshotPNG() throws(PlaybackError) -> Data { try pipeline.snapshotPNG() }
     func close() { pipeline.close() }
+    var choosesSeekVariant: Bool { pipeline.isStreamedByCove }
 }

@@ -248,6 +248,9 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     private var route: Route { state.withLock { $0.route } }
 
+    /// Cove's streaming fetches this stream (not GStreamer's own HLS or progressive reading).
+    var isStreamedByCove: Bool { route == .cove }
+
     /// Decoder time minus presentation time: Cove's streaming places media `decoderTimeOffset` later
     /// (see `StreamingConfiguration.decoderTimeOffset`); GStreamer's own reading places it as it is.
     private var decoderOffset: Double {

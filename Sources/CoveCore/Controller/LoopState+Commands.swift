@@ -243,7 +243,7 @@ extension LoopState {
     private func shouldSeekByRebuilding(_ runtime: SessionRuntime, to target: MediaTime) -> Bool {
         guard configuration.startPolicy.lowVariantSeeks, configuration.startPolicy.startsOnLowestVariant, runtime.phase == .ready, runtime.rebuilding == nil,
             let lowest = runtime.ladder.lowest, let active = runtime.activeVariant, active.bandwidth > lowest.bandwidth,
-            let player = runtime.player, let position = player.position, position.isFinite, target.isFinite
+            let player = runtime.player, !player.choosesSeekVariant, let position = player.position, position.isFinite, target.isFinite
         else { return false }
         let status = player.status
         // Worth it only when fetching a segment at the current variant is slow: at loopback speeds a

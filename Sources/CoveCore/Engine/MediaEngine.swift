@@ -46,6 +46,13 @@ public protocol EnginePlayer: AnyObject, Sendable {
     func snapshotPNG() throws(PlaybackError) -> Data
     /// Tears the pipeline down and finishes `events`. Idempotent.
     func close()
+    /// True when the player fetches a seek's segment at the variant its bandwidth estimate affords (Cove's
+    /// own streaming): the controller then never rebuilds the pipeline to seek on a low variant.
+    var choosesSeekVariant: Bool { get }
+}
+
+extension EnginePlayer {
+    public var choosesSeekVariant: Bool { false }
 }
 
 /// How the engine presents video.

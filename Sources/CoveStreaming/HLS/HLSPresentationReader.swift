@@ -117,34 +117,41 @@ public enum HLSPresentationReader {
 /// number, once known, never changes. (A live playlist restarts its own clock at its first segment on
 /// every reload; without this the playhead would jump back by the slide.)
 public struct SequenceClock: Sendable, Hashable {
-    /// A known segment: its sequence number and its start on the timeline.
-    private var anchor: (sequence: Int, start: Double, end: Double, targetDuration: Double)?
+    /// The start of every segment of the last timeline learned, by media sequence number: a reload, or
+    /// another variant whose window lags a segment behind, lines up on any segment it shares with it.
+    private var starts: [Int: Double] = [:]
+    /// The last known segment: its sequence number, start and end on the timeline.
+    private var last: (sequence: Int, start: Double, end: Double)?
 
     public init() {}
 
     public static func == (lhs: SequenceClock, rhs: SequenceClock) -> Bool {
-        lhs.anchor?.sequence == rhs.anchor?.sequence && lhs.anchor?.start == rhs.anchor?.start
+        lhs.starts == rhs.starts && lhs.last?.sequence == rhs.last?.sequence && lhs.last?.start == rhs.last?.start
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(anchor?.sequence)
-        hasher.combine(anchor?.start)
+        hasher.combine(last?.sequence)
+        hasher.combine(last?.start)
     }
 
     /// What to add to the playlist's own segment times (which start at 0 at its first segment).
     func offset(for playlist: MediaPlaylist) -> Double {
-        guard let anchor, let first = playlist.segments.first else { return 0 }
-        if let match = playlist.segments.first(where: { $0.mediaSequence == anchor.sequence }) {
-            return anchor.start - match.startTime
+        guard let last, let first = playlist.segments.first else { return 0 }
+        if let match = playlist.segments.last(where: { starts[$0.mediaSequence] != nil }), let start = starts[match.mediaSequence] {
+            return start - match.startTime
         }
-        // No overlap: the window slid past everything known (or a variant lags). Estimate from the
-        // sequence distance; segments are about a target duration long.
-        let gap = Double(first.mediaSequence - anchor.sequence) * Double(max(playlist.targetDuration, 1))
-        return max(anchor.start + gap, 0) - first.startTime
+        // No overlap: the window slid past everything known (or a variant lags far behind). Estimate
+        // from the sequence distance; segments are about a target duration long.
+        let target = Double(max(playlist.targetDuration, 1))
+        let distance = first.mediaSequence - last.sequence
+        // After the known segments, the next one starts exactly where they end.
+        let estimate = distance > 0 ? last.end + Double(distance - 1) * target : last.start + Double(distance) * target
+        return max(estimate, 0) - first.startTime
     }
 
     mutating func learn(_ timeline: MediaTimeline) {
-        guard let last = timeline.segments.last else { return }
-        anchor = (last.sequence, last.start, last.end, timeline.targetDuration)
+        guard let newest = timeline.segments.last else { return }
+        starts = Dictionary(timeline.segments.map { ($0.sequence, $0.start) }, uniquingKeysWith: { first, _ in first })
+        last = (newest.sequence, newest.start, newest.end)
     }
 }

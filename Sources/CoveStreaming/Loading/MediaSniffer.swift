@@ -35,7 +35,8 @@ public enum MediaSniffer {
     public static func segmentFormat(_ body: Data) -> SegmentFormat? {
         let bytes = [UInt8](body.prefix(512))
         guard bytes.count >= 4 else { return nil }
-        if bytes[0] == 0x47 && (bytes.count < 189 || bytes[188] == 0x47) { return .mpegTS }
+        // At least one whole packet: a short text answer starting with "G" is not a transport stream.
+        if bytes[0] == 0x47 && bytes.count >= 188 && (bytes.count == 188 || bytes[188] == 0x47) { return .mpegTS }
         if bytes.count >= 8 {
             let type = String(decoding: bytes[4..<8], as: UTF8.self)
             if ["ftyp", "styp", "moof", "moov", "sidx", "emsg", "free", "prft", "mdat", "skip"].contains(type) { return .isoBMFF }

@@ -300,10 +300,14 @@ public final class StreamingSession: Sendable {
             presentation = value
         case .singleVariant(let value, let playlist):
             presentation = value
-            state.withLock { s in
+            try Self.checkNotSelfListing(playlist, url: loaded.url)
+            let timeline = state.withLock { s in
                 let timeline = HLSPresentationReader.timeline(from: playlist, url: loaded.url, clock: &s.clock)
                 s.timelines[0] = (timeline, ContinuousClock.now)
+                return timeline
             }
+            // loadTimeline finds this timeline cached and would never announce it.
+            onEvent(.presentationReady(presentation, timeline))
         }
         state.withLock { $0.presentation = presentation }
         return presentation
@@ -319,9 +323,7 @@ public final class StreamingSession: Sendable {
         let loaded = try await loader.load(.manifest, url: playlistURL, maxBytes: 8 << 20, variantIndex: variant)
         try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
         let playlist = try HLSPresentationReader.readMediaPlaylist(loaded.body, url: loaded.url)
-        if playlist.segments.contains(where: { HLSURI.resolve($0.uri, against: loaded.url) == loaded.url }) {
-            throw StreamingError(.invalidManifest, "The media playlist lists itself as a segment; point its segments at media files", url: loaded.url)
-        }
+        try Self.checkNotSelfListing(playlist, url: loaded.url)
         let (timeline, first) = state.withLock { s -> (MediaTimeline, Bool) in
             let timeline = HLSPresentationReader.timeline(from: playlist, url: loaded.url, clock: &s.clock)
             let first = s.timelines.isEmpty
@@ -334,6 +336,12 @@ public final class StreamingSession: Sendable {
             onEvent(.timelineUpdated(timeline))
         }
         return timeline
+    }
+
+    private static func checkNotSelfListing(_ playlist: MediaPlaylist, url: URL) throws(StreamingError) {
+        if playlist.segments.contains(where: { HLSURI.resolve($0.uri, against: url) == url }) {
+            throw StreamingError(.invalidManifest, "The media playlist lists itself as a segment; point its segments at media files", url: url)
+        }
     }
 
     private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) {
@@ -378,7 +386,8 @@ public final class StreamingSession: Sendable {
         let discontinuity = switched || firstOfGeneration || needsInit || newDiscontinuity || (previousEnd.map { abs($0 - segment.start) > 0.5 } ?? true)
         if let initData, let section = segment.initSection {
             output.push(MediaChunk(kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant, sequence: segment.sequence))
-            state.withLock { $0.initPushed = (variant, section) }
+            // Only for this generation: a seek that came meanwhile reset it, and its decoder needs its own.
+            state.withLock { s in if s.generation == generation { s.initPushed = (variant, section) } }
         }
         output.push(MediaChunk(kind: .media, data: body, start: segment.start, decoderTime: decoderTime, duration: segment.duration, discontinuity: discontinuity, generation: generation, variantIndex: variant, sequence: segment.sequence))
         let announce = state.withLock { s -> Bool in

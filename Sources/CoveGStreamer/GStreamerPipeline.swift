@@ -121,6 +121,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         var streamStart: Double?
         /// Cove's streaming: the stream ran dry while playing (0 % reported), waiting for media.
         var streamStarved = false
+        /// The streaming playhead last seen by the buffer check, and since when it has not moved.
+        var streamPlayhead: (position: Double, since: Double)?
+        /// Stream time (ns) up to which media reached each sink since the last flush.
+        var sinkEnds: [EngineTrack.Kind: Int64] = [:]
     }
 
     /// Who fetches the media.
@@ -213,12 +217,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.renderHandlers = renderHandlers }
 
         if let feed, let streaming {
-            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: streaming.configuration, output: feed, logger: logger) { [weak self] event in
+            var settings = streaming.configuration
+            settings.startsOnLowestVariant = configuration.startPolicy.startsOnLowestVariant
+            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: settings, output: feed, logger: logger) { [weak self] event in
                 self?.handleStreaming(event)
             }
             session.setMaxBitrate(configuration.maxBitrate)
             session.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? configuration.forwardBufferDuration)
-            feed.attach(session: session, playhead: { [weak self] in self?.currentPosition()?.seconds })
+            feed.attach(session: session, playhead: { [weak self] in self?.streamingPlayhead() })
         }
 
         let thread = Thread { [self] in self.readBus() }
@@ -638,10 +644,14 @@ final class GStreamerPipeline: @unchecked Sendable {
             if first { startPipeline() }
         case .variantSelected(let variant):
             emit(.variantChanged(bandwidth: variant.bandwidth, url: Redaction.redact(url: variant.playlistURL)))
-        case .timelineUpdated, .request:
+        case .request(let record):
+            let kind = MediaTransfer.Kind(rawValue: record.kind.rawValue) ?? .other
+            let bandwidth = record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
+            emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt)))
+        case .timelineUpdated:
             break
         case .downloadFailed(let error):
-            emit(.downloadFailed(error.playbackError))
+            emit(.downloadFailed(error.downloadFailure))
         case .failed(let error):
             let fallBack = state.withLock { s -> Bool in
                 guard s.streamStart == nil, s.route == .cove, error.code == .unsupportedFeature || error.code == .unsupportedEncryption else { return false }
@@ -671,14 +681,25 @@ final class GStreamerPipeline: @unchecked Sendable {
         feed.setDuration(feed.session?.duration)
     }
 
-    /// Cove's streaming reports its own buffering from what it pushed: 0 % when the playhead reaches the
-    /// end of the pushed media (a real stall), 100 % once a second of media (or the end) is there again.
+    /// Cove's streaming reports its own buffering from what it pushed: 0 % when the playhead has reached
+    /// the end of the pushed media and stopped there (a real stall: the demuxer holds a segment's last
+    /// frame until more data comes, so "reached" is within `streamStarvation`), 100 % once a second of
+    /// media (or the end) is there again.
     private func checkStreamingBuffer() {
-        guard route == .cove, configuration.pacing == .realTime, let session = feed?.session else { return }
+        guard route == .cove, let session = feed?.session else { return }
         let (prerolled, starved) = state.withLock { ($0.prerolled && !$0.closed, $0.streamStarved) }
         guard prerolled, let ahead = session.bufferedAhead else { return }
         let ended = session.hasPushedEnd
-        if !starved && !ended && ahead < Self.streamStarvation && state.withLock({ $0.pipelineAtPlaying }) {
+        let now = Date().timeIntervalSince1970
+        let playhead = streamingPlayhead()
+        let frozen = state.withLock { s -> Bool in
+            guard let playhead, let last = s.streamPlayhead, abs(last.position - playhead) < 0.001 else {
+                s.streamPlayhead = playhead.map { ($0, now) }
+                return false
+            }
+            return now - last.since >= Self.streamFrozen
+        }
+        if !starved && !ended && ahead < Self.streamStarvation && frozen && state.withLock({ $0.pipelineAtPlaying }) {
             state.withLock { s in
                 s.streamStarved = true
                 s.lastBufferingSent = 0
@@ -693,8 +714,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    /// Media left before the picture would freeze: below it, playback has stalled.
-    private static let streamStarvation = 0.1
+    /// Media left at the playhead when it stops: at most the frames the demuxer still holds.
+    private static let streamStarvation = 0.3
+    /// How long the playhead must stand still near the end of the pushed media to count as stalled.
+    private static let streamFrozen = 0.2
     /// Media buffered again before a stalled stream plays on.
     private static let streamRefilled = 1.0
 
@@ -872,8 +895,31 @@ final class GStreamerPipeline: @unchecked Sendable {
         if post { cove_post_application_message(playbin.pointer, "cove-text-cues") }
     }
 
+    /// How far (stream time, ns) media reached each sink since the last flush: in unsynchronised playback
+    /// the only playhead that follows the media.
+    fileprivate func sinkReceived(_ kind: EngineTrack.Kind, upTo end: Int64) {
+        state.withLock { s in
+            if end > s.sinkEnds[kind] ?? Int64.min { s.sinkEnds[kind] = end }
+        }
+    }
+
+    /// Unsynchronised sinks render as fast as they decode and their position follows the clock, not the
+    /// media: what reached the sinks is where playback is.
+    private func renderedPosition() -> Double? {
+        let (ends, video) = state.withLock { ($0.sinkEnds, $0.expectsVideo ?? true) }
+        let kinds: [EngineTrack.Kind] = video ? [.video, .audio] : [.audio]
+        guard let end = kinds.compactMap({ ends[$0] }).min() else { return nil }
+        return max(Double(end) / 1_000_000_000 - decoderOffset, 0)
+    }
+
+    /// The playhead Cove's streaming measures its buffer from (presentation seconds).
+    private func streamingPlayhead() -> Double? {
+        configuration.pacing == .realTime ? currentPosition()?.seconds : renderedPosition()
+    }
+
     fileprivate func sinkFlushed(seqnum: UInt32) {
         state.withLock { s in
+            s.sinkEnds = [:]
             s.outputEnds = [:]
             s.underrunDeferred = false
             s.deferredPlayhead = nil
@@ -1470,20 +1516,24 @@ private let onAudioRendered: HandoffCallback = { _, _, _, data in
     Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sinkSawBuffer(.audio, rendered: true)
 }
 
-private let onVideoSinkData: GstPadProbeCallback = { _, info, data in
-    sinkProbe(info, data, kind: .video)
+private let onVideoSinkData: GstPadProbeCallback = { pad, info, data in
+    sinkProbe(pad, info, data, kind: .video)
 }
 
-private let onAudioSinkData: GstPadProbeCallback = { _, info, data in
-    sinkProbe(info, data, kind: .audio)
+private let onAudioSinkData: GstPadProbeCallback = { pad, info, data in
+    sinkProbe(pad, info, data, kind: .audio)
 }
 
-private func sinkProbe(_ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: gpointer?, kind: EngineTrack.Kind) -> GstPadProbeReturn {
+private func sinkProbe(_ pad: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: gpointer?, kind: EngineTrack.Kind) -> GstPadProbeReturn {
     guard let info, let data else { return GST_PAD_PROBE_OK }
     let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
     let type = info.pointee.type.rawValue
     if type & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
         pipeline.sinkSawBuffer(kind, rendered: false)
+        if let pad, let buffer = info.pointee.data {
+            let end = cove_pad_buffer_stream_end(pad, buffer.assumingMemoryBound(to: GstBuffer.self))
+            if end >= 0 { pipeline.sinkReceived(kind, upTo: Int64(end)) }
+        }
     } else if let raw = info.pointee.data {
         let event = raw.assumingMemoryBound(to: GstEvent.self)
         let eventType = cove_event_type(event)

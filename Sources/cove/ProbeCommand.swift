@@ -109,6 +109,10 @@ struct ProbeCommand: AsyncParsableCommand {
             traceLine(now, "retry", ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", MediaTime(r.delay).seconds), "code": r.error.code.name])
         case .forwardBufferChanged(_, let d): traceLine(now, "forwardBuffer", ["seconds": String(format: "%.1f", MediaTime(d).seconds)])
         case .lifecycle(_, .ready): traceLine(now, "ready")
+        case .mediaTransferred(_, let t) where t.kind == .segment || t.kind == .initSegment:
+            var fields = ["bytes": String(t.bytes), "ms": String(Int(MediaTime(t.duration).seconds * 1000)), "status": String(t.status), "kind": t.kind.rawValue]
+            if let bandwidth = t.variantBandwidth { fields["variant"] = String(bandwidth) }
+            traceLine(t.startedAt + MediaTime(t.duration).seconds, "segment", fields)
         default: break
         }
     }

@@ -86,8 +86,7 @@ extension RealEngineTests {
             // 240p only, downloaded at about twice real time; segments from 6 s on are gone.
             h.server.setBandwidth(bitsPerSecond: 1_200_000)
             h.server.forceStatus(404, forPathsContaining: "/ladder/v0/seg003")
-            // hlsdemux2's error carries no HTTP status for segments, so a missing segment looks like a
-            // failing network: retried (briefly here) before playback gives up.
+            // Cove's streaming knows the segment's status: a 404 will not come back, so it is not retried.
             let controller = h.controller(fast: false, retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(200), jitter: 0))
             let recorder = EventRecorder(controller)
             controller.setPreferredPeakBitRate(600_000)
@@ -96,6 +95,7 @@ extension RealEngineTests {
             let errorEvent = try await recorder.waitFor(lifecycle: "Error")
             let errorIndex = recorder.events.firstIndex { $0.lifecycleEvent?.name == "Error" }!
             #expect(errorEvent.lifecycleEvent?.error?.code == .downloadFailed)
+            #expect(errorEvent.lifecycleEvent?.error?.httpStatus == 404)
             let positionAtError = recorder.progress.last ?? .zero
             // Buffered media keeps playing after the error...
             try await recorder.waitFor(from: errorIndex) { if case .progress(_, let t) = $0 { t > positionAtError.advanced(by: .milliseconds(800)) } else { false } }
@@ -105,7 +105,7 @@ extension RealEngineTests {
             #expect(failure.lifecycleEvent?.error?.code == .failedToPlayToEnd)
             #expect(try #require(recorder.progress.last) < .seconds(7))
             await controller.settle()
-            #expect(recorder.events.filter { $0.name == "Retry" }.count == 2)
+            #expect(recorder.events.filter { $0.name == "Retry" }.count == 0)
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
             #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1, "rebuilt pipelines never report Ready again")
             #expect(!recorder.lifecycleNames.contains("End"))

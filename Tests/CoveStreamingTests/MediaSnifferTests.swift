@@ -88,11 +88,14 @@ struct MediaSnifferTests {
         #expect(segment.message.contains("a JSON document"))
     }
 
-    @Test func randomBytesAreNotMedia() throws {
+    /// Unknown binary bytes are damaged media (`corruptMedia`); text in their place is a server answering
+    /// wrongly (`notMedia`).
+    @Test func randomBytesAreCorruptMedia() throws {
         // Bytes chosen to match no signature (no 0x47, 0xFF, 0x0B, box type or text header).
         let junk = Data((0..<600).map { UInt8(0x10 + ($0 * 7) % 0x30) })
         let error = try #require(Self.notMedia(junk, contentType: "application/octet-stream"))
-        #expect(error.code == .notMedia)
+        #expect(error.code == .corruptMedia)
+        #expect(error.playbackError.code == .corruptMedia)
         #expect(error.message.contains("neither a playlist nor media"))
         #expect(error.message.contains("application/octet-stream"))
         // A segment is not a playlist and a playlist is not a segment.

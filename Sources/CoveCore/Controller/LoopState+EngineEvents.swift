@@ -81,6 +81,8 @@ extension LoopState {
             }
         case .variantChanged(let bandwidth, let url):
             variantChanged(runtime, bandwidth: bandwidth, url: url)
+        case .transferCompleted(let transfer):
+            emit(.mediaTransferred(session, transfer))
         case .variantsDiscovered(let variants):
             let ladder = VariantLadder(variants)
             guard ladder != runtime.ladder else { return }

@@ -25,6 +25,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case variantChanged(PlaybackSession, VariantChange)
     /// The master playlist's variants became known (adaptive streams only).
     case variantsDiscovered(PlaybackSession, VariantLadder)
+    /// The engine finished a streaming request (playlist, segment): exact bytes and timing.
+    case mediaTransferred(PlaybackSession, MediaTransfer)
     /// The forward-buffer target the buffer optimizer set on the engine.
     case forwardBufferChanged(PlaybackSession, Duration)
     /// The controller is about to retry after a failure (rebuilding the engine pipeline).
@@ -57,7 +59,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
-            .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
+            .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _), .mediaTransferred(let s, _),
             .forwardBufferChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
             .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _):
             return s
@@ -89,6 +91,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .textCuesChanged: return "TextCues"
         case .variantChanged: return "Variant"
         case .variantsDiscovered: return "Variants"
+        case .mediaTransferred: return "Transfer"
         case .forwardBufferChanged: return "ForwardBuffer"
         case .retry: return "Retry"
         case .framePresented(_, let f): return f.cause.eventName
@@ -123,6 +126,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .textCuesChanged(_, let c): return "TextCues(\(c.track.id) at \(c.position): \(c.cues.map(\.text)))"
         case .variantChanged(_, let v): return "Variant(\(v.from.map { "\($0.bandwidth)" } ?? "-")→\(v.to.bandwidth), \(v.reason.rawValue))"
         case .variantsDiscovered(_, let l): return "Variants(\(l.variants.map { String($0.bandwidth) }.joined(separator: ",")))"
+        case .mediaTransferred(_, let t): return "Transfer(\(t.kind.rawValue) \(t.status) \(t.bytes) bytes in \(t.duration))"
         case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"
         case .retry(_, let r): return "Retry(\(r.kind.rawValue) \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") in \(r.delay): \(r.error.code.name))"
         case .framePresented(_, let f): return "\(f.cause.eventName)(\(f.wallTime))"

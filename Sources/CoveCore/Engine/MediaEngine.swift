@@ -227,6 +227,8 @@ public enum EngineEvent: Sendable, Hashable {
     case variantChanged(bandwidth: Int, url: String)
     /// The master playlist's variants, in the order listed.
     case variantsDiscovered([Variant])
+    /// A streaming request finished (engines that make their own requests).
+    case transferCompleted(MediaTransfer)
     /// Downloads failed but buffered media may still play; playback is not over yet.
     case downloadFailed(PlaybackError)
     /// The pipeline cannot continue.

@@ -28,7 +28,10 @@ public enum MediaSniffer {
     public static func checkSegment(_ body: Data, contentType: String?, url: URL) throws(StreamingError) -> SegmentFormat {
         if let format = segmentFormat(body) { return format }
         let head = significantHead(body)
-        throw StreamingError(.notMedia, "Expected a media segment but the server sent \(describe(head, contentType: contentType)); the stream cannot play", url: url)
+        let description = describe(head, contentType: contentType)
+        // A page or document instead of media is a server answering wrongly; unknown bytes are damaged media.
+        let code: StreamingError.Code = isDocument(head, contentType: contentType) ? .notMedia : .corruptMedia
+        throw StreamingError(code, "Expected a media segment but the server sent \(description); the stream cannot play", url: url)
     }
 
     /// nil when the bytes are none of the known segment formats.
@@ -55,6 +58,12 @@ public enum MediaSniffer {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let start = bytes.firstIndex { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? bytes.count
         return Array(bytes[start..<min(bytes.count, start + 64)])
+    }
+
+    /// Empty, or text a server sends instead of media (an HTML page, JSON, a plain-text error).
+    static func isDocument(_ head: [UInt8], contentType: String?) -> Bool {
+        if head.isEmpty || contentType?.lowercased().contains("text/html") == true { return true }
+        return head.allSatisfy { (0x20...0x7E).contains($0) || (0x09...0x0D).contains($0) }
     }
 
     static func describe(_ head: [UInt8], contentType: String?) -> String {

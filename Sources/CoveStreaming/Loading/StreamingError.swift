@@ -12,6 +12,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         /// The answer is not what was asked for: an HTML page (a captive portal, a CDN error page),
         /// an empty body, or bytes that are not a playlist or media segment.
         case notMedia
+        /// A segment's bytes are no media format Cove knows (damaged, or not media at all).
+        case corruptMedia
         /// The manifest could not be parsed or makes no sense (no variants, points at itself).
         case invalidManifest
         /// The media is encrypted with a scheme Cove cannot decrypt.
@@ -53,14 +55,31 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// What to do about an HTTP status, for the message.
+    static func advice(forStatus status: Int) -> String {
+        switch status {
+        case 404, 410: return "check the URL or whether the asset was removed"
+        case 401, 403: return "the media URL needs credentials or a fresh token (a request filter can add them)"
+        case 408, 429: return "the server is overloaded; retry later"
+        case 500...: return "the server failed; retry later"
+        default: return "the request was rejected"
+        }
+    }
+
+    /// The failure of a download during playback (buffered media may still play): `downloadFailed`,
+    /// keeping the status so the controller knows whether a retry can help.
+    public var downloadFailure: PlaybackError {
+        PlaybackError(.downloadFailed, "Media stopped downloading: \(message)", url: url, httpStatus: httpStatus)
+    }
+
     /// The same failure as the controller's error type.
     public var playbackError: PlaybackError {
         let code: PlaybackError.Code
         switch self.code {
-        case .httpStatus: code = httpStatus == 404 ? .notFound : .httpStatus
+        case .httpStatus: code = httpStatus == 404 || httpStatus == 410 ? .notFound : .httpStatus
         case .network: code = .networkUnreachable
         case .notMedia: code = .notMedia
-        case .invalidManifest: code = .corruptMedia
+        case .invalidManifest, .corruptMedia: code = .corruptMedia
         case .unsupportedEncryption, .unsupportedFeature: code = .unsupportedFormat
         case .filterRejected: code = .loadFailed
         case .cancelled: code = .loadFailed

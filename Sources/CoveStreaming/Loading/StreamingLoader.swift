@@ -76,13 +76,16 @@ public struct StreamingLoader: Sendable {
             onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
             let code: StreamingError.Code = error.kind == .responseTooLarge || error.kind == .invalidURL || error.kind == .insecureRedirect || error.kind == .tooManyRedirects ? .notMedia : .network
-            throw StreamingError(code, "The \(kind.rawValue) request failed: \(error.detail)", url: request.url)
+            throw StreamingError(code, "The \(kind.rawValue) request for \(Redaction.redact(url: request.url)) failed: \(error.detail)", url: request.url)
         }
         let elapsed = clock.now - begin
         let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)
         onRecord(record)
         guard response.isSuccess else {
-            throw StreamingError(.httpStatus, "The server answered \(response.status) for the \(kind.rawValue)", url: response.url, httpStatus: response.status)
+            throw StreamingError(
+                .httpStatus, "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
+                url: response.url, httpStatus: response.status
+            )
         }
         return Loaded(body: response.body, url: response.url, contentType: response.headers["Content-Type"], record: record)
     }

@@ -12,7 +12,7 @@ public struct StreamingConfiguration: Sendable {
     /// Media buffered ahead of the playhead when the app has not set a forward buffer.
     public var defaultForwardBuffer: Duration
     /// The first segment comes from the lowest variant (fastest first frame), then ABR takes over with a
-    /// measured throughput.
+    /// measured throughput. False: from the first variant listed (what GStreamer and AVPlayer do).
     public var startsOnLowestVariant: Bool
     /// One request's deadline, redirects included.
     public var requestTimeout: Duration
@@ -21,7 +21,7 @@ public struct StreamingConfiguration: Sendable {
     public var decoderTimeOffset: Double
 
     public init(
-        requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(250)),
+        requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),
         abr: ABRPolicy = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
         startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20), decoderTimeOffset: Double = 10
     ) {

@@ -280,9 +280,10 @@ public final class StreamingSession: Sendable {
 
     private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) async throws(StreamingError) -> Int {
         state.withLock { s -> Int in
-            if configuration.startsOnLowestVariant && !s.estimator.hasEstimate && s.currentVariant == nil {
-                let lowest = presentation.variants.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) }
-                if let lowest, s.maxBitrate.map({ lowest.bandwidth <= $0 }) ?? true { return lowest.index }
+            if !s.estimator.hasEstimate && s.currentVariant == nil {
+                // Nothing measured yet: the start policy's variant, if the cap allows it.
+                let first = configuration.startsOnLowestVariant ? presentation.variants.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) } : presentation.variants.first
+                if let first, s.maxBitrate.map({ first.bandwidth <= $0 }) ?? true { return first.index }
             }
             return configuration.abr.choose(variants: presentation.variants, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
         }

@@ -44,7 +44,7 @@ let package = Package(
         ),
         .target(
             name: "CoveStreaming",
-            dependencies: ["CoveCore", "CoveHLS", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveHLS", "CoveText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(

@@ -121,6 +121,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         var streamStart: Double?
         /// Cove's streaming: the stream ran dry while playing (0 % reported), waiting for media.
         var streamStarved = false
+        /// Cove's streaming: the presentation's subtitle renditions as tracks (ids `cove-text-N`), beside
+        /// the streams GStreamer finds in the media.
+        var coveTextTracks: [(track: EngineTrack, rendition: AlternateRendition)] = []
+        /// The subtitle rendition playing, and its loader.
+        var coveTextSelected: String?
+        var textLoader: TextRenditionLoader?
+        /// Where the subtitle loader last heard the playhead was.
+        var textPlayhead: Double?
         /// The streaming playhead last seen by the buffer check, and since when it has not moved.
         var streamPlayhead: (position: Double, since: Double)?
         /// Stream time (ns) up to which media reached each sink since the last flush.
@@ -393,6 +401,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
+        if let loader = state.withLock({ $0.textLoader }), let seconds = target.isFinite ? target.seconds : nil { loader.seek(to: seconds) }
         let rate = state.withLock { $0.rate }
         sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
@@ -487,6 +496,11 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func selectTracks(audio: String?, text: String?) {
         guard !isClosed else { return }
+        if selectCoveText(text) {
+            // The subtitles are Cove's; GStreamer plays no text stream.
+            selectionGate.submit { [self] in sendSelection(audio: audio, text: nil) }
+            return
+        }
         // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is sent.
         selectionGate.submit { [self] in sendSelection(audio: audio, text: text) }
     }
@@ -571,6 +585,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         seekGate.close()
         selectionGate.close()
         feed?.close()
+        state.withLock { s -> TextRenditionLoader? in
+            defer { s.textLoader = nil }
+            return s.textLoader
+        }?.stop()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
 
@@ -635,6 +653,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             if presentation.variants.count > 1 || presentation.variants.contains(where: { $0.bandwidth > 0 }) {
                 emit(.variantsDiscovered(presentation.ladder))
             }
+            announceTextRenditions(presentation)
         case .starting(let at, _):
             let first = state.withLock { s -> Bool in
                 guard s.streamStart == nil else { return false }
@@ -674,6 +693,75 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
+    /// The presentation's subtitle renditions become text tracks; the default one (or the first that may
+    /// be chosen automatically) plays, as GStreamer's own HLS selected it.
+    private func announceTextRenditions(_ presentation: Presentation) {
+        guard !presentation.textRenditions.isEmpty else { return }
+        let tracks = presentation.textRenditions.enumerated().compactMap { index, rendition -> (EngineTrack, AlternateRendition)? in
+            guard rendition.playlistURL != nil else { return nil }
+            return (EngineTrack(id: "cove-text-\(index)", kind: .text, language: rendition.language, title: rendition.name, codec: "wvtt"), rendition)
+        }
+        guard !tracks.isEmpty else { return }
+        let merged = state.withLock { s -> [EngineTrack] in
+            s.coveTextTracks = tracks.map { (track: $0.0, rendition: $0.1) }
+            return s.tracks + tracks.map(\.0)
+        }
+        emit(.tracksChanged(merged))
+        let preferred = tracks.first { $0.1.isDefault } ?? tracks.first { $0.1.isAutoselect && $0.1.isForced }
+        if let preferred, selectCoveText(preferred.0.id) {
+            emit(.tracksSelected(state.withLock { $0.selectedTrackIDs } + [preferred.0.id]))
+        }
+    }
+
+    /// Switches Cove's subtitle loader to `id` (a `cove-text-N` track) or off. False when the presentation
+    /// has no Cove subtitles, or `id` is one of GStreamer's streams (then Cove's subtitles stop).
+    private func selectCoveText(_ id: String?) -> Bool {
+        let (rendition, old, known) = state.withLock { s -> (AlternateRendition?, TextRenditionLoader?, Bool) in
+            guard !s.coveTextTracks.isEmpty else { return (nil, nil, false) }
+            let rendition = id.flatMap { id in s.coveTextTracks.first { $0.track.id == id }?.rendition }
+            guard rendition != nil || id == nil || s.coveTextSelected != nil else { return (nil, nil, false) }
+            let old = s.textLoader
+            s.textLoader = nil
+            s.coveTextSelected = rendition == nil ? nil : id
+            return (rendition, old, true)
+        }
+        old?.stop()
+        guard known else { return false }
+        if let rendition, let session = feed?.session {
+            do {
+                let loader = try session.makeTextRenditionLoader(for: rendition, onCues: { [weak self] cues in
+                    for cue in cues { self?.emit(.textCue(cue)) }
+                }, onError: { [weak self] error in
+                    self?.emit(.warning("Subtitles '\(rendition.name)' failed: \(error.message)"))
+                })
+                let at = state.withLock { s -> Double? in
+                    s.textLoader = loader
+                    return s.textPlayhead ?? s.streamStart
+                }
+                if let at { loader.seek(to: at) }
+                loader.start()
+            } catch {
+                emit(.warning("Subtitles '\(rendition.name)' cannot load: \(error.message)"))
+            }
+        }
+        if id == nil || rendition != nil {
+            let ids = state.withLock { s in s.selectedTrackIDs.filter { id in !s.tracks.contains { $0.id == id && $0.kind == .text } } + (s.coveTextSelected.map { [$0] } ?? []) }
+            emit(.tracksSelected(ids))
+        }
+        return rendition != nil || id == nil
+    }
+
+    /// Tells the subtitle loader where the playhead is (it fetches ahead of it).
+    private func updateTextPlayhead(_ playhead: Double?) {
+        guard let playhead else { return }
+        let loader = state.withLock { s -> TextRenditionLoader? in
+            guard let loader = s.textLoader, abs((s.textPlayhead ?? -10) - playhead) >= 0.5 else { return nil }
+            s.textPlayhead = playhead
+            return loader
+        }
+        loader?.update(playhead: playhead)
+    }
+
     /// playbin3 made the `appsrc://` source: the feed takes it over, starting where the session starts.
     fileprivate func appSourceCreated(_ element: UnsafeMutablePointer<GstElement>) {
         guard let feed, route == .cove else { return }
@@ -692,6 +780,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let ended = session.hasPushedEnd
         let now = Date().timeIntervalSince1970
         let playhead = streamingPlayhead()
+        updateTextPlayhead(playhead)
         let frozen = state.withLock { s -> Bool in
             guard let playhead, let last = s.streamPlayhead, abs(last.position - playhead) < 0.001 else {
                 s.streamPlayhead = playhead.map { ($0, now) }
@@ -1308,13 +1397,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             guard let stream = gst_stream_collection_get_stream(collection, index) else { continue }
             if let track = Self.track(from: stream) { tracks.append(track) }
         }
-        let changed = state.withLock { s -> Bool in
-            guard s.tracks != tracks else { return false }
+        let merged = state.withLock { s -> [EngineTrack]? in
+            guard s.tracks != tracks else { return nil }
             s.tracks = tracks
             if s.expectsVideo == nil { s.expectsVideo = tracks.contains { $0.kind == .video } }
-            return true
+            return tracks + s.coveTextTracks.map(\.track)
         }
-        if changed { emit(.tracksChanged(tracks)) }
+        if let merged { emit(.tracksChanged(merged)) }
     }
 
     private func handleStreamsSelected(_ message: UnsafeMutablePointer<GstMessage>) {
@@ -1327,11 +1416,12 @@ final class GStreamerPipeline: @unchecked Sendable {
             if let id = gst_stream_get_stream_id(stream) { ids.append(String(cString: id)) }
             if let track = Self.track(from: stream) { kinds.append(track.kind) }
         }
-        state.withLock { s in
+        let reported = state.withLock { s -> [String] in
             s.selectedTrackIDs = ids
             s.expectsVideo = kinds.contains(.video)
+            return ids + (s.coveTextSelected.map { [$0] } ?? [])
         }
-        emit(.tracksSelected(ids))
+        emit(.tracksSelected(reported))
         selectionGate.applied()
     }
 

@@ -92,7 +92,7 @@ enum Interrupt {
 /// Text for one event in `cove play`'s log.
 func describe(_ event: PlaybackEvent) -> String? {
     switch event {
-    case .progress, .lifecycle(_, .bumperProgress): return nil
+    case .progress, .lifecycle(_, .bumperProgress), .mediaTransferred: return nil
     case .sessionAdvanced(let s) where s.bumper != nil:
         return "Session \(s.id): \(s.video.name ?? "video") (after the bumper “\(s.bumper?.name ?? "")”)"
     case .lifecycle(_, let e):

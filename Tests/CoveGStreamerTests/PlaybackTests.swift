@@ -20,7 +20,7 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder, ["id": "ladder"])])
             try await recorder.waitFor(lifecycle: "End")
             await controller.settle()
-            let core = recorder.names.filter { !["Variant", "AudioTrack", "ForwardBuffer"].contains($0) }
+            let core = recorder.names.filter { !["Variant", "AudioTrack", "ForwardBuffer", "Transfer"].contains($0) }
             #expect(core == [
                 "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "Variants", "DurationChanged", "SeekableRanges", "MediaType",
                 "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play", "FirstFrame", "End",

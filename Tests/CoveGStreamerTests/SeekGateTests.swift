@@ -7,7 +7,9 @@ import Testing
 extension RealEngineTests {
     /// Seeks in an HLS stream while its segments are still downloading. GStreamer 1.22.0's hlsdemux2
     /// can crash the process when a flushing seek cancels a download in flight, so the engine holds
-    /// such a seek until the downloads go quiet (`SeekGate`).
+    /// such a seek until the downloads go quiet (`SeekGate`). Cove's own streaming has no such bug; the
+    /// gate still guards the streams that fall back to GStreamer's HLS, so the first test runs there.
+    /// The second runs on Cove's streaming: rapid seeks as streams start are a stress for any engine.
     @Suite("GStreamer seeks while segments download")
     struct SeekGateTests {
         /// With the link capped, the first segments are still downloading when the first frame shows:
@@ -17,7 +19,7 @@ extension RealEngineTests {
             defer { Task { await h.stop() } }
             // ~1.3 s per 2 s top-variant segment: a download is in flight whenever the seek comes.
             h.server.setBandwidth(bitsPerSecond: 6_000_000)
-            let controller = h.controller(fast: true)
+            let controller = h.controller(fast: true, coveStreaming: false)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])

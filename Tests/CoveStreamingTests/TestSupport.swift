@@ -15,7 +15,7 @@ struct TimedOut: Error, CustomStringConvertible {
 /// Polls `condition` until it holds, failing the test after `timeout`. Sessions work on their own
 /// tasks, so tests wait for a recorded fact (a chunk, an event, a request), never for a fixed time.
 func waitUntil(
-    _ what: String, timeout: Duration = .seconds(2), sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout

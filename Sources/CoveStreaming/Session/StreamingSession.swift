@@ -46,6 +46,8 @@ public final class StreamingSession: Sendable {
         var reportedVariant: Int?
         /// fMP4 track timescales from each variant's init segment.
         var timescales: [Int: [UInt32: UInt32]] = [:]
+        /// Per discontinuity sequence: the earliest PTS (seconds) of its first TS segment and that segment's start.
+        var mpegtsAnchors: [Int: (pts: Double, start: Double)] = [:]
     }
 
     public init(
@@ -148,10 +150,33 @@ public final class StreamingSession: Sendable {
     /// The generation chunks must carry now (it moves on with every start and seek).
     public var generation: Int { state.withLock { $0.generation } }
 
+    /// A loader for one of the presentation's subtitle renditions, sharing this session's requests
+    /// (filters, retries, accounting) and placing cues with its MPEG-TS clock.
+    public func makeTextRenditionLoader(
+        for rendition: AlternateRendition, onCues: @escaping @Sendable ([TextCue]) -> Void, onError: @escaping @Sendable (StreamingError) -> Void
+    ) throws(StreamingError) -> TextRenditionLoader {
+        try TextRenditionLoader(loader: loader, rendition: rendition, mapper: { [weak self] in self?.mpegtsToPresentation($0) }, logger: logger, onCues: onCues, onError: onError)
+    }
+
     /// Decoder time minus presentation time (see `StreamingConfiguration.decoderTimeOffset`).
     public var decoderTimeOffset: Double { configuration.decoderTimeOffset }
 
     public var presentation: Presentation? { state.withLock { $0.presentation } }
+
+    /// The presentation time of an MPEG-TS timestamp (`seconds` = PTS / 90 kHz), e.g. a WebVTT segment's
+    /// `X-TIMESTAMP-MAP`: anchored on the first TS segment pushed in each discontinuity sequence (the
+    /// anchor nearest in PTS wins), across the 33-bit wrap. nil until a TS segment was pushed.
+    public func mpegtsToPresentation(_ seconds: Double) -> Double? {
+        guard seconds.isFinite else { return nil }
+        let wrap = Double(UInt64(1) << 33) / 90_000
+        let anchors = state.withLock { $0.mpegtsAnchors }.sorted { $0.key > $1.key }.map(\.value)
+        let placed = anchors.map { anchor -> (delta: Double, start: Double) in
+            var delta = (seconds - anchor.pts).truncatingRemainder(dividingBy: wrap)
+            if delta > wrap / 2 { delta -= wrap } else if delta <= -wrap / 2 { delta += wrap }
+            return (delta, anchor.start)
+        }
+        return placed.min { abs($0.delta) < abs($1.delta) }.map { $0.start + $0.delta }
+    }
 
     /// The window the playhead may move in: the whole VOD, or the live playlist's segments up to the live edge.
     public var seekableRange: ClosedRange<Double>? {
@@ -246,9 +271,6 @@ public final class StreamingSession: Sendable {
     private func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
         if presentation.audioRenditions.contains(where: { $0.playlistURL != nil }) {
             throw StreamingError(.unsupportedFeature, "The stream's audio renditions have playlists of their own", url: presentation.manifestURL)
-        }
-        if !presentation.textRenditions.isEmpty {
-            throw StreamingError(.unsupportedFeature, "The stream has subtitle renditions", url: presentation.manifestURL)
         }
         if let key = timeline.segments.lazy.compactMap(\.key).first {
             throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat))", url: presentation.manifestURL)
@@ -370,7 +392,13 @@ public final class StreamingSession: Sendable {
         var decoderTime = target
         switch format {
         case .mpegTS:
-            decoderTime = target - MPEGTSTiming.read(body).pcrToPTSDelay
+            let timing = MPEGTSTiming.read(body)
+            decoderTime = target - timing.pcrToPTSDelay
+            if let pts = timing.earliestPTS {
+                state.withLock { s in
+                    if s.mpegtsAnchors[segment.discontinuity] == nil { s.mpegtsAnchors[segment.discontinuity] = (Double(pts) / 90_000, segment.start) }
+                }
+            }
         case .isoBMFF:
             if let timescales = state.withLock({ $0.timescales[variant] }), let retimed = ISOBMFFTiming.retimed(fragment: body, timescales: timescales, target: target) {
                 body = retimed

@@ -48,6 +48,14 @@ public struct GStreamerEngine: MediaEngine {
         try result.get()
     }
 
+    /// The factories of every element created inside the engine's pipelines so far in this process
+    /// ("appsrc", "tsdemux", …), with counts: proof of what does the work (Cove's streaming creates no
+    /// GStreamer network source or adaptive demuxer for HLS).
+    public static var elementsCreated: [String: Int] { GStreamerRuntime.elementsCreated.withLock { $0 } }
+
+    /// Forgets `elementsCreated` (tests measure from a clean slate).
+    public static func resetElementsCreated() { GStreamerRuntime.elementsCreated.withLock { $0 = [:] } }
+
     /// Elements this installation lacks, with the Debian package that provides each (empty when complete).
     public static func missingElements() throws(PlaybackError) -> [(element: String, package: String)] {
         try GStreamerRuntime.ensureInitialized()

@@ -253,12 +253,18 @@ final class GStreamerPipeline: @unchecked Sendable {
         let configuration: StreamingConfiguration
     }
 
-    /// HLS by its URL (`.m3u8`/`.m3u` path); everything else is progressive media GStreamer reads itself.
+    /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file (or
+    /// DASH, which GStreamer still plays); an unknown name is probed by the session (a playlist plays, a
+    /// media file goes to GStreamer, an HTML page or junk is a typed error at once).
     static func isHLS(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
-        let path = url.path.lowercased()
-        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
+        return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }
+
+    /// Names GStreamer reads itself: progressive files, and DASH manifests.
+    private static let progressiveExtensions: Set<String> = [
+        "mp4", "m4v", "m4a", "mov", "mkv", "webm", "mp3", "aac", "wav", "ogg", "oga", "opus", "flac", "ts", "mpd", "jpg", "png",
+    ]
 
     private var route: Route { state.withLock { $0.route } }
 
@@ -673,13 +679,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.downloadFailed(error.downloadFailure))
         case .failed(let error):
             let fallBack = state.withLock { s -> Bool in
-                guard s.streamStart == nil, s.route == .cove, error.code == .unsupportedFeature || error.code == .unsupportedEncryption else { return false }
+                guard s.streamStart == nil, s.route == .cove, [.unsupportedFeature, .unsupportedEncryption, .notStreamable].contains(error.code) else { return false }
                 s.route = .gstreamer
                 return true
             }
             if fallBack {
                 // Not streamable by Cove yet: GStreamer reads the URL itself, as before Cove had its own streaming.
-                logger.notice("Cove's streaming cannot play this stream yet; GStreamer's HLS plays it", metadata: ["reason": "\(error.message)"])
+                logger.notice("GStreamer reads this URL itself", metadata: ["reason": "\(error.message)"])
                 feed?.close()
                 cove_set_string(playbin.object, "uri", urlText)
                 startPipeline()
@@ -1506,6 +1512,7 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
     guard let element, let data else { return }
     let ref = ElementRef(pointer: element)
     let factory = ref.factoryName
+    GStreamerRuntime.elementsCreated.withLock { $0[factory, default: 0] += 1 }
     if adaptiveDemuxers.contains(factory) {
         Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerAdded(ref)
     } else if factory == "subparse" {

@@ -7,6 +7,8 @@ import Synchronization
 /// later player gets the same clear error instead of a crash.
 enum GStreamerRuntime {
     private static let state = Mutex<Result<Void, PlaybackError>?>(nil)
+    /// Factories of the elements pipelines created (see `GStreamerEngine.elementsCreated`).
+    static let elementsCreated = Mutex<[String: Int]>([:])
 
     static func ensureInitialized() throws(PlaybackError) {
         let result = state.withLock { current -> Result<Void, PlaybackError> in

@@ -21,6 +21,10 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         /// The presentation needs something the streaming engine does not do yet (alternate renditions
         /// in their own playlists, subtitle renditions).
         case unsupportedFeature
+        /// The URL is a media file (MP4, MP3, …), not a streaming manifest: something else must read it.
+        case notStreamable
+        /// The answer was larger than any playlist or segment should be.
+        case tooLarge
         /// A request filter refused the request.
         case filterRejected
         /// The request was cancelled (a seek, a teardown): not a failure.
@@ -80,7 +84,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .network: code = .networkUnreachable
         case .notMedia: code = .notMedia
         case .invalidManifest, .corruptMedia: code = .corruptMedia
-        case .unsupportedEncryption, .unsupportedFeature: code = .unsupportedFormat
+        case .unsupportedEncryption, .unsupportedFeature, .notStreamable: code = .unsupportedFormat
+        case .tooLarge: code = .notMedia
         case .filterRejected: code = .loadFailed
         case .cancelled: code = .loadFailed
         }

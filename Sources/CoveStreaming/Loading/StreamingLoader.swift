@@ -75,7 +75,12 @@ public struct StreamingLoader: Sendable {
             let elapsed = clock.now - begin
             onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
-            let code: StreamingError.Code = error.kind == .responseTooLarge || error.kind == .invalidURL || error.kind == .insecureRedirect || error.kind == .tooManyRedirects ? .notMedia : .network
+            let code: StreamingError.Code
+            switch error.kind {
+            case .responseTooLarge: code = .tooLarge
+            case .invalidURL, .insecureRedirect, .tooManyRedirects: code = .notMedia
+            default: code = .network
+            }
             throw StreamingError(code, "The \(kind.rawValue) request for \(Redaction.redact(url: request.url)) failed: \(error.detail)", url: request.url)
         }
         let elapsed = clock.now - begin

@@ -315,7 +315,7 @@ public final class StreamingSession: Sendable {
 
     private func loadPresentation() async throws(StreamingError) -> Presentation {
         if let known = state.withLock({ $0.presentation }) { return known }
-        let loaded = try await loader.load(.manifest, url: url, maxBytes: 4 << 20)
+        let loaded = try await loadEntry()
         try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
         let presentation: Presentation
         switch try HLSPresentationReader.readEntry(loaded.body, url: loaded.url) {
@@ -334,6 +334,33 @@ public final class StreamingSession: Sendable {
         }
         state.withLock { $0.presentation = presentation }
         return presentation
+    }
+
+    /// The URL the app gave: a playlist by its name, or — any other name — first its head (64 kB), which
+    /// says whether it is a playlist (then loaded whole), a media file (`notStreamable`: the engine reads
+    /// it itself) or neither (an HTML page, junk: `notMedia` at once, not a decoder waiting forever).
+    private func loadEntry() async throws(StreamingError) -> StreamingLoader.Loaded {
+        if Self.namesPlaylist(url) { return try await loader.load(.manifest, url: url, maxBytes: 4 << 20) }
+        let head: StreamingLoader.Loaded
+        do {
+            head = try await loader.load(.manifest, url: url, byteRange: ByteSpan(offset: 0, length: 64 << 10), maxBytes: 1 << 20)
+        } catch where error.code == .tooLarge {
+            throw StreamingError(.notStreamable, "The URL answers with more than a playlist holds: a media file", url: url)
+        }
+        if MediaSniffer.significantHead(head.body).starts(with: Array("#EXTM3U".utf8)) {
+            // A server that honoured the range may have cut a long playlist: load it whole.
+            return head.body.count < 64 << 10 ? head : try await loader.load(.manifest, url: url, maxBytes: 4 << 20)
+        }
+        if MediaSniffer.segmentFormat(head.body) != nil {
+            throw StreamingError(.notStreamable, "The URL is a media file, not a playlist", url: url)
+        }
+        return head
+    }
+
+    /// A name that says HLS playlist (`.m3u8`, `.m3u`).
+    static func namesPlaylist(_ url: URL) -> Bool {
+        let path = url.path.lowercased()
+        return path.hasSuffix(".m3u8") || path.hasSuffix(".m3u")
     }
 
     /// The variant's timeline: loaded the first time, reloaded for live once it is a target duration old.

@@ -1,0 +1,122 @@
+import CoveCore
+import CoveGStreamer
+import CoveTesting
+import Foundation
+import Testing
+
+extension RealEngineTests {
+    /// Cove owns its streaming: every HLS request is Cove's own, GStreamer only demuxes, decodes and
+    /// renders what Cove pushes into it — and bad answers become typed errors, never a hang.
+    @Suite("Cove's streaming engine on GStreamer")
+    struct StreamingEngineTests {
+        /// No GStreamer network source and no adaptive demuxer is made for HLS: TS and fMP4 ladders play
+        /// to the end through `appsrc` into the plain demuxers.
+        @Test func hlsPlaysThroughAppsrcWithoutGStreamersNetworkOrAdaptiveDemuxer() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            GStreamerEngine.resetElementsCreated()
+            for asset in [FixtureMedia.Asset.ladder, .fmp4, .audioOnly, .subtitles] {
+                let controller = h.controller()
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([h.video(asset)])
+                try await recorder.waitFor(lifecycle: "End")
+                controller.shutdown()
+                #expect(try #require(recorder.progress.last) >= .seconds(19.5), "\(asset)")
+            }
+            let elements = GStreamerEngine.elementsCreated
+            for forbidden in ["hlsdemux2", "hlsdemux", "dashdemux2", "souphttpsrc", "adaptivedemux2"] {
+                #expect(elements[forbidden] == nil, "\(forbidden) was created: \(elements.keys.sorted())")
+            }
+            #expect(elements["appsrc", default: 0] >= 4, "\(elements.keys.sorted())")
+            #expect(elements["tsdemux"] != nil && elements["qtdemux"] != nil, "\(elements.keys.sorted())")
+        }
+
+        /// On an unconstrained link the first segment comes from the lowest variant (the quickest first
+        /// frame) and the second already from the top one: the first download measured the link.
+        @Test func theSecondSegmentComesFromTheTopVariantOnAFastLink() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(1) } else { false } }
+            controller.shutdown()
+            let segments = h.server.requests.compactMap { request -> (variant: String, name: String)? in
+                let parts = request.path.split(separator: "/")
+                guard let name = parts.last, name.hasPrefix("seg"), parts.count >= 2 else { return nil }
+                return (String(parts[parts.count - 2]), String(name))
+            }
+            #expect(segments.first.map { $0.variant == "v0" && $0.name == "seg000.ts" } == true, "\(segments)")
+            #expect(segments.first { $0.name == "seg001.ts" }?.variant == "v2", "\(segments)")
+            let switches = recorder.events.compactMap { if case .variantChanged(_, let v) = $0 { v } else { nil } }
+            #expect(switches.map(\.to.height) == [240, 720], "\(switches)")
+        }
+
+        /// Answers that are not media fail at once with a typed error that says what came instead.
+        @Test func notMediaAnswersAreTypedErrorsNotHangs() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let page = Data("<!DOCTYPE html><html><body>Sign in to continue</body></html>".utf8)
+            h.server.addRoute(prefix: "/portal") { _ in MediaServerResponse(status: 200, contentType: "text/html", body: page) }
+            h.server.addRoute(prefix: "/empty.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data()) }
+            let selfish = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nself.m3u8\n#EXT-X-ENDLIST\n"
+            h.server.addRoute(prefix: "/self.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(selfish.utf8)) }
+            let cases: [(path: String, code: PlaybackError.Code, says: String)] = [
+                ("portal/welcome", .notMedia, "an HTML page"),
+                ("portal/master.m3u8", .notMedia, "an HTML page"),
+                ("empty.m3u8", .notMedia, "an empty body"),
+                ("self.m3u8", .corruptMedia, "lists itself"),
+            ]
+            for item in cases {
+                let controller = h.controller()
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([Video(url: h.server.url(item.path))])
+                let failure = try await recorder.waitFor(lifecycle: "Fail", timeout: .seconds(10), failOn: [])
+                controller.shutdown()
+                let error = try #require(failure.lifecycleEvent?.error, "\(item.path)")
+                #expect(error.code == item.code, "\(item.path): \(error)")
+                #expect(error.message.contains(item.says), "\(item.path): \(error.message)")
+                #expect(!recorder.lifecycleNames.contains("Ready"), "\(item.path)")
+            }
+        }
+
+        /// A truncated init segment (a whole 200 answer whose body stops early) fails typed, never hangs.
+        @Test func aTruncatedInitSegmentFailsTyped() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let initURL = h.fixtures.root.appendingPathComponent("fmp4/v0/init.mp4")
+            let truncated = try Data(contentsOf: initURL).prefix(120)
+            h.server.addRoute(prefix: "/fmp4/v0/init.mp4") { _ in MediaServerResponse(status: 200, contentType: "video/mp4", body: Data(truncated)) }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.fmp4)])
+            let failure = try await recorder.waitFor(timeout: .seconds(20), failOn: []) { event in
+                ["Fail", "FailedToPlayToEndTime"].contains(event.lifecycleEvent?.name ?? "")
+            }
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect([.corruptMedia, .failedToPlayToEnd, .unsupportedFormat].contains(error.code), "\(error)")
+            #expect(!recorder.lifecycleNames.contains("End"))
+        }
+
+        /// A media file behind a name that says nothing (no extension) is recognised from its first bytes
+        /// and handed to GStreamer, which plays it.
+        @Test func aMediaFileWithoutAnExtensionStillPlays() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let clip = try Data(contentsOf: h.fixtures.root.appendingPathComponent("clip.mp4"))
+            h.server.addRoute(prefix: "/download/clip") { _ in MediaServerResponse(status: 200, contentType: "application/octet-stream", body: clip) }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: h.server.url("download/clip"))])
+            try await recorder.waitFor(lifecycle: "End")
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
+    }
+}

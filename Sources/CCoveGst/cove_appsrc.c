@@ -90,6 +90,13 @@ GstFlowReturn cove_appsrc_push(CoveAppSource *source, const guint8 *data, gsize 
     return gst_app_src_push_buffer(GST_APP_SRC(source->appsrc), buffer);
 }
 
+GstElement *cove_appsrc_element(CoveAppSource *source) { return source->appsrc; }
+
+char *cove_element_uri(GstElement *element) {
+    if (!GST_IS_URI_HANDLER(element)) return NULL;
+    return gst_uri_handler_get_uri(GST_URI_HANDLER(element));
+}
+
 GstFlowReturn cove_appsrc_end_of_stream(CoveAppSource *source) {
     return gst_app_src_end_of_stream(GST_APP_SRC(source->appsrc));
 }

@@ -61,6 +61,27 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         if at > 0 { _ = cove_appsrc_start_at(source, gint64(at * 1_000_000_000)) }
     }
 
+    /// Replaces the session whose chunks this feed pushes (an audio rendition switch); the old one stops.
+    func replace(session: StreamingSession) {
+        let old = links.withLock { links -> StreamingSession? in
+            defer { links.session = session }
+            return links.session
+        }
+        old?.close()
+        state.withLock { $0.pending.removeAll() }
+    }
+
+    /// Sends a seek event straight to the appsrc (a second source that playbin3's seek does not reach).
+    /// Returns false when there is no source yet.
+    @discardableResult
+    func send(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        guard let source = state.withLock({ $0.source?.source }) else {
+            gst_mini_object_unref(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))
+            return false
+        }
+        return gst_element_send_event(cove_appsrc_element(source), event) != 0
+    }
+
     /// The decoder-time duration (presentation duration plus the offset), so GStreamer's own queries agree.
     func setDuration(_ seconds: Double?) {
         guard let source = state.withLock({ $0.source?.source }) else { return }

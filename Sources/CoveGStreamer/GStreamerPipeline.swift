@@ -34,6 +34,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Cove's own streaming for HLS: the session fetches, the feed pushes into playbin3's appsrc.
     /// nil for progressive media (uridecodebin3 reads it) and after a fall-back to GStreamer's HLS.
     private let feed: AppSourceFeed?
+    /// What Cove's streaming was set up with (nil: GStreamer reads every URL).
+    private let streaming: StreamingSetup?
 
     struct RenderHandler: Sendable {
         let sink: ElementRef
@@ -127,6 +129,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// The subtitle rendition playing, and its loader.
         var coveTextSelected: String?
         var textLoader: TextRenditionLoader?
+        /// Cove's streaming: the alternate audio renditions, streamed into playbin3's `suburi`.
+        var audio: AudioRenditionFeed?
         /// Where the subtitle loader last heard the playhead was.
         var textPlayhead: Double?
         /// The streaming playhead last seen by the buffer check, and since when it has not moved.
@@ -170,6 +174,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration, route: route))
         let feed: AppSourceFeed? = route == .cove ? AppSourceFeed() : nil
         self.feed = feed
+        self.streaming = streaming
 
         let object = self.playbin.object
         cove_set_string(object, "uri", route == .cove ? "appsrc://" : urlText)
@@ -434,6 +439,11 @@ final class GStreamerPipeline: @unchecked Sendable {
                 gst_event_set_seqnum(event, seqnum)
                 sent = gst_element_send_event(playbin.pointer, event) != 0
             }
+            // playbin3 seeks only its main source: the audio rendition's source gets the same seek.
+            if sent, let audio = state.withLock({ $0.audio }), let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
+                gst_event_set_seqnum(event, seqnum)
+                audio.forward(seek: event)
+            }
             if !sent, let failed { cove_post_application_values(playbin.pointer, failed, gint64(failedValue), 0) }
         }
         if adaptive {
@@ -493,6 +503,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func setForwardBufferDuration(_ duration: Duration?) {
         feed?.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? duration)
+        state.withLock { $0.audio }?.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? duration)
         let demuxers = state.withLock { s -> [ElementRef] in
             s.forwardBuffer = duration
             return s.demuxers
@@ -500,8 +511,17 @@ final class GStreamerPipeline: @unchecked Sendable {
         for demuxer in demuxers { applyForwardBuffer(duration, to: demuxer) }
     }
 
-    func selectTracks(audio: String?, text: String?) {
+    func selectTracks(audio requested: String?, text: String?) {
         guard !isClosed else { return }
+        var gstreamerAudio = requested
+        if let renditions = state.withLock({ $0.audio }) {
+            // GStreamer keeps decoding its one audio stream; which rendition feeds it is Cove's choice.
+            if let id = requested, renditions.select(id, at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate }) {
+                emit(.tracksSelected(state.withLock { publicSelection($0) }))
+            }
+            gstreamerAudio = state.withLock { s in s.tracks.first { $0.kind == .audio }?.id }
+        }
+        let audio = gstreamerAudio
         if selectCoveText(text) {
             // The subtitles are Cove's; GStreamer plays no text stream.
             selectionGate.submit { [self] in sendSelection(audio: audio, text: nil) }
@@ -554,7 +574,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         if route == .cove, let session = feed?.session {
             status.bufferedAhead = session.bufferedAhead.map { .milliseconds(Int64($0 * 1000)) }
             status.bandwidthEstimate = session.bandwidthEstimate
-            status.bytesRead = session.bytesLoaded
+            status.bytesRead = session.bytesLoaded + (state.withLock { $0.audio }?.session?.bytesLoaded ?? 0)
         }
         if let demuxer = demuxers.last {
             let levels = Self.levels(of: demuxer)
@@ -591,6 +611,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         seekGate.close()
         selectionGate.close()
         feed?.close()
+        state.withLock { $0.audio }?.close()
         state.withLock { s -> TextRenditionLoader? in
             defer { s.textLoader = nil }
             return s.textLoader
@@ -638,6 +659,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     private func setState(_ target: GstState) {
+        // Cove's streaming: the pipeline stays in NULL until the playlists said where the stream starts
+        // (its sources are made then, and must begin there); play/pause meanwhile only set `wantsPlaying`.
+        if state.withLock({ $0.route == .cove && $0.streamStart == nil }) { return }
         let failed = transitions.withLock { _ -> Bool in
             guard !isClosed else { return false }
             return gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE
@@ -659,14 +683,17 @@ final class GStreamerPipeline: @unchecked Sendable {
             if presentation.variants.count > 1 || presentation.variants.contains(where: { $0.bandwidth > 0 }) {
                 emit(.variantsDiscovered(presentation.ladder))
             }
+            announceAudioRenditions(presentation)
             announceTextRenditions(presentation)
         case .starting(let at, _):
-            let first = state.withLock { s -> Bool in
-                guard s.streamStart == nil else { return false }
+            let (first, audio) = state.withLock { s -> (Bool, AudioRenditionFeed?) in
+                guard s.streamStart == nil else { return (false, nil) }
                 s.streamStart = at
-                return true
+                return (true, s.audio)
             }
-            if first { startPipeline() }
+            guard first else { return }
+            audio?.start(at: at)
+            startPipeline()
         case .variantSelected(let variant):
             emit(.variantChanged(bandwidth: variant.bandwidth, url: Redaction.redact(url: variant.playlistURL)))
         case .request(let record):
@@ -710,13 +737,11 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard !tracks.isEmpty else { return }
         let merged = state.withLock { s -> [EngineTrack] in
             s.coveTextTracks = tracks.map { (track: $0.0, rendition: $0.1) }
-            return s.tracks + tracks.map(\.0)
+            return publicTracks(s)
         }
         emit(.tracksChanged(merged))
         let preferred = tracks.first { $0.1.isDefault } ?? tracks.first { $0.1.isAutoselect && $0.1.isForced }
-        if let preferred, selectCoveText(preferred.0.id) {
-            emit(.tracksSelected(state.withLock { $0.selectedTrackIDs } + [preferred.0.id]))
-        }
+        if let preferred { _ = selectCoveText(preferred.0.id) }
     }
 
     /// Switches Cove's subtitle loader to `id` (a `cove-text-N` track) or off. False when the presentation
@@ -751,8 +776,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
         }
         if id == nil || rendition != nil {
-            let ids = state.withLock { s in s.selectedTrackIDs.filter { id in !s.tracks.contains { $0.id == id && $0.kind == .text } } + (s.coveTextSelected.map { [$0] } ?? []) }
-            emit(.tracksSelected(ids))
+            emit(.tracksSelected(state.withLock { publicSelection($0) }))
         }
         return rendition != nil || id == nil
     }
@@ -771,8 +795,66 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// playbin3 made the `appsrc://` source: the feed takes it over, starting where the session starts.
     fileprivate func appSourceCreated(_ element: UnsafeMutablePointer<GstElement>) {
         guard let feed, route == .cove else { return }
-        feed.attach(appsrc: element, start: state.withLock { $0.streamStart })
+        let (start, audio) = state.withLock { ($0.streamStart, $0.audio) }
+        if let audio, takeGString(cove_element_uri(element)) == AudioRenditionFeed.uri {
+            audio.attach(appsrc: element, start: start)
+            return
+        }
+        feed.attach(appsrc: element, start: start)
         feed.setDuration(feed.session?.duration)
+    }
+
+    /// The variant's audio renditions with playlists of their own play from a second appsrc (playbin3's
+    /// `suburi`), streamed by Cove like the video. Called before the pipeline leaves NULL.
+    private func announceAudioRenditions(_ presentation: Presentation) {
+        guard let streaming, state.withLock({ $0.audio == nil }) else { return }
+        var settings = streaming.configuration
+        settings.startsOnLowestVariant = configuration.startPolicy.startsOnLowestVariant
+        guard let audio = AudioRenditionFeed(
+            presentation: presentation, transport: streaming.transport, configuration: settings, logger: logger,
+            playhead: { [weak self] in self?.streamingPlayhead() },
+            onEvent: { [weak self] event in self?.handleAudioStreaming(event) }
+        ) else { return }
+        audio.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? configuration.forwardBufferDuration)
+        state.withLock { $0.audio = audio }
+        cove_set_string(playbin.object, "suburi", AudioRenditionFeed.uri)
+    }
+
+    /// The audio rendition's session reports: its requests count, its failures are the stream's.
+    private func handleAudioStreaming(_ event: StreamingEvent) {
+        switch event {
+        case .request, .downloadFailed:
+            handleStreaming(event)
+        case .failed(let error):
+            handleStreaming(.downloadFailed(error))
+        case .presentationReady, .starting, .timelineUpdated, .variantSelected:
+            break
+        }
+    }
+
+    /// GStreamer's streams as apps see them: with Cove's audio renditions, the one audio stream GStreamer
+    /// decodes stands for whichever rendition is selected, so the renditions are listed instead.
+    private func publicTracks(_ s: State) -> [EngineTrack] {
+        var tracks = s.tracks
+        if let audio = s.audio {
+            tracks.removeAll { $0.kind == .audio }
+            tracks += audio.tracks.map(\.track)
+        }
+        return tracks + s.coveTextTracks.map(\.track)
+    }
+
+    /// The selected streams as apps see them (see `publicTracks`).
+    private func publicSelection(_ s: State) -> [String] {
+        var ids = s.selectedTrackIDs
+        if let audio = s.audio {
+            ids.removeAll { id in s.tracks.contains { $0.id == id && $0.kind == .audio } }
+            if let selected = audio.selected { ids.append(selected) }
+        }
+        if !s.coveTextTracks.isEmpty {
+            ids.removeAll { id in s.tracks.contains { $0.id == id && $0.kind == .text } }
+            if let text = s.coveTextSelected { ids.append(text) }
+        }
+        return ids
     }
 
     /// Cove's streaming reports its own buffering from what it pushed: 0 % when the playhead has reached
@@ -782,8 +864,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     private func checkStreamingBuffer() {
         guard route == .cove, let session = feed?.session else { return }
         let (prerolled, starved) = state.withLock { ($0.prerolled && !$0.closed, $0.streamStarved) }
-        guard prerolled, let ahead = session.bufferedAhead else { return }
-        let ended = session.hasPushedEnd
+        let audio = state.withLock { $0.audio }?.session
+        guard prerolled, let videoAhead = session.bufferedAhead else { return }
+        let ahead = min(videoAhead, audio?.bufferedAhead ?? videoAhead)
+        let ended = session.hasPushedEnd && (audio?.hasPushedEnd ?? true)
         let now = Date().timeIntervalSince1970
         let playhead = streamingPlayhead()
         updateTextPlayhead(playhead)
@@ -1407,7 +1491,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             guard s.tracks != tracks else { return nil }
             s.tracks = tracks
             if s.expectsVideo == nil { s.expectsVideo = tracks.contains { $0.kind == .video } }
-            return tracks + s.coveTextTracks.map(\.track)
+            return publicTracks(s)
         }
         if let merged { emit(.tracksChanged(merged)) }
     }
@@ -1425,7 +1509,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         let reported = state.withLock { s -> [String] in
             s.selectedTrackIDs = ids
             s.expectsVideo = kinds.contains(.video)
-            return ids + (s.coveTextSelected.map { [$0] } ?? [])
+            return publicSelection(s)
         }
         emit(.tracksSelected(reported))
         selectionGate.applied()

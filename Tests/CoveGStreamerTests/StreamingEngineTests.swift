@@ -15,7 +15,7 @@ extension RealEngineTests {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             GStreamerEngine.resetElementsCreated()
-            for asset in [FixtureMedia.Asset.ladder, .fmp4, .audioOnly, .subtitles] {
+            for asset in [FixtureMedia.Asset.ladder, .fmp4, .audioOnly, .subtitles, .alternateAudio] {
                 let controller = h.controller()
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
@@ -28,7 +28,7 @@ extension RealEngineTests {
             for forbidden in ["hlsdemux2", "hlsdemux", "dashdemux2", "souphttpsrc", "adaptivedemux2"] {
                 #expect(elements[forbidden] == nil, "\(forbidden) was created: \(elements.keys.sorted())")
             }
-            #expect(elements["appsrc", default: 0] >= 4, "\(elements.keys.sorted())")
+            #expect(elements["appsrc", default: 0] >= 6, "\(elements.keys.sorted())")
             #expect(elements["tsdemux"] != nil && elements["qtdemux"] != nil, "\(elements.keys.sorted())")
         }
 

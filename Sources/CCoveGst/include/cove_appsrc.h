@@ -22,5 +22,9 @@ void cove_appsrc_set_duration(CoveAppSource *source, gint64 duration_ns);
 /// Copies `data` into a buffer stamped with `pts_ns` (-1: none) and pushes it.
 GstFlowReturn cove_appsrc_push(CoveAppSource *source, const guint8 *data, gsize size, gint64 pts_ns, gboolean discont, gint generation);
 GstFlowReturn cove_appsrc_end_of_stream(CoveAppSource *source);
+/// The appsrc element (borrowed).
+GstElement *cove_appsrc_element(CoveAppSource *source);
+/// The URI a source element was made for (`appsrc://audio`); caller frees with g_free; NULL when none.
+char *cove_element_uri(GstElement *element);
 
 #endif

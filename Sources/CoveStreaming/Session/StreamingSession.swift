@@ -52,14 +52,18 @@ public final class StreamingSession: Sendable {
 
     public init(
         url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(), output: any StreamingOutput,
-        logger: Logger = Logger(label: "cove.streaming"), onEvent: @escaping @Sendable (StreamingEvent) -> Void
+        logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
         self.url = url
         self.logger = logger
         self.configuration = configuration
         self.output = output
         self.onEvent = onEvent
-        state = Mutex(State(estimator: ThroughputEstimator(configuration.throughput)))
+        var initial = State(estimator: ThroughputEstimator(configuration.throughput))
+        // Sessions that feed the same decoder input one after another (a rendition switch) number their
+        // generations apart, so nothing of the old one can pass for the new one's.
+        initial.generation = firstGeneration
+        state = Mutex(initial)
         let tally = bytesTally
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
@@ -269,9 +273,6 @@ public final class StreamingSession: Sendable {
 
     /// What this engine cannot play yet fails before anything starts, so the engine can hand the URL on.
     private func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
-        if presentation.audioRenditions.contains(where: { $0.playlistURL != nil }) {
-            throw StreamingError(.unsupportedFeature, "The stream's audio renditions have playlists of their own", url: presentation.manifestURL)
-        }
         if let key = timeline.segments.lazy.compactMap(\.key).first {
             throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat))", url: presentation.manifestURL)
         }

@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AES-128 segment decryption (AES._CBC in _CryptoExtras). 3.12.3 is the floor; the graph already
+        // resolves 4.x (swift-certificates, swift-nio-extras), whose CBC runs BoringSSL over whole buffers.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(
@@ -44,7 +47,10 @@ let package = Package(
         ),
         .target(
             name: "CoveStreaming",
-            dependencies: ["CoveCore", "CoveHLS", "CoveText", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CoveCore", "CoveHLS", "CoveText", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -154,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveStreamingTests",
-            dependencies: ["CoveStreaming", "CoveHLS", "CoveCore", "CoveTesting"],
+            dependencies: ["CoveStreaming", "CoveHLS", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

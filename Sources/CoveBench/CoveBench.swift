@@ -29,6 +29,9 @@ struct CoveBench: AsyncParsableCommand {
     @Option(help: "With --parsers-only: only this parser (webvtt or vmap), for profiling one at a time.")
     var parser: String?
 
+    @Option(help: "Only run the reliability stress with this many sessions (issue 14: 500) and print it; exits 1 when memory, threads or file descriptors grew.")
+    var stress: Int?
+
     private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result) {
         let vtt = try ParserBench.webVTT()
         sayWebVTT(vtt)
@@ -46,6 +49,16 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let stress {
+            try await GStreamerEngine().warmUp()
+            let report = try await StressBench.run(sessions: max(stress, 51), seed: 14) { say($0) }
+            guard let fiftieth = report.afterFiftieth, let last = report.afterLast else { throw ExitCode(1) }
+            let grown = Double(last.residentKB - fiftieth.residentKB) / 1024
+            say(String(format: "%d sessions: %d ended, %d failed (served faults), %d torn down while playing", report.sessions, report.ended, report.failed, report.tornDown))
+            say(String(format: "RSS after the last %+.1f MB against after the 50th (target within 10 MB); threads %d → %d; fds %d → %d", grown, fiftieth.threads, last.threads, fiftieth.fileDescriptors, last.fileDescriptors))
+            if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors { throw ExitCode(1) }
+            return
+        }
         if parsersOnly {
             switch parser?.lowercased() {
             case "vmap": Self.sayVMAP(try VMAPBench.parse())

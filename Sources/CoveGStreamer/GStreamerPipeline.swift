@@ -513,22 +513,22 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func selectTracks(audio requested: String?, text: String?) {
         guard !isClosed else { return }
-        var gstreamerAudio = requested
-        if let renditions = state.withLock({ $0.audio }) {
+        let renditions = state.withLock { $0.audio }
+        if let renditions, let id = requested, renditions.select(id, at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate }) {
             // GStreamer keeps decoding its one audio stream; which rendition feeds it is Cove's choice.
-            if let id = requested, renditions.select(id, at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate }) {
-                emit(.tracksSelected(state.withLock { publicSelection($0) }))
-            }
-            gstreamerAudio = state.withLock { s in s.tracks.first { $0.kind == .audio }?.id }
+            emit(.tracksSelected(state.withLock { publicSelection($0) }))
         }
-        let audio = gstreamerAudio
-        if selectCoveText(text) {
-            // The subtitles are Cove's; GStreamer plays no text stream.
-            selectionGate.submit { [self] in sendSelection(audio: audio, text: nil) }
-            return
+        let coveText = selectCoveText(text)
+        // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is
+        // sent. With Cove's audio renditions GStreamer's audio is the rendition's stream; with Cove's
+        // subtitles GStreamer plays no text stream.
+        selectionGate.submit { [self] in
+            guard renditions != nil else { return sendSelection(audio: requested, text: coveText ? nil : text) }
+            // Until GStreamer has listed the rendition's stream, leave its selection alone (deselecting
+            // the audio source would stop it).
+            guard let audio = state.withLock({ s in s.tracks.first { $0.kind == .audio }?.id }) else { return false }
+            return sendSelection(audio: audio, text: coveText ? nil : text)
         }
-        // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is sent.
-        selectionGate.submit { [self] in sendSelection(audio: audio, text: text) }
     }
 
     /// Sends `select-streams` for the current video plus the wanted audio and text; false when nothing
@@ -706,7 +706,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.downloadFailed(error.downloadFailure))
         case .failed(let error):
             let fallBack = state.withLock { s -> Bool in
-                guard s.streamStart == nil, s.route == .cove, [.unsupportedFeature, .unsupportedEncryption, .notStreamable].contains(error.code) else { return false }
+                guard s.streamStart == nil, s.route == .cove, error.code == .notStreamable else { return false }
                 s.route = .gstreamer
                 return true
             }
@@ -1487,6 +1487,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             guard let stream = gst_stream_collection_get_stream(collection, index) else { continue }
             if let track = Self.track(from: stream) { tracks.append(track) }
         }
+        tracks = tracks.map(declaredCodec)
         let merged = state.withLock { s -> [EngineTrack]? in
             guard s.tracks != tracks else { return nil }
             s.tracks = tracks
@@ -1513,6 +1514,26 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         emit(.tracksSelected(reported))
         selectionGate.applied()
+    }
+
+    /// A stream's codec as its variant declares it (HLS `CODECS`, `avc1.42c015`), when GStreamer's caps
+    /// carry less (raw TS demuxing knows `avc1` before the parser has read the profile; hlsdemux2 used to
+    /// copy the playlist's codecs into its caps).
+    private func declaredCodec(_ track: EngineTrack) -> EngineTrack {
+        guard route == .cove, let declared = feed?.session?.playingVariant?.codecs ?? feed?.session?.presentation?.variants.first?.codecs else { return track }
+        let family: [String]
+        switch track.kind {
+        case .video: family = ["avc1", "avc3", "hvc1", "hev1", "vp09", "av01"]
+        case .audio: family = ["mp4a", "ac-3", "ec-3", "opus", "flac"]
+        case .text: return track
+        }
+        guard let codec = declared.first(where: { code in family.contains { code.hasPrefix($0) } }) else { return track }
+        let current = track.codec ?? ""
+        // Keep GStreamer's when it already says as much (or names another codec family).
+        guard current.isEmpty || (codec.hasPrefix(current) && codec.count > current.count) else { return track }
+        var enriched = track
+        enriched.codec = codec
+        return enriched
     }
 
     private static func track(from stream: UnsafeMutablePointer<GstStream>) -> EngineTrack? {

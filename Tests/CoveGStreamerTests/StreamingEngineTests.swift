@@ -9,13 +9,14 @@ extension RealEngineTests {
     /// renders what Cove pushes into it — and bad answers become typed errors, never a hang.
     @Suite("Cove's streaming engine on GStreamer")
     struct StreamingEngineTests {
-        /// No GStreamer network source and no adaptive demuxer is made for HLS: TS and fMP4 ladders play
-        /// to the end through `appsrc` into the plain demuxers.
+        /// No GStreamer network source and no adaptive demuxer is made for HLS: TS and fMP4 ladders,
+        /// audio-only, subtitled, alternate-audio and AES-128 streams play to the end through `appsrc`
+        /// into the plain demuxers.
         @Test func hlsPlaysThroughAppsrcWithoutGStreamersNetworkOrAdaptiveDemuxer() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             GStreamerEngine.resetElementsCreated()
-            for asset in [FixtureMedia.Asset.ladder, .fmp4, .audioOnly, .subtitles, .alternateAudio] {
+            for asset in [FixtureMedia.Asset.ladder, .fmp4, .audioOnly, .subtitles, .alternateAudio, .aes] {
                 let controller = h.controller()
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
@@ -28,7 +29,7 @@ extension RealEngineTests {
             for forbidden in ["hlsdemux2", "hlsdemux", "dashdemux2", "souphttpsrc", "adaptivedemux2"] {
                 #expect(elements[forbidden] == nil, "\(forbidden) was created: \(elements.keys.sorted())")
             }
-            #expect(elements["appsrc", default: 0] >= 6, "\(elements.keys.sorted())")
+            #expect(elements["appsrc", default: 0] >= 7, "\(elements.keys.sorted())")
             #expect(elements["tsdemux"] != nil && elements["qtdemux"] != nil, "\(elements.keys.sorted())")
         }
 

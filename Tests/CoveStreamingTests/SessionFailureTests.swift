@@ -121,17 +121,18 @@ struct SessionFailureTests {
         #expect(cdn.requestedPaths == ["/self/master.m3u8"])
     }
 
-    /// AES-128 is not decrypted yet: say so, and fetch neither the key nor the segment.
-    @Test func anEncryptedStreamIsUnsupportedForNow() async throws {
+    /// SAMPLE-AES needs a DRM Cove does not have: say so, and fetch neither the key nor the segment.
+    /// (AES-128 is decrypted: EncryptionTests.)
+    @Test func aSampleAESStreamIsUnsupported() async throws {
         let cdn = FakeCDN()
         cdn.set("/enc/master.m3u8", playlist: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nv/index.m3u8\n")
-        cdn.set("/enc/v/index.m3u8", playlist: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n")
+        cdn.set("/enc/v/index.m3u8", playlist: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n")
         cdn.set("/enc/v/s0.ts", FakeMedia.ts(variant: 0, sequence: 0))
         let harness = Self.start(cdn, FakeCDN.url("/enc/master.m3u8"))
         defer { harness.session.close() }
         let error = try await Self.failure(of: harness)
         #expect(harness.events.failures.map(\.code) == [.unsupportedEncryption])
-        #expect(error.message.contains("AES-128"))
+        #expect(error.message.contains("SAMPLE-AES"))
         #expect(error.playbackError.code == .unsupportedFormat)
         #expect(!cdn.requestedPaths.contains("/enc/v/key.bin"))
         #expect(!cdn.requestedPaths.contains("/enc/v/s0.ts"))
@@ -162,5 +163,42 @@ struct SessionFailureTests {
         #expect(harness.output.log.count == pushed)
         #expect(harness.output.playheadReads <= reads + 1)
         #expect(harness.events.failures.isEmpty && harness.events.downloadFailures.isEmpty)
+    }
+}
+
+/// A variant whose segment fails after its retries is left out and the same segment comes from another
+/// variant (Shaka's failover): playback carries on with no failure reported.
+@Suite("Streaming session: failover")
+struct SessionFailoverTests {
+    @Test func aSegmentMissingFromTheTopVariantComesFromAnotherOne() async throws {
+        let ladder = Ladder()
+        let cdn = FakeCDN()
+        ladder.install(on: cdn)
+        cdn.fail(ladder.segmentPath(variant: 2, sequence: 5), status: 404)
+        let harness = Harness(cdn: cdn, url: ladder.masterURL)
+        defer { harness.session.close() }
+        harness.session.start(at: nil)
+        try await waitUntil("the end of the stream") { !harness.output.endOfStream.isEmpty }
+        let media = harness.output.media
+        #expect(media.map(\.sequence) == Array(0..<12), "every segment once, in order")
+        let five = try #require(media.first { $0.sequence == 5 })
+        #expect(five.variantIndex != 2)
+        #expect(harness.events.failures.isEmpty && harness.events.downloadFailures.isEmpty)
+        #expect(cdn.requestedPaths.contains(ladder.segmentPath(variant: 2, sequence: 5)), "the top variant was tried first")
+    }
+
+    /// Within the app's cap there is nowhere to fail over to: the failure is reported.
+    @Test func withTheCapLeavingNoOtherVariantTheFailureIsReported() async throws {
+        let ladder = Ladder()
+        let cdn = FakeCDN()
+        ladder.install(on: cdn)
+        cdn.fail(ladder.segmentPath(variant: 0, sequence: 3), status: 404)
+        let harness = Harness(cdn: cdn, url: ladder.masterURL)
+        defer { harness.session.close() }
+        harness.session.setMaxBitrate(ladder.bandwidths[0])
+        harness.session.start(at: nil)
+        try await waitUntil("the download failure") { !harness.events.downloadFailures.isEmpty }
+        #expect(harness.output.media.map(\.sequence) == [0, 1, 2])
+        #expect(harness.events.downloadFailures.first?.httpStatus == 404)
     }
 }

@@ -69,6 +69,8 @@ final class FakeCDN: Sendable {
 
     private final class Table: Sendable {
         let resources = Mutex<[String: Resource]>([:])
+        /// Paths that answer `status` unless the request carries the header (a key server wanting a token).
+        let protected = Mutex<[String: (header: String, value: String, status: Int)]>([:])
     }
 
     private let table = Table()
@@ -77,6 +79,9 @@ final class FakeCDN: Sendable {
     init() {
         let table = self.table
         transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
+            if let guarded = table.protected.withLock({ $0[request.url.path] }), request.headers[guarded.header] != guarded.value {
+                return HTTPResponse(status: guarded.status, headers: HTTPHeaders(), body: Data("denied".utf8), url: request.url)
+            }
             let resource = table.resources.withLock { $0[request.url.path] } ?? Resource(status: 404, contentType: "text/plain", body: Data("not found".utf8))
             var headers = HTTPHeaders()
             if let type = resource.contentType { headers["Content-Type"] = type }
@@ -92,6 +97,11 @@ final class FakeCDN: Sendable {
 
     func set(_ path: String, playlist text: String) {
         set(path, contentType: "application/vnd.apple.mpegurl", Data(text.utf8))
+    }
+
+    /// `path` answers `status` to requests without `header: value`.
+    func protect(_ path: String, header: String, value: String, status: Int = 401) {
+        table.protected.withLock { $0[path] = (header, value, status) }
     }
 
     func fail(_ path: String, status: Int) {

@@ -60,6 +60,9 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let notFound = Code(rawValue: 2004, name: "notFound")
         /// Media segments stopped downloading during playback.
         public static let downloadFailed = Code(rawValue: 2006, name: "downloadFailed")
+        /// The key server refused the decryption key (401/403): the app's token is missing or stale
+        /// (a request filter for key requests can add it).
+        public static let keyAuthorizationFailed = Code(rawValue: 2007, name: "keyAuthorizationFailed")
 
         /// The media could not be demuxed or decoded: corrupt or not media at all.
         public static let corruptMedia = Code(rawValue: 3001, name: "corruptMedia")
@@ -68,6 +71,9 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The server answered with something that is not media: an HTML page (a captive portal, a CDN
         /// error page), an empty body, or bytes that are neither a playlist nor a media segment.
         public static let notMedia = Code(rawValue: 3003, name: "notMedia")
+        /// Encrypted media could not be decrypted: the key is not a valid key for the method, or it
+        /// (or the IV) does not match the media.
+        public static let decryptionFailed = Code(rawValue: 3004, name: "decryptionFailed")
 
         /// An argument was out of range (e.g. an insertion index past the queue).
         public static let invalidArgument = Code(rawValue: 4001, name: "invalidArgument")

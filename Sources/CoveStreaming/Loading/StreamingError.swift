@@ -16,8 +16,12 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case corruptMedia
         /// The manifest could not be parsed or makes no sense (no variants, points at itself).
         case invalidManifest
-        /// The media is encrypted with a scheme Cove cannot decrypt.
+        /// The media is encrypted with a scheme Cove cannot decrypt (SAMPLE-AES, a DRM key format).
         case unsupportedEncryption
+        /// The key server refused the key (401/403): the app's token is missing or stale.
+        case keyAuthorizationFailed
+        /// The key is not a valid AES-128 key, or decrypting with it (and the IV) failed.
+        case decryptionFailed
         /// The presentation needs something the streaming engine does not do yet (alternate renditions
         /// in their own playlists, subtitle renditions).
         case unsupportedFeature
@@ -86,6 +90,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .invalidManifest, .corruptMedia: code = .corruptMedia
         case .unsupportedEncryption, .unsupportedFeature, .notStreamable: code = .unsupportedFormat
         case .tooLarge: code = .notMedia
+        case .keyAuthorizationFailed: code = .keyAuthorizationFailed
+        case .decryptionFailed: code = .decryptionFailed
         case .filterRejected: code = .loadFailed
         case .cancelled: code = .loadFailed
         }

@@ -14,6 +14,7 @@ public final class StreamingSession: Sendable {
     public let url: URL
     private let configuration: StreamingConfiguration
     private let loader: StreamingLoader
+    private let keys: KeyCache
     private let output: any StreamingOutput
     private let onEvent: @Sendable (StreamingEvent) -> Void
     private let logger: Logger
@@ -40,6 +41,10 @@ public final class StreamingSession: Sendable {
         /// Where this generation started (the playhead until the engine reports one).
         var generationStart: Double = 0
         var pushedSomething = false
+        /// Variants whose segment failed after its retries, and when (left out for a while: failover).
+        var excludedVariants: [Int: ContinuousClock.Instant] = [:]
+        /// Anything was pushed, in any generation: later failures are mid-playback.
+        var everPushed = false
         /// The discontinuity sequence of the last pushed segment: a change means timestamps restart.
         var lastDiscontinuity: Int?
         var ended = false
@@ -72,6 +77,7 @@ public final class StreamingSession: Sendable {
                 onEvent(.request(record))
             }
         )
+        keys = KeyCache(loader: loader, logger: logger)
     }
 
     // MARK: Commands (any thread)
@@ -167,6 +173,11 @@ public final class StreamingSession: Sendable {
 
     public var presentation: Presentation? { state.withLock { $0.presentation } }
 
+    /// The variant the latest pushed segment came from.
+    public var playingVariant: VariantTrack? {
+        state.withLock { s in s.reportedVariant.flatMap { index in s.presentation?.variants.first { $0.index == index } } }
+    }
+
     /// The presentation time of an MPEG-TS timestamp (`seconds` = PTS / 90 kHz), e.g. a WebVTT segment's
     /// `X-TIMESTAMP-MAP`: anchored on the first TS segment pushed in each discontinuity sequence (the
     /// anchor nearest in PTS wins), across the 33-bit wrap. nil until a TS segment was pushed.
@@ -254,7 +265,13 @@ public final class StreamingSession: Sendable {
                 let segment = timeline.segments[index]
                 sequence += 1
                 if segment.isGap { continue }
-                try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
+                do {
+                    try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
+                } catch {
+                    guard error.code != .cancelled, failOver(from: variant, in: presentation, after: error) else { throw error }
+                    // The same segment again, from another variant.
+                    sequence -= 1
+                }
             }
         } catch let error as StreamingError {
             logger.debug("streaming stopped", metadata: ["generation": "\(generation)", "error": "\(error)"])
@@ -265,16 +282,41 @@ public final class StreamingSession: Sendable {
         }
     }
 
+    /// A variant whose segment failed after its retries is left out for `failoverExclusion` (Shaka's
+    /// failover): true when another variant within the app's cap can serve the segment instead.
+    private func failOver(from variant: Int, in presentation: Presentation, after error: StreamingError) -> Bool {
+        guard error.code == .network || error.code == .httpStatus else { return false }
+        let (excluded, cap) = state.withLock { s -> ([Int: ContinuousClock.Instant], Int?) in
+            s.excludedVariants[variant] = ContinuousClock.now
+            return (s.excludedVariants, s.maxBitrate)
+        }
+        let other = Self.fresh(presentation.variants, excluded: excluded).contains { candidate in cap.map { candidate.bandwidth <= $0 } ?? true }
+        if other { logger.notice("variant failed; trying another", metadata: ["variant": "\(variant)", "error": "\(error)"]) }
+        return other
+    }
+
+    /// How long a failed variant is left out.
+    private static let failoverExclusion: Duration = .seconds(30)
+
+    /// The variants that have not failed recently.
+    private static func fresh(_ variants: [VariantTrack], excluded: [Int: ContinuousClock.Instant]) -> [VariantTrack] {
+        let now = ContinuousClock.now
+        return variants.filter { variant in
+            guard let failed = excluded[variant.index] else { return true }
+            return now - failed >= failoverExclusion
+        }
+    }
+
     private func report(_ error: StreamingError, generation: Int) {
         guard error.code != .cancelled, isCurrent(generation) else { return }
-        let pushed = state.withLock { $0.pushedSomething || $0.generation > 1 }
+        let pushed = state.withLock { $0.everPushed }
         onEvent(pushed ? .downloadFailed(error) : .failed(error))
     }
 
     /// What this engine cannot play yet fails before anything starts, so the engine can hand the URL on.
     private func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
-        if let key = timeline.segments.lazy.compactMap(\.key).first {
-            throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat))", url: presentation.manifestURL)
+        if let key = timeline.segments.lazy.compactMap(\.key).first(where: { !SegmentDecryptor.canDecrypt($0) }) {
+            throw StreamingError.unsupportedEncryption(key, url: presentation.manifestURL)
         }
     }
 
@@ -308,7 +350,10 @@ public final class StreamingSession: Sendable {
                 let first = configuration.startsOnLowestVariant ? presentation.variants.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) } : presentation.variants.first
                 if let first, s.maxBitrate.map({ first.bandwidth <= $0 }) ?? true { return first.index }
             }
-            return configuration.abr.choose(variants: presentation.variants, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
+            // Recently failed variants are left out (all of them failing: back to the whole ladder).
+            let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)
+            let candidates = fresh.isEmpty ? presentation.variants : fresh
+            return configuration.abr.choose(variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
         }
     }
 
@@ -396,9 +441,7 @@ public final class StreamingSession: Sendable {
     }
 
     private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) {
-        if let key = segment.key {
-            throw StreamingError(.unsupportedEncryption, "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat)), which Cove's streaming engine does not decrypt yet", url: segment.url)
-        }
+        let decryption = try await keys.decryption(for: segment.key, sequence: segment.sequence, segmentURL: segment.url)
         let (switched, needsInit) = state.withLock { s -> (Bool, Bool) in
             let switched = s.currentVariant != variant
             let needsInit = segment.initSection.map { section in s.initPushed.map { $0.variant != variant || $0.section != section } ?? true } ?? false
@@ -407,16 +450,17 @@ public final class StreamingSession: Sendable {
         var initData: Data?
         if needsInit, let section = segment.initSection {
             let loaded = try await loader.load(.initSegment, url: section.url, byteRange: section.byteRange, variantIndex: variant)
-            if try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url) == .isoBMFF {
-                let timescales = ISOBMFFTiming.timescales(initSegment: loaded.body)
+            let initBody = try decryption?.initSection(loaded) ?? loaded.body
+            if try MediaSniffer.checkSegment(initBody, contentType: loaded.contentType, url: loaded.url) == .isoBMFF {
+                let timescales = ISOBMFFTiming.timescales(initSegment: initBody)
                 state.withLock { $0.timescales[variant] = timescales }
             }
-            initData = loaded.body
+            initData = initBody
         }
         let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
-        let format = try MediaSniffer.checkSegment(loaded.body, contentType: loaded.contentType, url: loaded.url)
+        var body = try decryption?.segment(loaded) ?? loaded.body
+        let format = try MediaSniffer.checkSegment(body, contentType: loaded.contentType, url: loaded.url)
         let target = segment.start + configuration.decoderTimeOffset
-        var body = loaded.body
         var decoderTime = target
         switch format {
         case .mpegTS:
@@ -451,6 +495,7 @@ public final class StreamingSession: Sendable {
             guard s.generation == generation else { return false }
             s.pushedEnd = segment.end
             s.pushedSomething = true
+            s.everPushed = true
             s.lastDiscontinuity = segment.discontinuity
             s.currentVariant = variant
             defer { s.reportedVariant = variant }

@@ -1,0 +1,84 @@
+import CoveCore
+import CoveGStreamer
+import CoveTesting
+import Foundation
+
+/// Issue 14's reliability stress: many short sessions in one process on Cove's streaming — seeks in the
+/// first second, audio rendition switches, teardown mid-download, servers answering 404, 503 and cut
+/// responses — then whether memory, threads and file descriptors came back: the process after the last
+/// session against the process after the 50th.
+enum StressBench {
+    /// What the process holds (Linux /proc).
+    struct Footprint: CustomStringConvertible {
+        let residentKB: Int
+        let threads: Int
+        let fileDescriptors: Int
+
+        static func now() -> Footprint {
+            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+            let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+                .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? -1
+            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+            return Footprint(residentKB: rss, threads: threads, fileDescriptors: fds)
+        }
+
+        var description: String { String(format: "RSS %.1f MB, %d threads, %d fds", Double(residentKB) / 1024, threads, fileDescriptors) }
+    }
+
+    struct Report {
+        var sessions = 0
+        var ended = 0
+        var failed = 0
+        var tornDown = 0
+        var afterFiftieth: Footprint?
+        var afterLast: Footprint?
+    }
+
+    static func run(sessions: Int, seed: UInt64, say: (String) -> Void) async throws -> Report {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        var random = SeededRandom(seed: seed)
+        var report = Report()
+        let assets: [FixtureMedia.Asset] = [.ladder, .fmp4, .alternateAudio, .subtitles, .aes, .audioOnly]
+        for index in 0..<sessions {
+            let asset = assets[index % assets.count]
+            // One in three sessions meets a misbehaving server.
+            switch random.int(0...5) {
+            case 0: server.forceStatus(404, forPathsContaining: "seg00\(random.int(1...4))", count: 1)
+            case 1: server.forceStatus(503, forPathsContaining: "seg00\(random.int(0...4))", count: 2)
+            case 2: server.cutResponses(forPathsContaining: "seg00\(random.int(0...4))", afterBytes: 5_000, count: 1)
+            default: break
+            }
+            let realTime = random.chance(0.5)
+            let configuration = PlaybackControllerConfiguration(pacing: realTime ? .realTime : .unsynchronized, retryPolicy: RetryPolicy(maximumAttempts: 1, initialDelay: .milliseconds(100)))
+            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), configuration: configuration)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: server.url(asset))])
+            // Seek and switch within the first second, then tear down at a random moment (often mid-download).
+            try await Task.sleep(for: .milliseconds(random.int(0...400)))
+            if random.chance(0.6) { controller.seek(to: .seconds(Double(random.int(0...18)))) }
+            if asset == .alternateAudio, let session = controller.currentSession, let track = session.audioTrackGroup.tracks.last {
+                session.selectAudioTrack(track)
+            }
+            try await Task.sleep(for: .milliseconds(random.int(0...600)))
+            controller.shutdown()
+            await controller.settle()
+            let names = recorder.lifecycleNames
+            if names.contains("End") { report.ended += 1 } else if names.contains("Fail") || names.contains("FailedToPlayToEndTime") { report.failed += 1 } else { report.tornDown += 1 }
+            report.sessions += 1
+            if index + 1 == 50 || index + 1 == sessions {
+                // Pipelines tear down on their own threads: give them a moment, then look.
+                try await Task.sleep(for: .seconds(2))
+                let footprint = Footprint.now()
+                if index + 1 == 50 { report.afterFiftieth = footprint } else { report.afterLast = footprint }
+                say("after session \(index + 1): \(footprint)")
+            } else if (index + 1) % 50 == 0 {
+                say("session \(index + 1): \(Footprint.now())")
+            }
+        }
+        return report
+    }
+}

@@ -5,7 +5,11 @@
 #include "cove_appsrc.h"
 #include <gst/app/gstappsrc.h>
 
+// Reference-counted: the caller, appsrc's callbacks and the pad probe each hold one, released by
+// cove_appsrc_detach and by GStreamer's destroy notifies, so a callback GStreamer is running while the
+// caller detaches still finds the struct (it is freed by whoever lets go last).
 struct CoveAppSource {
+    gint refs;
     GstElement *appsrc;
     gint generation;
     CoveAppSourceSeek seek;
@@ -13,10 +17,24 @@ struct CoveAppSource {
     gulong probe;
 };
 
+static CoveAppSource *cove_appsrc_ref(CoveAppSource *source) {
+    g_atomic_int_inc(&source->refs);
+    return source;
+}
+
+static void cove_appsrc_unref(gpointer data) {
+    CoveAppSource *source = data;
+    if (g_atomic_int_dec_and_test(&source->refs)) {
+        gst_object_unref(source->appsrc);
+        g_free(source);
+    }
+}
+
 static gboolean cove_appsrc_seek_data(GstAppSrc *src, guint64 offset, gpointer data) {
     CoveAppSource *source = data;
     (void)src;
-    gint generation = source->seek ? source->seek(source->context, offset) : g_atomic_int_get(&source->generation);
+    CoveAppSourceSeek seek = g_atomic_pointer_get(&source->seek);
+    gint generation = seek ? seek(source->context, offset) : g_atomic_int_get(&source->generation);
     g_atomic_int_set(&source->generation, generation);
     return TRUE;
 }
@@ -27,7 +45,8 @@ static void cove_appsrc_need_data(GstAppSrc *src, guint length, gpointer data) {
     CoveAppSource *source = data;
     (void)src;
     (void)length;
-    if (source->seek) source->seek(source->context, G_MAXUINT64);
+    CoveAppSourceSeek seek = g_atomic_pointer_get(&source->seek);
+    if (seek) seek(source->context, G_MAXUINT64);
 }
 
 static GstPadProbeReturn cove_appsrc_generation_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
@@ -40,6 +59,7 @@ static GstPadProbeReturn cove_appsrc_generation_probe(GstPad *pad, GstPadProbeIn
 
 CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context) {
     CoveAppSource *source = g_new0(CoveAppSource, 1);
+    source->refs = 1;
     source->appsrc = gst_object_ref(appsrc);
     source->generation = generation;
     source->seek = seek;
@@ -49,10 +69,10 @@ CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSo
     GstAppSrcCallbacks callbacks = {0};
     callbacks.seek_data = cove_appsrc_seek_data;
     callbacks.need_data = cove_appsrc_need_data;
-    gst_app_src_set_callbacks(GST_APP_SRC(appsrc), &callbacks, source, NULL);
+    gst_app_src_set_callbacks(GST_APP_SRC(appsrc), &callbacks, cove_appsrc_ref(source), cove_appsrc_unref);
     GstPad *pad = gst_element_get_static_pad(appsrc, "src");
     if (pad) {
-        source->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cove_appsrc_generation_probe, source, NULL);
+        source->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, cove_appsrc_generation_probe, cove_appsrc_ref(source), cove_appsrc_unref);
         gst_object_unref(pad);
     }
     return source;
@@ -60,6 +80,8 @@ CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSo
 
 void cove_appsrc_detach(CoveAppSource *source) {
     if (!source) return;
+    // No more calls into the owner (which may be going away); a callback already running finishes first.
+    g_atomic_pointer_set(&source->seek, NULL);
     GstAppSrcCallbacks callbacks = {0};
     gst_app_src_set_callbacks(GST_APP_SRC(source->appsrc), &callbacks, NULL, NULL);
     GstPad *pad = gst_element_get_static_pad(source->appsrc, "src");
@@ -67,11 +89,8 @@ void cove_appsrc_detach(CoveAppSource *source) {
         if (source->probe) gst_pad_remove_probe(pad, source->probe);
         gst_object_unref(pad);
     }
-    gst_object_unref(source->appsrc);
-    g_free(source);
+    cove_appsrc_unref(source);
 }
-
-gint cove_appsrc_generation(CoveAppSource *source) { return g_atomic_int_get(&source->generation); }
 
 gboolean cove_appsrc_start_at(CoveAppSource *source, gint64 position_ns) {
     GstEvent *seek = gst_event_new_seek(1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET, position_ns, GST_SEEK_TYPE_NONE, -1);

@@ -55,10 +55,18 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             s.positioned = false
             return s.source
         }
-        if let old { cove_appsrc_detach(old.source) }
+        // Detached on the push queue, after any push to it in progress.
+        if let old { queue.async { cove_appsrc_detach(old.source) } }
         // The decoder's timeline is the presentation's plus the offset: start there even at 0.
         let at = (start ?? 0) + (session?.decoderTimeOffset ?? 0)
-        if at > 0 { _ = cove_appsrc_start_at(source, gint64(at * 1_000_000_000)) }
+        if at > 0 { _ = cove_appsrc_start_at(source, Self.nanoseconds(at)) }
+    }
+
+    /// Seconds as GStreamer nanoseconds, clamped to what a stream can hold (a hostile playlist's durations
+    /// must not trap the conversion).
+    static func nanoseconds(_ seconds: Double) -> gint64 {
+        guard seconds.isFinite else { return 0 }
+        return gint64(min(max(seconds, 0), 1e9) * 1_000_000_000)
     }
 
     /// Replaces the session whose chunks this feed pushes (an audio rendition switch); the old one stops.
@@ -86,7 +94,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
     func setDuration(_ seconds: Double?) {
         guard let source = state.withLock({ $0.source?.source }) else { return }
         let offset = session?.decoderTimeOffset ?? 0
-        cove_appsrc_set_duration(source, seconds.map { gint64(($0 + offset) * 1_000_000_000) } ?? -1)
+        cove_appsrc_set_duration(source, seconds.map { Self.nanoseconds($0 + offset) } ?? -1)
     }
 
     /// GStreamer (re)positioned the source (`nanoseconds`, decoder time) — at start, keeping the session's
@@ -151,7 +159,8 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             let current = session?.generation
             let source = state.withLock { s -> SourceBox?? in
                 guard !s.closed, current == generation else { return .some(nil) }
-                guard s.started, let source = s.source else {
+                // Waiting chunks go first: a chunk never overtakes them (an init segment must precede its fragments).
+                guard s.started, s.pending.isEmpty, let source = s.source else {
                     s.pending.append(item)
                     return .none
                 }
@@ -162,7 +171,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             let result: GstFlowReturn
             switch item {
             case .chunk(let chunk):
-                let pts = chunk.kind == .initSegment ? gint64(-1) : gint64(max(chunk.decoderTime, 0) * 1_000_000_000)
+                let pts = chunk.kind == .initSegment ? gint64(-1) : Self.nanoseconds(chunk.decoderTime)
                 result = chunk.data.withUnsafeBytes { raw in
                     cove_appsrc_push(source, raw.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(raw.count), pts, chunk.discontinuity ? 1 : 0, gint(truncatingIfNeeded: chunk.generation))
                 }
@@ -172,11 +181,15 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             guard result == GST_FLOW_FLUSHING else { return }
             usleep(5_000)
         }
+        // Two seconds of a seek that never completes: the chunk is given up (the next seek starts over).
+        FileHandle.standardError.write(Data("cove: a segment was dropped: the decoder input stayed flushing for 2 s\n".utf8))
     }
 
     /// Stops pushing; the appsrc is released (after the pipeline reached NULL).
     func close() {
         session?.close()
+        // The session holds this feed as its output: let go of it so neither keeps the other alive.
+        links.withLock { $0 = (nil, { nil }) }
         let source = state.withLock { s -> SourceBox? in
             s.closed = true
             s.pending = []

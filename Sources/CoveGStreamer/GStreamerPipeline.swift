@@ -522,13 +522,11 @@ final class GStreamerPipeline: @unchecked Sendable {
         // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is
         // sent. With Cove's audio renditions GStreamer's audio is the rendition's stream; with Cove's
         // subtitles GStreamer plays no text stream.
-        selectionGate.submit { [self] in
-            guard renditions != nil else { return sendSelection(audio: requested, text: coveText ? nil : text) }
-            // Until GStreamer has listed the rendition's stream, leave its selection alone (deselecting
-            // the audio source would stop it).
-            guard let audio = state.withLock({ s in s.tracks.first { $0.kind == .audio }?.id }) else { return false }
-            return sendSelection(audio: audio, text: coveText ? nil : text)
-        }
+        // With Cove's audio renditions and subtitles GStreamer keeps its own selection (every stream it
+        // has): a selection naming a stale stream id after the audio source restarted would deselect it,
+        // and an unlinked appsrc stops the pipeline.
+        if renditions != nil && (coveText || text == nil) { return }
+        selectionGate.submit { [self] in sendSelection(audio: renditions == nil ? requested : state.withLock { s in s.tracks.first { $0.kind == .audio }?.id }, text: coveText ? nil : text) }
     }
 
     /// Sends `select-streams` for the current video plus the wanted audio and text; false when nothing

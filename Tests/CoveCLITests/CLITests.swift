@@ -358,7 +358,8 @@ struct CLITests {
         try await tmux.send("Right")
         try await tmux.send("j")
         try await tmux.send("Left")
-        let content = try await tmux.waitForScreen("the content's bar after the bumper") { $0.contains("BumperExit") && $0.contains("↺10") && $0.contains("/  0:20") }
+        // The content's own first frame, not just its bar: a seek before that has no frame to report.
+        let content = try await tmux.waitForScreen("the content's bar after the bumper") { $0.contains("BumperExit") && $0.contains("↺10") && $0.contains("/  0:20") && $0.contains("First frame") }
         #expect(!content.contains("Frame at seek target"), "no key seeked the bumper: \(content)")
         // The same keys seek once the content plays.
         try await tmux.send("Right")

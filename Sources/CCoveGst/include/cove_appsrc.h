@@ -14,8 +14,6 @@ typedef gint (*CoveAppSourceSeek)(gpointer context, guint64 position_ns);
 CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context);
 /// Removes the callbacks and the probe and drops the reference.
 void cove_appsrc_detach(CoveAppSource *source);
-/// The generation buffers must carry now.
-gint cove_appsrc_generation(CoveAppSource *source);
 /// Before the source starts: its first segment begins at `position_ns` (a pending, non-flushing seek).
 gboolean cove_appsrc_start_at(CoveAppSource *source, gint64 position_ns);
 void cove_appsrc_set_duration(CoveAppSource *source, gint64 duration_ns);

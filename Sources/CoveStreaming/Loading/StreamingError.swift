@@ -22,8 +22,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case keyAuthorizationFailed
         /// The key is not a valid AES-128 key, or decrypting with it (and the IV) failed.
         case decryptionFailed
-        /// The presentation needs something the streaming engine does not do yet (alternate renditions
-        /// in their own playlists, subtitle renditions).
+        /// The presentation needs something the streaming engine does not do (a subtitle rendition
+        /// without a playlist of its own).
         case unsupportedFeature
         /// The URL is a media file (MP4, MP3, …), not a streaming manifest: something else must read it.
         case notStreamable

@@ -63,7 +63,7 @@ public enum ISOBMFFTiming {
         let shift = target - earliest
         for entry in decodeTimes {
             let moved = Double(entry.value) + shift * Double(entry.timescale)
-            guard moved >= 0 else { return nil }
+            guard moved >= 0, moved < 9.2e18 else { return nil }
             let value = UInt64(moved.rounded())
             if entry.version == 1 {
                 writeUInt32(&bytes, entry.offset, UInt32(truncatingIfNeeded: value >> 32))
@@ -97,7 +97,7 @@ public enum ISOBMFFTiming {
             } else if size == 0 {
                 size = range.upperBound - offset
             }
-            guard size >= header, offset + size <= range.upperBound else { break }
+            guard size >= header, size <= range.upperBound - offset else { break }
             let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
             result.append(Box(type: type, payload: (offset + header)..<(offset + size)))
             offset += size

@@ -91,7 +91,8 @@ public struct MediaTimeline: Sendable, Hashable {
 
     public init(segments: [SegmentReference], targetDuration: Double, isLive: Bool, isEvent: Bool = false) {
         self.segments = segments
-        self.targetDuration = max(targetDuration, 0.001)
+        // Between a millisecond and an hour: it paces live reloads, so a hostile value must not stop them.
+        self.targetDuration = min(max(targetDuration.isFinite ? targetDuration : 1, 0.001), 3_600)
         self.isLive = isLive
         self.isEvent = isEvent
     }
@@ -115,8 +116,8 @@ public struct MediaTimeline: Sendable, Hashable {
 
     public func index(ofSequence sequence: Int) -> Int? {
         guard let first = segments.first?.sequence else { return nil }
-        let index = sequence - first
-        guard segments.indices.contains(index), segments[index].sequence == sequence else {
+        let (index, overflow) = sequence.subtractingReportingOverflow(first)
+        guard !overflow, segments.indices.contains(index), segments[index].sequence == sequence else {
             return segments.firstIndex { $0.sequence == sequence }
         }
         return index

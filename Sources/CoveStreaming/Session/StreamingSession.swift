@@ -243,7 +243,14 @@ public final class StreamingSession: Sendable {
                 variant = try await chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0)
                 timeline = try await loadTimeline(for: variant, in: presentation)
                 guard isCurrent(generation) else { return }
-                guard let first = timeline.segments.first, let last = timeline.segments.last else { return }
+                guard let first = timeline.segments.first, let last = timeline.segments.last else {
+                    // A live playlist may be empty for a moment; a VOD one never plays.
+                    guard timeline.isLive else {
+                        throw StreamingError(.invalidManifest, "The variant's playlist lists no segments", url: presentation.variants[variant].playlistURL)
+                    }
+                    try await Task.sleep(for: .milliseconds(Int(timeline.targetDuration * 500)))
+                    continue
+                }
                 if sequence > last.sequence {
                     if timeline.isLive {
                         // At the live edge: wait for the playlist to grow.
@@ -263,14 +270,14 @@ public final class StreamingSession: Sendable {
                     continue
                 }
                 let segment = timeline.segments[index]
-                sequence += 1
+                sequence &+= 1
                 if segment.isGap { continue }
                 do {
                     try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
                 } catch {
                     guard error.code != .cancelled, failOver(from: variant, in: presentation, after: error) else { throw error }
                     // The same segment again, from another variant.
-                    sequence -= 1
+                    sequence &-= 1
                 }
             }
         } catch let error as StreamingError {
@@ -345,14 +352,14 @@ public final class StreamingSession: Sendable {
 
     private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) async throws(StreamingError) -> Int {
         state.withLock { s -> Int in
-            if !s.estimator.hasEstimate && s.currentVariant == nil {
-                // Nothing measured yet: the start policy's variant, if the cap allows it.
-                let first = configuration.startsOnLowestVariant ? presentation.variants.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) } : presentation.variants.first
-                if let first, s.maxBitrate.map({ first.bandwidth <= $0 }) ?? true { return first.index }
-            }
             // Recently failed variants are left out (all of them failing: back to the whole ladder).
             let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)
             let candidates = fresh.isEmpty ? presentation.variants : fresh
+            if !s.estimator.hasEstimate && s.currentVariant == nil {
+                // Nothing measured yet: the start policy's variant, if the cap allows it.
+                let first = configuration.startsOnLowestVariant ? candidates.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) } : candidates.first
+                if let first, s.maxBitrate.map({ first.bandwidth <= $0 }) ?? true { return first.index }
+            }
             return configuration.abr.choose(variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
         }
     }

@@ -763,10 +763,13 @@ final class GStreamerPipeline: @unchecked Sendable {
                 }, onError: { [weak self] error in
                     self?.emit(.warning("Subtitles '\(rendition.name)' failed: \(error.message)"))
                 })
-                let at = state.withLock { s -> Double? in
+                // Another selection may have come while this loader was made: then it is not wanted.
+                let (wanted, at) = state.withLock { s -> (Bool, Double?) in
+                    guard s.coveTextSelected == id, s.textLoader == nil, !s.closed else { return (false, nil) }
                     s.textLoader = loader
-                    return s.textPlayhead ?? s.streamStart
+                    return (true, s.textPlayhead ?? s.streamStart)
                 }
+                guard wanted else { return true }
                 if let at { loader.seek(to: at) }
                 loader.start()
             } catch {

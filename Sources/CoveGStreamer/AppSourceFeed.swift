@@ -30,6 +30,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         var started = false
         /// The source's first positioning (at start) happened.
         var positioned = false
+        var elementName: String?
         var pending: [Pending] = []
         var closed = false
     }
@@ -53,6 +54,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             defer { s.source = SourceBox(source: source) }
             s.started = false
             s.positioned = false
+            s.elementName = cove_object_name(UnsafeMutableRawPointer(appsrc)).map { String(cString: $0) }
             return s.source
         }
         // Detached on the push queue, after any push to it in progress.
@@ -61,6 +63,9 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         let at = (start ?? 0) + (session?.decoderTimeOffset ?? 0)
         if at > 0 { _ = cove_appsrc_start_at(source, Self.nanoseconds(at)) }
     }
+
+    /// The appsrc element's name ("appsrc3"), to recognise its errors.
+    var elementName: String? { state.withLock { $0.elementName } }
 
     /// Seconds as GStreamer nanoseconds, clamped to what a stream can hold (a hostile playlist's durations
     /// must not trap the conversion).

@@ -28,7 +28,8 @@ final class AudioRenditionFeed: @unchecked Sendable {
 
     private struct State {
         var selected: String?
-        var nextGeneration = 0
+        /// When the source was restarted after failing (see `restart`).
+        var restarts: [ContinuousClock.Instant] = []
     }
 
     /// nil when the presentation's first variant has no audio renditions with playlists.
@@ -54,14 +55,10 @@ final class AudioRenditionFeed: @unchecked Sendable {
     var selected: String? { state.withLock { $0.selected } }
     var session: StreamingSession? { feed.session }
 
-    private func makeSession(for rendition: AlternateRendition) -> StreamingSession {
-        let first = state.withLock { s -> Int in
-            defer { s.nextGeneration += 1_000_000 }
-            return s.nextGeneration
-        }
-        return StreamingSession(
+    private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
+        StreamingSession(
             url: rendition.playlistURL!, transport: transport, configuration: configuration, output: feed, logger: logger,
-            firstGeneration: first, onEvent: onEvent
+            firstGeneration: firstGeneration, onEvent: onEvent
         )
     }
 
@@ -80,8 +77,11 @@ final class AudioRenditionFeed: @unchecked Sendable {
         feed.send(event)
     }
 
-    /// Switches to the rendition `id` at `position` (decoder-time seek on the audio source). False when
-    /// `id` is not one of these renditions.
+    /// Switches to the rendition `id`: the new rendition's segments follow what the old one already pushed,
+    /// into the same source, without a flush (a flush of the audio source alone restarts its demuxer on
+    /// a new program while data flows, and it stops "not-linked"); the new language is heard once the
+    /// media already buffered has played — as a variant switch is seen. False when `id` is not one of
+    /// these renditions.
     func select(_ id: String, at position: Double?, decoderOffset: Double, rate: Double) -> Bool {
         guard let rendition = tracks.first(where: { $0.track.id == id })?.rendition else { return false }
         let changed = state.withLock { s -> Bool in
@@ -89,15 +89,33 @@ final class AudioRenditionFeed: @unchecked Sendable {
             return s.selected != id
         }
         guard changed else { return true }
-        let session = makeSession(for: rendition)
+        let old = feed.session
+        let continueAt = old?.pushedEnd ?? max(position ?? 0, 0)
+        // The new session's first generation is the old one's current: chunks of both pass the source's
+        // generation filter, in push order (the old ones first), and no seek is needed.
+        // Started before it replaces the old one, so the feed's current generation never changes.
+        let session = makeSession(for: rendition, firstGeneration: (old?.generation ?? 1) - 1)
+        session.start(at: continueAt)
         feed.replace(session: session)
-        let at = max(position ?? 0, 0)
-        // Reposition the audio source: its repositioning starts the new session at the playhead.
-        if let event = cove_make_seek(rate, gint64((at + decoderOffset) * 1_000_000_000), 0), feed.send(event) {
+        return true
+    }
+
+    /// Whether `name` is this feed's appsrc (an error's source element).
+    func owns(sourceElement name: String) -> Bool { feed.elementName == name }
+    var elementName: String? { feed.elementName }
+
+    /// Restarts the audio source at `position` (a flushing seek on it alone), at most a few times a
+    /// second so a source that keeps failing fails for real. False when it was not restarted.
+    func restart(at position: Double?, decoderOffset: Double, rate: Double) -> Bool {
+        let now = ContinuousClock.now
+        let allowed = state.withLock { s -> Bool in
+            s.restarts = s.restarts.filter { now - $0 < .seconds(1) }
+            guard s.restarts.count < 3 else { return false }
+            s.restarts.append(now)
             return true
         }
-        session.start(at: at)
-        return true
+        guard allowed, let event = cove_make_seek(rate, AppSourceFeed.nanoseconds(max(position ?? 0, 0) + decoderOffset), 0) else { return false }
+        return feed.send(event)
     }
 
     func close() {

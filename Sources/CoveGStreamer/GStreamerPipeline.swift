@@ -1596,6 +1596,15 @@ final class GStreamerPipeline: @unchecked Sendable {
         )
         logger.debug("engine error", metadata: ["domain": "\(report.domain)", "code": "\(report.code)", "source": "\(source)", "text": "\(Redaction.redactSecrets(in: report.text))"])
         guard !alreadyFailed else { return }
+        // A new audio rendition can come with a new transport-stream program: the demuxer re-exposes its
+        // output while data already flows, and the audio source stops "not-linked". That source alone is
+        // restarted where the playhead is; the video never stopped.
+        if report.debug.contains("not-linked"), let audio = state.withLock({ $0.audio }), audio.owns(sourceElement: source),
+            audio.restart(at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate })
+        {
+            logger.notice("audio rendition source restarted after its demuxer relinked", metadata: ["source": "\(source)"])
+            return
+        }
         if prerolled && EngineErrorClassifier.isDownloadFailure(report) {
             emit(.downloadFailed(EngineErrorClassifier.downloadFailure(report, url: urlText)))
             return

@@ -5,9 +5,8 @@ import Foundation
 import Testing
 
 extension RealEngineTests {
-    /// Audio renditions switched back to back. GStreamer 1.22.0's adaptivedemux2 can deadlock (or apply
-    /// them out of order) when a stream selection arrives right after the previous one was applied, so
-    /// the engine sends one selection at a time and only the newest that is waiting (`SelectionGate`).
+    /// Audio renditions switched back to back. (With GStreamer's own HLS this deadlocked adaptivedemux2;
+    /// Cove now streams the renditions itself, into one appsrc, the new one following what is buffered.)
     @Suite("GStreamer track switches in a row")
     struct TrackSwitchTests {
         @Test func backToBackAudioSwitchesEndOnTheLastChoiceAndPlayOn() async throws {
@@ -35,6 +34,9 @@ extension RealEngineTests {
                 guard case .progress(_, let position) = from else { return }
                 try await recorder.waitFor(from: applied, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= position.advanced(by: .seconds(1)) } else { false } }
                 #expect(session.selectedAudioTrack?.id == last.id, "round \(round)")
+                // Cove streams the chosen rendition: its segments are fetched after the switch.
+                let folder = last.language == "fr" ? "/altaudio/vFrench/seg" : "/altaudio/vEnglish/seg"
+                #expect(h.server.requests.contains { $0.path.hasPrefix(folder) }, "round \(round): no \(folder) request")
                 #expect(recorder.errors.isEmpty, "round \(round): \(recorder.errors)")
                 controller.shutdown()
             }

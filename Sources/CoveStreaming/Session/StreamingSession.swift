@@ -148,6 +148,9 @@ public final class StreamingSession: Sendable {
         return max(end - (output.playheadPosition() ?? start), 0)
     }
 
+    /// Where the media pushed in this generation ends (presentation seconds; nil before anything was pushed).
+    public var pushedEnd: Double? { state.withLock { $0.pushedEnd } }
+
     /// Everything up to the end has been pushed.
     public var hasPushedEnd: Bool { state.withLock { $0.ended } }
 

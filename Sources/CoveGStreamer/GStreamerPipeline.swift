@@ -230,13 +230,11 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.renderHandlers = renderHandlers }
 
         if let feed, let streaming {
-            var settings = streaming.configuration
-            settings.startsOnLowestVariant = configuration.startPolicy.startsOnLowestVariant
-            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: settings, output: feed, logger: logger) { [weak self] event in
+            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: streaming.settings(for: configuration), output: feed, logger: logger) { [weak self] event in
                 self?.handleStreaming(event)
             }
             session.setMaxBitrate(configuration.maxBitrate)
-            session.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? configuration.forwardBufferDuration)
+            session.setForwardBuffer(forwardBufferTarget(configuration.forwardBufferDuration))
             feed.attach(session: session, playhead: { [weak self] in self?.streamingPlayhead() })
         }
 
@@ -248,14 +246,21 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Unsynchronised sinks play as fast as they decode, and their position follows the clock rather than
     /// the media: a forward buffer measured from it means nothing. Cove's streaming then fetches without
     /// waiting for the playhead (what hlsdemux2 did too, its queues drained at decode speed).
-    private static func unpacedForwardBuffer(_ configuration: EnginePlayerConfiguration) -> Duration? {
-        configuration.pacing == .unsynchronized ? .seconds(3_600) : nil
+    private func forwardBufferTarget(_ duration: Duration?) -> Duration? {
+        configuration.pacing == .unsynchronized ? .seconds(3_600) : duration
     }
 
     /// What Cove's streaming needs from the engine.
     struct StreamingSetup: Sendable {
         let transport: any HTTPTransport
         let configuration: StreamingConfiguration
+
+        /// The engine's streaming settings with this player's start policy.
+        func settings(for player: EnginePlayerConfiguration) -> StreamingConfiguration {
+            var settings = configuration
+            settings.startsOnLowestVariant = player.startPolicy.startsOnLowestVariant
+            return settings
+        }
     }
 
     /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file (or
@@ -502,8 +507,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     func setForwardBufferDuration(_ duration: Duration?) {
-        feed?.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? duration)
-        state.withLock { $0.audio }?.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? duration)
+        feed?.session?.setForwardBuffer(forwardBufferTarget(duration))
+        state.withLock { $0.audio }?.session?.setForwardBuffer(forwardBufferTarget(duration))
         let demuxers = state.withLock { s -> [ElementRef] in
             s.forwardBuffer = duration
             return s.demuxers
@@ -809,14 +814,12 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// `suburi`), streamed by Cove like the video. Called before the pipeline leaves NULL.
     private func announceAudioRenditions(_ presentation: Presentation) {
         guard let streaming, state.withLock({ $0.audio == nil }) else { return }
-        var settings = streaming.configuration
-        settings.startsOnLowestVariant = configuration.startPolicy.startsOnLowestVariant
         guard let audio = AudioRenditionFeed(
-            presentation: presentation, transport: streaming.transport, configuration: settings, logger: logger,
+            presentation: presentation, transport: streaming.transport, configuration: streaming.settings(for: configuration), logger: logger,
             playhead: { [weak self] in self?.streamingPlayhead() },
             onEvent: { [weak self] event in self?.handleAudioStreaming(event) }
         ) else { return }
-        audio.session?.setForwardBuffer(Self.unpacedForwardBuffer(configuration) ?? configuration.forwardBufferDuration)
+        audio.session?.setForwardBuffer(forwardBufferTarget(configuration.forwardBufferDuration))
         state.withLock { $0.audio = audio }
         cove_set_string(playbin.object, "suburi", AudioRenditionFeed.uri)
     }

@@ -102,7 +102,6 @@ final class AudioRenditionFeed: @unchecked Sendable {
 
     /// Whether `name` is this feed's appsrc (an error's source element).
     func owns(sourceElement name: String) -> Bool { feed.elementName == name }
-    var elementName: String? { feed.elementName }
 
     /// Restarts the audio source at `position` (a flushing seek on it alone), at most a few times a
     /// second so a source that keeps failing fails for real. False when it was not restarted.

@@ -170,7 +170,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
         }
-        let route: Route = streaming != nil && Self.isHLS(configuration.url) ? .cove : .gstreamer
+        let route: Route = streaming != nil && Self.isStreamedByCove(configuration.url) ? .cove : .gstreamer
         state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration, route: route))
         let feed: AppSourceFeed? = route == .cove ? AppSourceFeed() : nil
         self.feed = feed
@@ -266,7 +266,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file (or
     /// DASH, which GStreamer still plays); an unknown name is probed by the session (a playlist plays, a
     /// media file goes to GStreamer, an HTML page or junk is a typed error at once).
-    static func isHLS(_ url: URL) -> Bool {
+    static func isStreamedByCove(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }

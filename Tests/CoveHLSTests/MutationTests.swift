@@ -20,27 +20,7 @@ struct MutationTests {
     }
 
     static func mutate(_ input: [UInt8], random: inout SeededRandom) -> [UInt8] {
-        var bytes = input
-        for _ in 0..<random.int(1...4) {
-            guard !bytes.isEmpty else { return bytes }
-            let position = random.int(0...(bytes.count - 1))
-            switch random.int(0...7) {
-            case 0: bytes[position] ^= UInt8(1) << UInt8(random.int(0...7))
-            case 1: bytes.insert(random.pick(interesting), at: position)
-            case 2: bytes.remove(at: position)
-            case 3: bytes.removeSubrange(position..<min(bytes.count, position + random.int(1...40)))
-            case 4: bytes.removeSubrange(position...)
-            case 5: bytes[position] = random.pick(interesting)
-            case 6:
-                // Duplicate a chunk (a repeated tag or attribute).
-                let end = min(bytes.count, position + random.int(1...60))
-                bytes.insert(contentsOf: bytes[position..<end], at: end)
-            default:
-                // Splice in a digit run (number overflows).
-                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: random.int(1...30)), at: position)
-            }
-        }
-        return bytes
+        ByteMutator(interesting: interesting, maxEdits: 4, maxDuplicate: 60, maxDigits: 30).mutate(input, random: &random)
     }
 
     /// Returns whether the input parsed.

@@ -41,25 +41,7 @@ struct HostileInputTests {
     static let interesting: [UInt8] = Array(",\"=\n\r#@x-.:09AZ /?%".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xFF, 0xEF, 0xBB, 0xBF]
 
     static func mutate(_ input: [UInt8], random: inout SeededRandom) -> [UInt8] {
-        var bytes = input
-        for _ in 0..<random.int(1...6) {
-            guard !bytes.isEmpty else { return bytes }
-            let position = random.int(0...(bytes.count - 1))
-            switch random.int(0...7) {
-            case 0: bytes[position] ^= UInt8(1) << UInt8(random.int(0...7))
-            case 1: bytes.insert(random.pick(interesting), at: position)
-            case 2: bytes.remove(at: position)
-            case 3: bytes.removeSubrange(position..<min(bytes.count, position + random.int(1...40)))
-            case 4: bytes.removeSubrange(position...)
-            case 5: bytes[position] = random.pick(interesting)
-            case 6:
-                let end = min(bytes.count, position + random.int(1...80))
-                bytes.insert(contentsOf: bytes[position..<end], at: end)
-            default:
-                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: random.int(1...25)), at: position)
-            }
-        }
-        return bytes
+        ByteMutator(interesting: interesting, maxEdits: 6, maxDuplicate: 80, maxDigits: 25).mutate(input, random: &random)
     }
 
     /// Reads `bytes` all the way to timelines; returns whether it was accepted.

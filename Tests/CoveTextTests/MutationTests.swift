@@ -24,27 +24,7 @@ struct MutationTests {
     }
 
     static func mutate(_ input: [UInt8], random: inout SeededRandom) -> [UInt8] {
-        var bytes = input
-        for _ in 0..<random.int(1...4) {
-            guard !bytes.isEmpty else { return bytes }
-            let position = random.int(0...(bytes.count - 1))
-            switch random.int(0...8) {
-            case 0: bytes[position] ^= UInt8(1) << UInt8(random.int(0...7))
-            case 1: bytes.insert(random.pick(interesting), at: position)
-            case 2: bytes.remove(at: position)
-            case 3: bytes.removeSubrange(position..<min(bytes.count, position + random.int(1...40)))
-            case 4: bytes.removeSubrange(position...)
-            case 5: bytes[position] = random.pick(interesting)
-            case 6:
-                let end = min(bytes.count, position + random.int(1...80))
-                bytes.insert(contentsOf: bytes[position..<end], at: end)
-            case 7:
-                bytes.insert(contentsOf: random.pick(splices), at: position)
-            default:
-                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: random.int(1...25)), at: position)
-            }
-        }
-        return bytes
+        ByteMutator(interesting: interesting, splices: splices, maxEdits: 4, maxDuplicate: 80, maxDigits: 25).mutate(input, random: &random)
     }
 
     /// The fuzz budget CI gives the parser (issue 6: 60 s, 0 crashes), time-bound rather than

@@ -230,7 +230,7 @@ public final class StreamingSession: Sendable {
         do {
             let presentation = try await loadPresentation()
             guard isCurrent(generation) else { return }
-            let startVariant = try await chooseVariant(presentation, bufferAhead: 0)
+            let startVariant = chooseVariant(presentation, bufferAhead: 0)
             var timeline = try await loadTimeline(for: startVariant, in: presentation)
             guard isCurrent(generation) else { return }
             try checkSupported(presentation, timeline)
@@ -243,7 +243,7 @@ public final class StreamingSession: Sendable {
             var variant = startVariant
             while isCurrent(generation) {
                 if try await waitForRoom(generation: generation) == false { return }
-                variant = try await chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0)
+                variant = chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0)
                 timeline = try await loadTimeline(for: variant, in: presentation)
                 guard isCurrent(generation) else { return }
                 guard let first = timeline.segments.first, let last = timeline.segments.last else {
@@ -353,7 +353,7 @@ public final class StreamingSession: Sendable {
         return false
     }
 
-    private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) async throws(StreamingError) -> Int {
+    private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) -> Int {
         state.withLock { s -> Int in
             // Recently failed variants are left out (all of them failing: back to the whole ladder).
             let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)

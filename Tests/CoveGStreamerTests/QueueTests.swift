@@ -132,8 +132,11 @@ extension RealEngineTests {
             #expect(session.selectedTextTrack == nil)
             // Automatic selection brings back the stream's default rendition.
             #expect(english.isDefault)
+            // The mark comes first: Cove's own subtitles answer a selection at once, so a cursor taken after
+            // the call (it settles the controller) could already be past the answer.
+            let mark = await recorder.cursor()
             session.selectTextTrackAutomatically(preferredLanguages: ["en"])
-            try await recorder.waitFor(from: await recorder.cursor()) { if case .textTrackSelected(_, let t) = $0 { t?.id == english.id } else { false } }
+            try await recorder.waitFor(from: mark) { if case .textTrackSelected(_, let t) = $0 { t?.id == english.id } else { false } }
             #expect(session.selectedAudioTrack != nil)
             controller.shutdown()
         }

@@ -43,6 +43,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     public func exchange(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        try await exchange(request, reporting: nil)
+    }
+
+    public func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse {
+        try await exchange(request, reporting: progress)
+    }
+
+    private func exchange(_ request: HTTPRequest, reporting progress: TransferProgress.Handler?) async throws(HTTPTransportError) -> HTTPResponse {
         let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
             throw HTTPTransportError(.invalidURL, url: request.url, detail: "only absolute http(s) URLs can be fetched")
@@ -55,10 +63,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             let response = try await client.execute(outgoing, deadline: deadline)
             var headers = HTTPHeaders()
             for field in response.headers { headers.add(field.name, field.value) }
-            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > request.maxResponseBytes {
-                throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(length) bytes; the limit is \(request.maxResponseBytes)")
+            let announced = response.headers.first(name: "content-length").flatMap(Int.init)
+            if let announced, announced > request.maxResponseBytes {
+                throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(announced) bytes; the limit is \(request.maxResponseBytes)")
             }
-            let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, before: deadline, url: request.url)
+            let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) { received in
+                progress?(TransferProgress(received: received, expected: announced))
+            }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
         } catch let error as HTTPTransportError {
             throw error
@@ -77,9 +88,24 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// AsyncHTTPClient's deadline ends at the response head; a server that trickles the body would
     /// otherwise hold the caller far past its timeout. The body read races the same deadline.
-    private static func collect(_ body: HTTPClientResponse.Body, upTo limit: Int, before deadline: NIODeadline, url: URL) async throws -> ByteBuffer {
+    /// Chunks are appended as they come, each reported through `received` (bytes so far).
+    private static func collect(
+        _ body: HTTPClientResponse.Body, upTo limit: Int, announced: Int?, before deadline: NIODeadline, url: URL, received: @escaping @Sendable (Int) -> Void
+    ) async throws -> ByteBuffer {
         try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-            group.addTask { try await body.collect(upTo: limit) }
+            group.addTask {
+                // Sized once from Content-Length (already checked against the limit) instead of doubling as chunks come.
+                var collected = ByteBufferAllocator().buffer(capacity: announced ?? 0)
+                for try await chunk in body {
+                    guard collected.readableBytes + chunk.readableBytes <= limit else {
+                        throw HTTPTransportError(.responseTooLarge, url: url, detail: "the body exceeded \(limit) bytes")
+                    }
+                    var chunk = chunk
+                    collected.writeBuffer(&chunk)
+                    received(collected.readableBytes)
+                }
+                return collected
+            }
             group.addTask {
                 let remaining = deadline - NIODeadline.now()
                 if remaining.nanoseconds > 0 { try await Task.sleep(nanoseconds: UInt64(remaining.nanoseconds)) }

@@ -55,6 +55,37 @@ extension RealEngineTests {
             #expect(switches.map(\.to.height) == [240, 720], "\(switches)")
         }
 
+        /// The link drops from unconstrained to 700 kbit/s while the top variant (2.7 Mbit/s) plays with a
+        /// small forward buffer: the top-variant download that would outlast the buffer is abandoned,
+        /// the same segment comes from a lower variant, and playback never stalls. Without abandonment
+        /// that download takes ~8 s against ~4–6 s buffered.
+        @Test func aSlowDownloadIsAbandonedForALowerVariantWithoutAStall() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(timeout: .seconds(15)) { if case .progress(_, let t) = $0 { t >= .seconds(8) } else { false } }
+            let before = h.server.requests.count
+            h.server.setBandwidth(bitsPerSecond: 700_000)
+            try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(15) } else { false } }
+            controller.shutdown()
+            let after = h.server.requests.dropFirst(before).compactMap { request -> (variant: String, name: String, aborted: Bool)? in
+                let parts = request.path.split(separator: "/")
+                guard let name = parts.last, name.hasPrefix("seg"), parts.count >= 2 else { return nil }
+                return (String(parts[parts.count - 2]), String(name), request.aborted)
+            }
+            #expect(!recorder.lifecycleNames.contains("PlaybackStalled"), "stalled after the drop: \(after)")
+            let abandoned = after.filter { $0.variant == "v2" && $0.aborted }
+            #expect(!abandoned.isEmpty, "no top-variant download was abandoned: \(after)")
+            for segment in abandoned {
+                #expect(after.contains { $0.name == segment.name && $0.variant != "v2" && !$0.aborted }, "\(segment.name) never came from a lower variant: \(after)")
+            }
+            let transfers = recorder.events.compactMap { if case .mediaTransferred(_, let t) = $0, t.status == 0, t.url.contains("/v2/") { t } else { nil } }
+            #expect(transfers.contains { $0.bytes > 0 }, "the abandoned download's bytes are accounted: \(transfers)")
+        }
+
         /// Answers that are not media fail at once with a typed error that says what came instead.
         @Test func notMediaAnswersAreTypedErrorsNotHangs() async throws {
             let h = try await Harness.start()

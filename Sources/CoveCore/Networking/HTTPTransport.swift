@@ -10,6 +10,34 @@ import Foundation
 public protocol HTTPTransport: Sendable {
     /// One exchange, no redirects followed, within `request.timeout` and `request.maxResponseBytes`.
     func exchange(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
+
+    /// The same exchange, reporting the body as it arrives: a player judges a slow segment download
+    /// while it runs (abandoning it for a lower variant before the buffer runs dry, as hls.js and
+    /// Shaka do). Transports that cannot stream report once, when the body is complete.
+    func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse
+}
+
+/// How much of a response body has arrived during one exchange.
+public struct TransferProgress: Sendable, Hashable {
+    public typealias Handler = @Sendable (TransferProgress) -> Void
+    /// Body bytes received so far.
+    public let received: Int
+    /// The body's announced length (`Content-Length`), when the server gave one.
+    public let expected: Int?
+
+    public init(received: Int, expected: Int?) {
+        self.received = received
+        self.expected = expected
+    }
+}
+
+extension HTTPTransport {
+    /// For transports that deliver whole bodies: one report when the body is complete.
+    public func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse {
+        let response = try await exchange(request)
+        progress(TransferProgress(received: response.body.count, expected: response.body.count))
+        return response
+    }
 }
 
 /// An HTTP request as a value.
@@ -177,7 +205,8 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
 
 extension HTTPTransport {
     /// Performs `request`, following redirects per `request.redirects`; `request.timeout` covers every hop.
-    public func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
+    /// `progress` (when given) hears each hop's body as it arrives.
+    public func send(_ request: HTTPRequest, progress: TransferProgress.Handler? = nil) async throws(HTTPTransportError) -> HTTPResponse {
         let deadline = ContinuousClock.now + request.timeout
         var current = request
         var hop = 0
@@ -186,7 +215,12 @@ extension HTTPTransport {
             guard current.timeout > .zero else {
                 throw HTTPTransportError(.timeout, url: current.url, detail: "the redirects took longer than \(MediaTime(request.timeout)) in all")
             }
-            let response = try await exchange(current)
+            let response: HTTPResponse
+            if let progress {
+                response = try await exchange(current, progress: progress)
+            } else {
+                response = try await exchange(current)
+            }
             guard response.body.count <= request.maxResponseBytes else {
                 throw HTTPTransportError(.responseTooLarge, url: current.url, detail: "the body has \(response.body.count) bytes; the limit is \(request.maxResponseBytes)")
             }

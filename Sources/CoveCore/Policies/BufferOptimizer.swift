@@ -1,14 +1,17 @@
 /// How much media the engine keeps buffered ahead of the playhead (the seed's buffer optimizer).
 ///
 /// A viewer who leaves after five seconds should not have cost a minute of video. With the default
-/// method the forward buffer starts at `minimum` and grows with the time actually watched — one
+/// method the forward buffer starts at `minimum` and grows with the time actually watched — half a
 /// second of buffer per second viewed — up to `maximum`, so teasers stay cheap while long viewing
-/// still rides out network dips. `.none` leaves the engine's own policy (hlsdemux2: 30 s) alone.
+/// still rides out network dips. `.none` leaves the engine's own policy (30 s) alone.
 ///
-/// Defaults (6 s → 30 s) come from `make bench` on the 3-variant test ladder with 2 s segments: at
-/// 6 Mbit/s a 6 s minimum (three segments) played without a stall in every run, while a 5-second
-/// teaser fetched about 10–11 s of media instead of 31 s with the engine's default (see
-/// bench/RESULTS.md). The seed's 30–90 s defaults were tuned for AVPlayer and waste ~3× more here.
+/// Defaults (2 s → 30 s) come from `make bench` on the 3-variant test ladder with 2 s segments: a
+/// 5-second teaser holds 3 s beyond the playhead where Chromium's own HLS holds 7 s, at the same
+/// 720p. A small buffer is safe because Cove's streaming engine guards it (see `StreamingSession`):
+/// it never holds less than two downloads of the next segment at the measured rate, ABR only picks
+/// a variant whose segment arrives before the buffer runs out, and a download that turns slow is
+/// abandoned for a lower variant — so the 6 → 0.8 Mbit/s step-down plays without a stall.
+/// The seed's 30–90 s defaults were tuned for AVPlayer and waste far more here.
 public struct BufferOptimizer: Sendable, Hashable {
     public enum Method: Sendable, Hashable {
         /// The engine decides (the seed's `BCOVBufferOptimizerMethodNone`).
@@ -24,7 +27,7 @@ public struct BufferOptimizer: Sendable, Hashable {
     public let maximum: Duration
 
     /// Values below 1 s become 1 s (the seed's rule) and a maximum below the minimum becomes the minimum.
-    public init(method: Method = .default, minimum: Duration = .seconds(6), maximum: Duration = .seconds(30)) {
+    public init(method: Method = .default, minimum: Duration = .seconds(2), maximum: Duration = .seconds(30)) {
         self.method = method
         let floor = max(minimum, .seconds(1))
         self.minimum = floor
@@ -64,9 +67,12 @@ public struct BufferOptimizer: Sendable, Hashable {
         self.init(method: method, minimum: try seconds(OptionKey.minimumDuration, defaults.minimum), maximum: try seconds(OptionKey.maximumDuration, defaults.maximum))
     }
 
+    /// Seconds of forward buffer added per second watched.
+    public static let growthPerSecondWatched = 0.5
+
     /// The forward buffer to ask for after `watched` of viewing; nil for `.none`.
     public func target(afterWatching watched: Duration) -> Duration? {
         guard method == .default else { return nil }
-        return min(max(watched, minimum), maximum)
+        return min(max(watched * Self.growthPerSecondWatched, minimum), maximum)
     }
 }

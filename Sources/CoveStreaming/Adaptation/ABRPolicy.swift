@@ -1,24 +1,29 @@
 import Foundation
 
 /// How the next segment's variant is chosen: throughput-based with Shaka's safety factors, made
-/// buffer-aware as BOLA is — with little media buffered only a variant well inside the estimate is
-/// allowed, with a full buffer more of it may be used — and always within the app's caps (preferred
-/// peak bitrate, resolution cap turned into a bitrate).
+/// buffer-aware as hls.js is — a variant is allowed only when its next segment is expected to arrive
+/// well before the media buffered ahead runs out — and always within the app's caps (preferred peak
+/// bitrate, resolution cap turned into a bitrate).
+///
+/// The buffer check replaces a blanket discount of the estimate: with a small buffer on a fast link
+/// the top variant still fits (its segment takes milliseconds), while on a link barely above a
+/// variant's bitrate that variant waits until enough media is buffered to ride out one slow segment.
+/// A download that turns slow after it started is `AbandonmentRule`'s job.
 public struct ABRPolicy: Sendable, Hashable {
     /// Share of the estimate a variant may use to be switched up to.
     public var upgradeFactor: Double
     /// Share of the estimate the current variant may use before switching down.
     public var downgradeFactor: Double
-    /// Below this much media ahead, only half the estimate is trusted (a stall is near).
-    public var lowBuffer: Double
-    /// Above this much media ahead, the whole estimate may be used (there is time to recover).
-    public var comfortableBuffer: Double
+    /// Share of the media buffered ahead that one segment's download may take.
+    public var bufferShare: Double
+    /// How long one segment may take with (almost) nothing buffered: at a start, after a seek, in a stall.
+    public var emptyBufferFetchTime: Double
 
-    public init(upgradeFactor: Double = 0.85, downgradeFactor: Double = 0.95, lowBuffer: Double = 2, comfortableBuffer: Double = 15) {
+    public init(upgradeFactor: Double = 0.85, downgradeFactor: Double = 0.95, bufferShare: Double = 0.8, emptyBufferFetchTime: Double = 1) {
         self.upgradeFactor = min(max(upgradeFactor, 0.1), 1)
-        self.downgradeFactor = min(max(downgradeFactor, upgradeFactor), 1)
-        self.lowBuffer = max(lowBuffer, 0)
-        self.comfortableBuffer = max(comfortableBuffer, self.lowBuffer + 0.001)
+        self.downgradeFactor = min(max(downgradeFactor, self.upgradeFactor), 1)
+        self.bufferShare = min(max(bufferShare, 0.1), 1)
+        self.emptyBufferFetchTime = emptyBufferFetchTime.isFinite ? max(emptyBufferFetchTime, 0) : 1
     }
 
     public static let `default` = ABRPolicy()
@@ -29,32 +34,33 @@ public struct ABRPolicy: Sendable, Hashable {
     ///   - current: the variant the last segment came from (nil at the start or after a seek).
     ///   - estimate: bits per second from `ThroughputEstimator`.
     ///   - bufferAhead: seconds of media pushed ahead of the playhead.
+    ///   - segmentDuration: seconds of media in the next segment.
     ///   - cap: the app's bitrate cap (nil: none). When no variant fits, the lowest plays.
-    public func choose(variants: [VariantTrack], current: Int?, estimate: Int, bufferAhead: Double, cap: Int?) -> Int {
+    public func choose(variants: [VariantTrack], current: Int?, estimate: Int, bufferAhead: Double, segmentDuration: Double, cap: Int?) -> Int {
         let ordered = variants.sorted { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) }
         guard let lowest = ordered.first else { return 0 }
         let allowed = ordered.filter { variant in cap.map { variant.bandwidth <= $0 } ?? true }
         guard !allowed.isEmpty else { return lowest.index }
-        let scale: Double
-        if bufferAhead <= lowBuffer {
-            scale = 0.5
-        } else if bufferAhead >= comfortableBuffer {
-            scale = 1
-        } else {
-            scale = 0.5 + 0.5 * (bufferAhead - lowBuffer) / (comfortableBuffer - lowBuffer)
+        let fetchBudget = max(bufferAhead * bufferShare, emptyBufferFetchTime)
+        func fits(_ variant: VariantTrack, share: Double) -> Bool {
+            Double(variant.bandwidth) <= Double(estimate) * share
+                && Self.fetchSeconds(bandwidth: variant.bandwidth, segmentDuration: segmentDuration, estimate: estimate) <= fetchBudget
         }
-        let budget = Double(estimate) * scale
         var choice = allowed[0]
-        for variant in allowed where Double(variant.bandwidth) <= budget * upgradeFactor {
+        for variant in allowed where fits(variant, share: upgradeFactor) {
             choice = variant
         }
-        // Hysteresis: stay on the current variant while it still fits the looser downgrade budget, so a
+        // Hysteresis: stay on the current variant while it still fits the looser downgrade share, so a
         // small wobble of the estimate does not flip between neighbours.
-        if let current, let playing = allowed.first(where: { $0.index == current }), playing.bandwidth > choice.bandwidth,
-            Double(playing.bandwidth) <= budget * downgradeFactor
-        {
+        if let current, let playing = allowed.first(where: { $0.index == current }), playing.bandwidth > choice.bandwidth, fits(playing, share: downgradeFactor) {
             return playing.index
         }
         return choice.index
+    }
+
+    /// Expected seconds to download one segment of a variant at `estimate` bits per second.
+    public static func fetchSeconds(bandwidth: Int, segmentDuration: Double, estimate: Int) -> Double {
+        guard estimate > 0 else { return .infinity }
+        return Double(bandwidth) * max(segmentDuration, 0) / Double(estimate)
     }
 }

@@ -35,12 +35,15 @@ public struct StreamingLoader: Sendable {
     }
 
     /// Fetches `url` for `kind`, retrying server trouble and broken connections with the retry policy
-    /// (4xx other than 408/429 are final). Throws `cancelled` when the task is cancelled.
-    public func load(_ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil) async throws(StreamingError) -> Loaded {
+    /// (4xx other than 408/429 are final). Throws `cancelled` when the task is cancelled. `progress`
+    /// hears the body of each attempt as it arrives.
+    public func load(
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil, progress: TransferProgress.Handler? = nil
+    ) async throws(StreamingError) -> Loaded {
         var attempt = 1
         while true {
             do {
-                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex)
+                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, progress: progress)
             } catch {
                 guard error.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error }
                 do {
@@ -53,7 +56,9 @@ public struct StreamingLoader: Sendable {
         }
     }
 
-    private func loadOnce(_ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?) async throws(StreamingError) -> Loaded {
+    private func loadOnce(
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, progress: TransferProgress.Handler?
+    ) async throws(StreamingError) -> Loaded {
         guard !Task.isCancelled else { throw StreamingError(.cancelled, "The request was cancelled", url: url) }
         var request = StreamingRequest(kind: kind, url: url, byteRange: byteRange, attempt: attempt)
         for filter in filters {
@@ -68,12 +73,18 @@ public struct StreamingLoader: Sendable {
         let started = Date().timeIntervalSince1970
         let clock = ContinuousClock()
         let begin = clock.now
+        // Bytes that arrived before a failure or a cancellation (an abandoned download) still count.
+        let arrived = ProgressBox()
         let response: HTTPResponse
         do {
-            response = try await transport.send(http)
+            response = try await transport.send(http) { now in
+                arrived.set(now)
+                progress?(now)
+            }
         } catch {
             let elapsed = clock.now - begin
-            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
+            let bytes = arrived.get()?.received ?? 0
+            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
             let code: StreamingError.Code
             switch error.kind {

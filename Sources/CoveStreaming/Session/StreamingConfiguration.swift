@@ -8,6 +8,8 @@ public struct StreamingConfiguration: Sendable {
     /// Retries of one request (server errors, broken connections; never a 4xx but 408/429).
     public var retryPolicy: RetryPolicy
     public var abr: ABRPolicy
+    /// When a segment download that turned slow is given up for a lower variant.
+    public var abandonment: AbandonmentRule
     public var throughput: ThroughputEstimator.Configuration
     /// Media buffered ahead of the playhead when the app has not set a forward buffer.
     public var defaultForwardBuffer: Duration
@@ -22,13 +24,14 @@ public struct StreamingConfiguration: Sendable {
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),
-        abr: ABRPolicy = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
+        abr: ABRPolicy = .default, abandonment: AbandonmentRule = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
         startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20), decoderTimeOffset: Double = 10
     ) {
         self.decoderTimeOffset = decoderTimeOffset.isFinite ? min(max(decoderTimeOffset, 0), 3_600) : 10
         self.requestFilters = requestFilters
         self.retryPolicy = retryPolicy
         self.abr = abr
+        self.abandonment = abandonment
         self.throughput = throughput
         self.defaultForwardBuffer = max(defaultForwardBuffer, .milliseconds(500))
         self.startsOnLowestVariant = startsOnLowestVariant

@@ -230,7 +230,7 @@ public final class StreamingSession: Sendable {
         do {
             let presentation = try await loadPresentation()
             guard isCurrent(generation) else { return }
-            let startVariant = chooseVariant(presentation, bufferAhead: 0)
+            let startVariant = chooseVariant(presentation, bufferAhead: 0, segmentDuration: nil)
             var timeline = try await loadTimeline(for: startVariant, in: presentation)
             guard isCurrent(generation) else { return }
             try checkSupported(presentation, timeline)
@@ -241,9 +241,12 @@ public final class StreamingSession: Sendable {
                 throw StreamingError(.invalidManifest, "The playlist has no segments", url: presentation.variants[startVariant].playlistURL)
             }
             var variant = startVariant
+            // The variant a slow download was abandoned for: the same segment comes from it next.
+            var replacement: Int?
             while isCurrent(generation) {
-                if try await waitForRoom(generation: generation) == false { return }
-                variant = chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0)
+                if try await waitForRoom(generation: generation, segmentDuration: timeline.targetDuration, presentation: presentation) == false { return }
+                variant = replacement ?? chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0, segmentDuration: timeline.targetDuration)
+                replacement = nil
                 timeline = try await loadTimeline(for: variant, in: presentation)
                 guard isCurrent(generation) else { return }
                 guard let first = timeline.segments.first, let last = timeline.segments.last else {
@@ -276,7 +279,10 @@ public final class StreamingSession: Sendable {
                 sequence &+= 1
                 if segment.isGap { continue }
                 do {
-                    try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation)
+                    if case .abandoned(let lower) = try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation) {
+                        replacement = lower
+                        sequence &-= 1
+                    }
                 } catch {
                     guard error.code != .cancelled, failOver(from: variant, in: presentation, after: error) else { throw error }
                     // The same segment again, from another variant.
@@ -340,10 +346,20 @@ public final class StreamingSession: Sendable {
     }
 
     /// Waits while the forward buffer is full. False when the generation is over.
-    private func waitForRoom(generation: Int) async throws -> Bool {
+    ///
+    /// The target is the app's (the buffer optimizer's) but never less than two downloads of the next
+    /// segment at the variant playing and the measured rate: a small optimizer target is cheap on a
+    /// fast link, and on a slow one the buffer still covers a segment that arrives late.
+    private func waitForRoom(generation: Int, segmentDuration: Double, presentation: Presentation) async throws -> Bool {
         while isCurrent(generation) {
-            let target = state.withLock { $0.forwardBuffer } ?? configuration.defaultForwardBuffer
-            let targetSeconds = MediaTime(target).seconds
+            let (target, floor) = state.withLock { s -> (Duration, Double) in
+                let target = s.forwardBuffer ?? configuration.defaultForwardBuffer
+                guard s.estimator.hasEstimate, let playing = s.currentVariant.flatMap({ index in presentation.variants.first { $0.index == index } }) else {
+                    return (target, 0)
+                }
+                return (target, 2 * ABRPolicy.fetchSeconds(bandwidth: playing.bandwidth, segmentDuration: segmentDuration, estimate: s.estimator.estimate))
+            }
+            let targetSeconds = max(MediaTime(target).seconds, min(floor, MediaTime(configuration.defaultForwardBuffer).seconds))
             guard let ahead = bufferedAhead, ahead >= targetSeconds else { return true }
             logger.trace("forward buffer full", metadata: ["ahead": "\(ahead)", "playhead": "\(output.playheadPosition().map { "\($0)" } ?? "unknown")"])
             // Wake when the playhead should have used the surplus (bounded, so rate changes and
@@ -353,7 +369,8 @@ public final class StreamingSession: Sendable {
         return false
     }
 
-    private func chooseVariant(_ presentation: Presentation, bufferAhead: Double) -> Int {
+    /// `segmentDuration` nil: not known yet (the first playlist is not loaded), the loaded one's or 6 s.
+    private func chooseVariant(_ presentation: Presentation, bufferAhead: Double, segmentDuration: Double?) -> Int {
         state.withLock { s -> Int in
             // Recently failed variants are left out (all of them failing: back to the whole ladder).
             let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)
@@ -363,7 +380,10 @@ public final class StreamingSession: Sendable {
                 let first = configuration.startsOnLowestVariant ? candidates.min { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) } : candidates.first
                 if let first, s.maxBitrate.map({ first.bandwidth <= $0 }) ?? true { return first.index }
             }
-            return configuration.abr.choose(variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, cap: s.maxBitrate)
+            let duration = segmentDuration ?? s.timelines.values.first?.timeline.targetDuration ?? 6
+            return configuration.abr.choose(
+                variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, segmentDuration: duration, cap: s.maxBitrate
+            )
         }
     }
 
@@ -450,7 +470,14 @@ public final class StreamingSession: Sendable {
         }
     }
 
-    private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) {
+    /// What became of one segment.
+    private enum SegmentOutcome {
+        case pushed
+        /// Its download turned slow and was given up; the same segment comes next from this variant.
+        case abandoned(for: Int)
+    }
+
+    private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) -> SegmentOutcome {
         let decryption = try await keys.decryption(for: segment.key, sequence: segment.sequence, segmentURL: segment.url)
         let (switched, needsInit) = state.withLock { s -> (Bool, Bool) in
             let switched = s.currentVariant != variant
@@ -467,7 +494,11 @@ public final class StreamingSession: Sendable {
             }
             initData = initBody
         }
-        let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
+        let loaded: StreamingLoader.Loaded
+        switch try await loadSegment(segment, variant: variant, presentation: presentation) {
+        case .loaded(let value): loaded = value
+        case .abandoned(let lower): return .abandoned(for: lower)
+        }
         var body = try decryption?.segment(loaded) ?? loaded.body
         let format = try MediaSniffer.checkSegment(body, contentType: loaded.contentType, url: loaded.url)
         let target = segment.start + configuration.decoderTimeOffset
@@ -493,7 +524,7 @@ public final class StreamingSession: Sendable {
             s.estimator.sample(bytes: loaded.body.count, seconds: seconds)
             return (!s.closed && s.generation == generation, s.pushedEnd, !s.pushedSomething, s.lastDiscontinuity != segment.discontinuity)
         }
-        guard current, !Task.isCancelled else { return }
+        guard current, !Task.isCancelled else { return .pushed }
         let discontinuity = switched || firstOfGeneration || needsInit || newDiscontinuity || (previousEnd.map { abs($0 - segment.start) > 0.5 } ?? true)
         if let initData, let section = segment.initSection {
             output.push(MediaChunk(kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant, sequence: segment.sequence))
@@ -516,8 +547,63 @@ public final class StreamingSession: Sendable {
             "ms": "\(Int(seconds * 1000))", "start": "\(segment.start)", "generation": "\(generation)", "discontinuity": "\(discontinuity)",
         ])
         if announce { onEvent(.variantSelected(presentation.variants[variant])) }
+        return .pushed
+    }
+
+    private enum SegmentLoad: Sendable {
+        case loaded(StreamingLoader.Loaded)
+        case abandoned(for: Int)
+    }
+
+    /// Loads a media segment while `AbandonmentRule` watches its progress (every 100 ms) against the
+    /// buffer ahead: a download that would outlast the buffer is cancelled for a lower variant, and
+    /// what it measured goes into the throughput estimate so the next choices follow the slower link.
+    private func loadSegment(_ segment: SegmentReference, variant: Int, presentation: Presentation) async throws(StreamingError) -> SegmentLoad {
+        let loading = presentation.variants[variant]
+        let (fresh, cap) = state.withLock { s in (Self.fresh(presentation.variants, excluded: s.excludedVariants), s.maxBitrate) }
+        let lower = fresh.filter { candidate in candidate.bandwidth < loading.bandwidth && (cap.map { candidate.bandwidth <= $0 } ?? true) }
+        guard !lower.isEmpty, bufferedAhead != nil else {
+            return .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant))
+        }
+        let progress = ProgressBox()
+        let begin = ContinuousClock.now
+        let rule = configuration.abandonment
+        do {
+            return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
+                group.addTask { [loader] in
+                    .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) }))
+                }
+                group.addTask { [self] in
+                    while true {
+                        try await Task.sleep(for: .milliseconds(100))
+                        guard let ahead = bufferedAhead else { continue }
+                        let elapsed = MediaTime(ContinuousClock.now - begin).seconds
+                        let now = progress.get()
+                        if let replacement = rule.replacement(
+                            elapsed: elapsed, received: now?.received ?? 0, expected: now?.expected, segmentDuration: segment.duration,
+                            loading: loading, variants: lower, bufferAhead: ahead
+                        ) {
+                            state.withLock { $0.estimator.sample(bytes: now?.received ?? 0, seconds: elapsed) }
+                            logger.notice("slow segment download abandoned for a lower variant", metadata: [
+                                "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
+                                "received": "\(now?.received ?? 0)", "elapsed": "\(elapsed)", "ahead": "\(ahead)",
+                            ])
+                            return .abandoned(for: replacement)
+                        }
+                    }
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next() else { throw CancellationError() }
+                return first
+            }
+        } catch let error as StreamingError {
+            throw error
+        } catch {
+            throw StreamingError(.cancelled, "The segment request was cancelled", url: segment.url)
+        }
     }
 }
+
 
 /// A counter shared with escaping closures (a `Mutex` itself cannot be captured).
 final class SharedCounter: Sendable {

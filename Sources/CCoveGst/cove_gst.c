@@ -474,3 +474,13 @@ guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint
     if (error) g_error_free(error);
     return result;
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void cove_return_free_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}

@@ -54,9 +54,9 @@ struct CoveBench: AsyncParsableCommand {
             let report = try await StressBench.run(sessions: max(stress, 51), seed: 14) { say($0) }
             guard let fiftieth = report.afterFiftieth, let last = report.afterLast else { throw ExitCode(1) }
             let grown = Double(last.residentKB - fiftieth.residentKB) / 1024
-            say(String(format: "%d sessions: %d ended, %d failed (served faults), %d torn down while playing", report.sessions, report.ended, report.failed, report.tornDown))
+            say(String(format: "%d sessions: %d ended, %d failed on a served fault, %d failed without one, %d torn down while playing", report.sessions, report.ended, report.failed, report.failedUnprovoked, report.tornDown))
             say(String(format: "RSS after the last %+.1f MB against after the 50th (target within 10 MB); threads %d → %d; fds %d → %d", grown, fiftieth.threads, last.threads, fiftieth.fileDescriptors, last.fileDescriptors))
-            if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors { throw ExitCode(1) }
+            if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors || report.failedUnprovoked > 0 { throw ExitCode(1) }
             return
         }
         if parsersOnly {

@@ -30,7 +30,26 @@ final class AudioRenditionFeed: @unchecked Sendable {
         var selected: String?
         /// When the source was restarted after failing (see `restart`).
         var restarts: [ContinuousClock.Instant] = []
+        /// A restart is scheduled for when the last one has settled.
+        var restartPending = false
     }
+
+    /// What became of a failure of the audio source.
+    enum RestartOutcome {
+        /// Restarted now.
+        case restarted
+        /// Part of the relink a recent restart is settling: one more restart is scheduled for after it.
+        case deferred
+        /// It keeps failing: the failure is real.
+        case exhausted
+    }
+
+    /// Errors this soon after a restart belong to the same relink (the demuxer re-exposes its pads once
+    /// per program change, and each exposure can stop the source once more).
+    private static let settleTime: Duration = .milliseconds(300)
+    /// More restarts than this within `restartWindow` means the source is broken.
+    private static let restartLimit = 6
+    private static let restartWindow: Duration = .seconds(5)
 
     /// nil when the presentation's first variant has no audio renditions with playlists.
     init?(
@@ -103,18 +122,45 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Whether `name` is this feed's appsrc (an error's source element).
     func owns(sourceElement name: String) -> Bool { feed.elementName == name }
 
-    /// Restarts the audio source at `position` (a flushing seek on it alone), at most a few times a
-    /// second so a source that keeps failing fails for real. False when it was not restarted.
-    func restart(at position: Double?, decoderOffset: Double, rate: Double) -> Bool {
+    /// Restarts the audio source where the playhead is (a flushing seek on it alone). A failure while a
+    /// recent restart settles schedules one more restart after it instead of failing; a source that
+    /// needs more than `restartLimit` restarts in `restartWindow` fails for real.
+    func restart(at position: @escaping @Sendable () -> Double?, decoderOffset: Double, rate: Double) -> RestartOutcome {
+        enum Step { case now, later(Duration), alreadyScheduled, exhausted }
         let now = ContinuousClock.now
-        let allowed = state.withLock { s -> Bool in
-            s.restarts = s.restarts.filter { now - $0 < .seconds(1) }
-            guard s.restarts.count < 3 else { return false }
+        let step = state.withLock { s -> Step in
+            s.restarts = s.restarts.filter { now - $0 < Self.restartWindow }
+            if s.restartPending { return .alreadyScheduled }
+            guard s.restarts.count < Self.restartLimit else { return .exhausted }
+            if let last = s.restarts.last, now - last < Self.settleTime {
+                s.restartPending = true
+                return .later(Self.settleTime - (now - last))
+            }
             s.restarts.append(now)
-            return true
+            return .now
         }
-        guard allowed, let event = cove_make_seek(rate, AppSourceFeed.nanoseconds(max(position ?? 0, 0) + decoderOffset), 0) else { return false }
-        return feed.send(event)
+        let seek: @Sendable () -> Bool = { [feed] in
+            guard let event = cove_make_seek(rate, AppSourceFeed.nanoseconds(max(position() ?? 0, 0) + decoderOffset), 0) else { return false }
+            return feed.send(event)
+        }
+        switch step {
+        case .now:
+            return seek() ? .restarted : .exhausted
+        case .later(let delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(delay).seconds) { [self] in
+                state.withLock { s in
+                    s.restartPending = false
+                    s.restarts.append(ContinuousClock.now)
+                }
+                // No position: the pipeline closed meanwhile.
+                if position() != nil { _ = seek() }
+            }
+            return .deferred
+        case .alreadyScheduled:
+            return .deferred
+        case .exhausted:
+            return .exhausted
+        }
     }
 
     func close() {

@@ -304,6 +304,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         gst_object_unref(videoSink.object)
         gst_object_unref(audioSink.object)
         gst_object_unref(playbin.object)
+        MemoryReturn.afterPipelineReleased()
     }
 
     private var isClosed: Bool { state.withLock { $0.closed } }
@@ -1602,11 +1603,12 @@ final class GStreamerPipeline: @unchecked Sendable {
         // A new audio rendition can come with a new transport-stream program: the demuxer re-exposes its
         // output while data already flows, and the audio source stops "not-linked". That source alone is
         // restarted where the playhead is; the video never stopped.
-        if report.debug.contains("not-linked"), let audio = state.withLock({ $0.audio }), audio.owns(sourceElement: source),
-            audio.restart(at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate })
-        {
-            logger.notice("audio rendition source restarted after its demuxer relinked", metadata: ["source": "\(source)"])
-            return
+        if report.debug.contains("not-linked"), let audio = state.withLock({ $0.audio }), audio.owns(sourceElement: source) {
+            let outcome = audio.restart(at: { [weak self] in self?.currentPosition()?.seconds }, decoderOffset: decoderOffset, rate: state.withLock { $0.rate })
+            if outcome != .exhausted {
+                logger.notice("audio rendition source restarted after its demuxer relinked", metadata: ["source": "\(source)", "when": "\(outcome)"])
+                return
+            }
         }
         if prerolled && EngineErrorClassifier.isDownloadFailure(report) {
             emit(.downloadFailed(EngineErrorClassifier.downloadFailure(report, url: urlText)))

@@ -152,6 +152,15 @@ public final class MediaServer: Sendable {
         state.withLock { $0.forcedStatuses.removeAll() }
     }
 
+    /// Forgets every fault still waiting for its request (forced statuses, delays, cuts).
+    public func clearFaults() {
+        state.withLock { s in
+            s.forcedStatuses.removeAll()
+            s.slowPaths.removeAll()
+            s.cutPaths.removeAll()
+        }
+    }
+
     /// Takes the server offline now: the listening socket closes and every connection drops, so
     /// clients see refused connections, as when a server dies.
     public func beginOutage() async {

@@ -120,4 +120,7 @@ guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint
 
 #include "cove_appsrc.h"
 
+// Returns the free pages of every malloc arena to the system (glibc's malloc_trim; a no-op elsewhere).
+void cove_return_free_memory(void);
+
 #endif

@@ -180,9 +180,57 @@ def load(results_dir, warmup):
     return rows, dropped, meta, floors, tc
 
 
+
+# Declared BANDWIDTH of the bench ladder's variants (the harness's gen.sh writes these master playlists).
+LADDER_BPS = {'v0': 510400, 'v1': 1390400, 'v2': 3370400}
+SEGMENT_S = 2
+
+def seg_index(path):
+    m = re.search(r'seg_(\d+)', path)
+    return int(m.group(1)) if m else None
+
+def complete(l):
+    return not l.get('aborted') and l.get('bytes') == l.get('length')
+
+def played_kbps(row, seconds=None):
+    """Time-weighted declared bitrate (kbit/s) of the first `seconds` of media played (default: the run's stop, at
+    most 10 s): each 2 s slot at the variant of the last complete download of its segment (a segment fetched again
+    from another variant after an abandoned download plays from the second)."""
+    seconds = min(seconds or row.get('stop') or 10, 10)
+    last = {}
+    for l in segments(row):
+        i = seg_index(l['path'])
+        if i is not None and complete(l) and variant_of(l['path']) in LADDER_BPS:
+            last[i] = variant_of(l['path'])
+    total, weight = 0.0, 0.0
+    i = 0
+    while i * SEGMENT_S < seconds:
+        w = min(SEGMENT_S, seconds - i * SEGMENT_S)
+        if i not in last:
+            return None
+        total += LADDER_BPS[last[i]] * w; weight += w
+        i += 1
+    return round(total / weight / 1000) if weight else None
+
+def second_segment_variant(row):
+    for l in segments(row):
+        if seg_index(l['path']) == 1 and complete(l):
+            return variant_of(l['path'])
+    return None
+
+def old_variant_segments_after_drop(row, t_drop):
+    """Segments completed after the link dropped at the variant playing before it (at most one = the down-switch
+    came within one segment)."""
+    before = [l for l in segments(row) if complete(l) and l['t1'] <= t_drop]
+    if not before:
+        return None
+    old = variant_of(before[-1]['path'])
+    return sum(1 for l in segments(row) if complete(l) and l['t1'] > t_drop and variant_of(l['path']) == old
+               and LADDER_BPS.get(old, 0) > min(LADDER_BPS.values()))
+
 # ------------------------------------------------------------------------------------------------ targets
 
-DERIVED = {'post_seek_stall_ms': post_seek_stall_ms, 'seek_settled_ms': seek_settled_ms}
+DERIVED = {'post_seek_stall_ms': post_seek_stall_ms, 'seek_settled_ms': seek_settled_ms, 'played_kbps': played_kbps}
 
 def metric_values(rows, peer, key):
     get = DERIVED.get(key) or (lambda r: r.get(key))
@@ -320,6 +368,65 @@ def target_rows(all_rows, floors, covebench_text):
                     'see the cove-bench section (not measured yet)', ['–'] * 4, '≤ 100 ms', 'pending', None))
     return out
 
+
+
+def streaming_target_rows(all_rows, tc, meta):
+    """Issue 14's targets (Cove's own streaming), judged from the same runs: (scenario, what, Cove, target, verdict)."""
+    out = []
+
+    def m(scn, peer, key):
+        return stat(all_rows.get(scn, {}), peer, key)['med']
+
+    def judged(c, ref, ok):
+        return verdict(None if c is None or ref is None else ok)
+
+    scn = 'startup-p0'
+    if scn in all_rows:
+        cove = [r for r in all_rows[scn].get('cove', []) if r.get('t_first_frame')]
+        seconds = [second_segment_variant(r) for r in cove]
+        top = max(LADDER_BPS, key=LADDER_BPS.get)
+        out.append((scn, 'variant of the second segment, loopback', '**%s**' % ', '.join(str(v) for v in seconds) if seconds else 'no data',
+                    'the top variant (%s)' % top, verdict(None if not seconds else all(v == top for v in seconds))))
+        c, nat = m(scn, 'cove', 'played_kbps'), m(scn, 'native', 'played_kbps')
+        out.append((scn, 'time-weighted kbit/s of the first 10 s played', '**%s** (Chromium native %s → %s)' % (fmt_num(c, ''), fmt_num(nat, ''), fmt_ratio(c, nat)),
+                    '≥ 0.95× Chromium native', judged(c, nat, c is not None and nat is not None and c >= 0.95 * nat)))
+        c, nat = m(scn, 'cove', 'ttff_net_ms'), m(scn, 'native', 'ttff_net_ms')
+        out.append((scn, 'TTFF net ms', '**%s** (Chromium native %s → %s)' % (fmt_num(c, 'ms'), fmt_num(nat, 'ms'), fmt_ratio(c, nat)),
+                    '≤ 1.0× Chromium native', judged(c, nat, c is not None and nat is not None and c <= nat)))
+        for key, label in (('cpu_s', 'CPU s'), ('peak_rss_mib', 'peak RSS MiB')):
+            cv = med([r['cost'].get(key) for r in cove if r.get('cost')])
+            pv = med([r['cost'].get(key) for r in all_rows[scn].get('gst-playbin3', []) if r.get('cost')])
+            out.append((scn, '%s, 10 s played' % label, '**%s** (raw playbin3 %s → %s)' % (fmt_g(cv), fmt_g(pv), fmt_ratio(cv, pv)),
+                        '≤ 1.10× raw playbin3', judged(cv, pv, cv is not None and pv is not None and cv <= 1.1 * pv)))
+    scn = 'teaser-p0'
+    if scn in all_rows:
+        c, nat = m(scn, 'cove', 'ahead_s_at_stop'), m(scn, 'native', 'ahead_s_at_stop')
+        out.append((scn, 'media s held beyond the playhead at abandonment (5 s)', '**%s** (Chromium native %s → %s)' % (fmt_g(c), fmt_g(nat), fmt_ratio(c, nat)),
+                    '≤ 0.5× Chromium native', judged(c, nat, c is not None and nat is not None and c <= 0.5 * nat)))
+        c, nat = m(scn, 'cove', 'played_kbps'), m(scn, 'native', 'played_kbps')
+        out.append((scn, 'time-weighted kbit/s of the 5 s played', '**%s** (Chromium native %s → %s)' % (fmt_num(c, ''), fmt_num(nat, ''), fmt_ratio(c, nat)),
+                    'same or better than Chromium native', judged(c, nat, c is not None and nat is not None and c >= nat)))
+    scn = 'seek-p2'
+    if scn in all_rows:
+        c, hj = m(scn, 'cove', 'seek_ms'), m(scn, 'hlsjs', 'seek_ms')
+        stalls = [post_seek_stall_ms(r) for r in all_rows[scn].get('cove', []) if r.get('t_first_frame')]
+        out.append((scn, 'seek → frame at target ms, 6 Mbit/s; stall ms after it', '**%s** (hls.js %s → %s); stalls after: %s' % (
+                        fmt_num(c, 'ms'), fmt_num(hj, 'ms'), fmt_ratio(c, hj), ', '.join(str(x) for x in stalls)),
+                    '≤ 0.5× hls.js, no stall after', judged(c, hj, c is not None and hj is not None and c <= 0.5 * hj and all(x == 0 for x in stalls))))
+    scn = 'stepdown-p4'
+    if scn in all_rows:
+        cove = [r for r in all_rows[scn].get('cove', []) if r.get('t_first_frame')]
+        low = meta.get(scn, {}).get('rate_low', '800kbit')
+        rebuf = [r.get('rebuf_ms') or 0 for r in cove]
+        olds = []
+        for r in cove:
+            drop = [e['t'] for e in tc if e['tag'] == '%s:r%d' % (scn, r.get('rep', -1)) and e['peer'] == 'cove' and e['rate'] == low]
+            olds.append(old_variant_segments_after_drop(r, drop[0]) if drop else None)
+        out.append((scn, 'rebuffer ms; segments completed at the old variant after the drop',
+                    '**%s**; %s' % (', '.join(str(x) for x in rebuf) or 'no data', ', '.join(str(x) for x in olds) or 'no data'),
+                    '0 rebuffering, down-switch within one segment',
+                    verdict(None if not cove or None in olds else all(x == 0 for x in rebuf) and all(x <= 1 for x in olds))))
+    return out
 
 # ------------------------------------------------------------------------------------------------- report
 
@@ -470,6 +577,18 @@ def report(a):
     out.append('|---|---|---|---|---|---|---|---|---|')
     for scn, what, cc, cells, tt, vd, _ in target_rows(rows, floors, cb):
         out.append('| %s | %s | %s | %s | %s | %s |' % (scn, what, cc, ' | '.join(cells), tt, vd))
+    out.append('')
+    streaming = streaming_target_rows(rows, tc, meta)
+    if streaming:
+        out.append('### Issue 14 targets (Cove\'s own streaming), from the same runs')
+        out.append('')
+        out.append('| scenario | metric | Cove (runs, or median against the peer) | target | |')
+        out.append('|---|---|---|---|---|')
+        for scn, what, cc, tt, vd in streaming:
+            out.append('| %s | %s | %s | %s | %s |' % (scn, what, cc, tt, vd))
+        out.append('')
+        out.append('kbit/s played: each 2 s of media at the declared BANDWIDTH of the variant it played from (the last complete '
+                   'download of its segment). CPU and RSS: the whole process (bench.py sums the session), 10 s after the first frame.')
     out.append('')
     out.append('Units: ms, or MB (10⁶ bytes) for "MB fetched". TTFF net = first media HTTP request → first frame rendered '
                '(Cove: `firstFrame` from `cove probe --trace`; gst-playbin3: first fakesink `chain` in PLAYING; browsers: first '

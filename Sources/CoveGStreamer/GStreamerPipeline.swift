@@ -180,7 +180,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_string(object, "uri", route == .cove ? "appsrc://" : urlText)
         // Only what a player needs: no software colour balance or deinterlacer in the chain.
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
-        GStreamerRuntime.shareSession(with: playbin)
+        // GStreamer's HTTP stack only where GStreamer reads the URL itself (DASH, a media file): Cove's
+        // streaming never loads libsoup.
+        if route == .gstreamer { GStreamerRuntime.shareSession(with: playbin) }
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
         // The stream's subtitles come to a sink of ours instead of being burnt into the picture: the
@@ -718,6 +720,7 @@ final class GStreamerPipeline: @unchecked Sendable {
                 // Not streamable by Cove yet: GStreamer reads the URL itself, as before Cove had its own streaming.
                 logger.notice("GStreamer reads this URL itself", metadata: ["reason": "\(error.message)"])
                 feed?.close()
+                GStreamerRuntime.shareSession(with: playbin.pointer)
                 cove_set_string(playbin.object, "uri", urlText)
                 startPipeline()
                 return

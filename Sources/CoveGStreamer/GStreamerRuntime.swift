@@ -33,8 +33,12 @@ enum GStreamerRuntime {
     /// plugin (a shared library) the first time one of its elements is made, inside the first play: cold,
     /// libav alone takes 70–400 ms on the benchmark machine. Loading them ahead moves that cost to launch,
     /// the way a browser has its media stack loaded before a page calls play().
+    /// What Cove's own streaming plays through (appsrc into the plain demuxers and decoders). GStreamer's
+    /// HTTP source and adaptive demuxers (`soup`, `adaptivedemux2`: DASH and media files read by GStreamer)
+    /// load when a pipeline first needs them — libsoup, its TLS backend and its session thread cost
+    /// several megabytes of memory a process that plays HLS never uses.
     static let playbackPlugins = [
-        "playback", "coreelements", "audiofx", "soup", "typefindfunctions", "adaptivedemux2", "mpegtsdemux",
+        "playback", "coreelements", "app", "audiofx", "typefindfunctions", "mpegtsdemux",
         "videoparsersbad", "audioparsers", "isomp4", "libav", "videofilter", "videoconvertscale",
         "audioconvert", "volume", "audioresample", "subparse",
     ]
@@ -57,7 +61,7 @@ enum GStreamerRuntime {
         gst_element_set_context(element, context)
     }
 
-    /// The session, made once — at warm-up, or else by the first pipeline — before any pipeline can
+    /// The session, made once — by the first pipeline that reads a URL with GStreamer — before any pipeline can
     /// race to make its own: a souphttpsrc started outside any pipeline creates it, and its context is
     /// kept for the life of the process.
     @discardableResult
@@ -92,7 +96,6 @@ enum GStreamerRuntime {
             for name in playbackPlugins {
                 if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
             }
-            sharedSoupSession()
             done = true
         }
     }

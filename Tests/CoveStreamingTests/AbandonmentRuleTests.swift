@@ -14,9 +14,9 @@ struct AbandonmentRuleTests {
     static let topSegment = 3_370_400 * 2 / 8
     let rule = AbandonmentRule.default
 
-    func replacement(elapsed: Double, received: Int, expected: Int? = topSegment, buffer: Double, loading: VariantTrack = top) -> Int? {
+    func replacement(elapsed: Double, received: Int, recentRate: Double? = nil, expected: Int? = topSegment, buffer: Double, loading: VariantTrack = top) -> Int? {
         rule.replacement(
-            elapsed: elapsed, received: received, expected: expected, segmentDuration: 2, loading: loading,
+            elapsed: elapsed, received: received, recentRate: recentRate, expected: expected, segmentDuration: 2, loading: loading,
             variants: Self.ladder.filter { $0.bandwidth < loading.bandwidth }, bufferAhead: buffer
         )
     }
@@ -24,7 +24,7 @@ struct AbandonmentRuleTests {
     @Test func aDownloadThatArrivesInTimeIsKept() {
         // 300 kB in 0.5 s (4.8 Mb/s): the rest (542 kB) in 0.9 s, well inside 4 s of buffer.
         #expect(replacement(elapsed: 0.5, received: 300_000, buffer: 4) == nil)
-        // Slow (0.8 Mb/s: 100 kB/s) but nearly done: 42 kB left, 0.4 s < 2 s buffered.
+        // Slow (0.8 Mb/s: 100 kB/s) but nearly done: 42 kB left (0.4 s), and switching is no quicker.
         #expect(replacement(elapsed: 8, received: 800_000, buffer: 2) == nil)
         // Slow, far from done, but the buffer is deep: 742 kB at 100 kB/s = 7.4 s < 20 s.
         #expect(replacement(elapsed: 1, received: 100_000, buffer: 20) == nil)
@@ -36,6 +36,24 @@ struct AbandonmentRuleTests {
         #expect(replacement(elapsed: 1, received: 100_000, buffer: 4.5) == 1)
         // With 3 s buffered only the lowest arrives in time.
         #expect(replacement(elapsed: 1, received: 100_000, buffer: 3) == 0)
+    }
+
+    @Test func finishingMustLeaveTimeForOneMoreSegment() {
+        // 100 kB/s, 342 kB left: 3.4 s, inside 4 s of buffer — but the lowest variant's next segment
+        // (128 kB at 80 kB/s: 1.6 s) would then not arrive in time. The lowest now (1.6 s) instead.
+        #expect(replacement(elapsed: 5, received: 500_000, buffer: 4) == 0)
+        // With 5.5 s buffered both fit: kept.
+        #expect(replacement(elapsed: 5, received: 500_000, buffer: 5.5) == nil)
+    }
+
+    @Test func theRateOfTheLastSecondCountsWhenItIsSlower() {
+        // 600 kB in the first 2 s at 6 Mb/s, then the link fell to 0.8 Mb/s (100 kB/s): the average
+        // (300 kB/s) says 0.8 s left; the last second says 2.4 s, more than 3 s of buffer allows with
+        // one more segment after it: the lowest (1.6 s) instead.
+        #expect(replacement(elapsed: 2, received: 600_000, buffer: 3) == nil, "the average alone keeps it")
+        #expect(replacement(elapsed: 2, received: 600_000, recentRate: 100_000, buffer: 3) == 0)
+        // A faster last second does not make the download look quicker than its average.
+        #expect(replacement(elapsed: 1, received: 100_000, recentRate: 1_000_000, buffer: 4.5) == 1)
     }
 
     @Test func theLowestIsTakenWhenNothingFitsButItIsStillQuicker() {

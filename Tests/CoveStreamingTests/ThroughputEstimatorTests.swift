@@ -85,4 +85,16 @@ struct ThroughputEstimatorTests {
         Self.feed(&longLast, bitsPerSecond: 2_000_000, seconds: 4)
         #expect(longLast.estimate < 3_000_000, "\(longLast.estimate)")
     }
+
+    @Test func aRestartForgetsTheHistory() {
+        var estimator = ThroughputEstimator()
+        Self.feed(&estimator, bitsPerSecond: 6_000_000, seconds: 2, times: 5)
+        estimator.restart(at: 800_000)
+        #expect(estimator.estimate == 800_000)
+        #expect(estimator.samples == 1)
+        // Nonsense leaves it alone.
+        estimator.restart(at: .nan)
+        estimator.restart(at: 0)
+        #expect(estimator.estimate == 800_000)
+    }
 }

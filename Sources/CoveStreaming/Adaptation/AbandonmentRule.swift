@@ -5,9 +5,11 @@ import Foundation
 /// variant was chosen, and finishing the download would empty the buffer.
 ///
 /// Judged from the download's own progress, not the estimator's history: the download is kept while
-/// what is left of it arrives before the media buffered ahead runs out; otherwise the highest lower
-/// variant whose whole segment would arrive in time at the rate just measured is taken, or — when
-/// none would — the lowest, if even that is quicker than finishing.
+/// what is left of it arrives early enough that one more segment (of the lowest variant) still fits
+/// before the media buffered ahead runs out; otherwise the highest lower variant whose whole segment
+/// would arrive in time at the rate just measured is taken, or — when none would — the lowest, if even
+/// that is quicker than finishing. The rate is the slower of the download's average and its last
+/// second: after a sudden drop the average still carries the fast start.
 public struct AbandonmentRule: Sendable, Hashable {
     /// A download is not judged earlier (its first bytes say little about its rate).
     public var minimumElapsed: Double
@@ -25,26 +27,28 @@ public struct AbandonmentRule: Sendable, Hashable {
     /// - Parameters:
     ///   - elapsed: seconds since the request was sent.
     ///   - received: body bytes received so far.
+    ///   - recentRate: bytes per second over the last second of the download, when it is that old.
     ///   - expected: the body's announced length (nil: estimated from the variant's bandwidth).
     ///   - segmentDuration: seconds of media in the segment.
     ///   - loading: the variant being downloaded.
     ///   - variants: the ladder the replacement may come from (already within the app's caps).
     ///   - bufferAhead: seconds of media buffered ahead of the playhead now.
     public func replacement(
-        elapsed: Double, received: Int, expected: Int?, segmentDuration: Double, loading: VariantTrack, variants: [VariantTrack], bufferAhead: Double
+        elapsed: Double, received: Int, recentRate: Double? = nil, expected: Int?, segmentDuration: Double, loading: VariantTrack, variants: [VariantTrack],
+        bufferAhead: Double
     ) -> Int? {
         guard elapsed >= minimumElapsed, elapsed > 0 else { return nil }
         let lower = variants.filter { $0.bandwidth < loading.bandwidth }.sorted { ($0.bandwidth, $0.index) > ($1.bandwidth, $1.index) }
         guard let lowest = lower.last else { return nil }
         let total = Double(expected ?? Int(Double(loading.bandwidth) * segmentDuration / 8))
-        let rate = Double(received) / elapsed
+        let rate = min(Double(received) / elapsed, recentRate.map { max($0, 0) } ?? .infinity)
         guard rate > 0 else {
-            // Not a byte yet: give up once half of the buffer went waiting for the first one.
+            // Not a byte lately: give up once half of the buffer went waiting.
             return elapsed * 2 >= bufferAhead ? lowest.index : nil
         }
-        let remaining = max(total - Double(received), 0) / rate
-        if remaining < bufferAhead { return nil }
         func seconds(_ variant: VariantTrack) -> Double { Double(variant.bandwidth) * segmentDuration / 8 / (rate * rateShare) }
+        let remaining = max(total - Double(received), 0) / rate
+        if remaining + seconds(lowest) < bufferAhead { return nil }
         if let fitting = lower.first(where: { seconds($0) < bufferAhead && seconds($0) < remaining }) { return fitting.index }
         return seconds(lowest) < remaining ? lowest.index : nil
     }

@@ -58,6 +58,17 @@ public struct ThroughputEstimator: Sendable, Hashable {
         samples += 1
     }
 
+    /// Forgets the history: the link is now `bitsPerSecond` (as hls.js resets its estimator when it
+    /// abandons a download — the averages would take seconds to follow a drop the download just proved).
+    public mutating func restart(at bitsPerSecond: Double) {
+        guard bitsPerSecond.isFinite, bitsPerSecond > 0 else { return }
+        fast = Average(halfLife: configuration.fastHalfLife)
+        slow = Average(halfLife: configuration.slowHalfLife)
+        fast.add(weight: 1, value: bitsPerSecond)
+        slow.add(weight: 1, value: bitsPerSecond)
+        samples = 1
+    }
+
     /// True once a download was big enough to measure.
     public var hasEstimate: Bool { samples > 0 }
 

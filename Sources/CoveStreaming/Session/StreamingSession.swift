@@ -574,16 +574,28 @@ public final class StreamingSession: Sendable {
                     .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) }))
                 }
                 group.addTask { [self] in
+                    // (seconds since the request, bytes received) every 100 ms: the last second's rate.
+                    var history: [(at: Double, received: Int)] = []
                     while true {
                         try await Task.sleep(for: .milliseconds(100))
-                        guard let ahead = bufferedAhead else { continue }
                         let elapsed = MediaTime(ContinuousClock.now - begin).seconds
                         let now = progress.get()
+                        history.append((elapsed, now?.received ?? 0))
+                        history.removeAll { elapsed - $0.at > 1.05 }
+                        guard let ahead = bufferedAhead else { continue }
+                        let recentRate = history.first.flatMap { first -> Double? in
+                            elapsed - first.at >= 0.9 ? Double((now?.received ?? 0) - first.received) / (elapsed - first.at) : nil
+                        }
                         if let replacement = rule.replacement(
-                            elapsed: elapsed, received: now?.received ?? 0, expected: now?.expected, segmentDuration: segment.duration,
-                            loading: loading, variants: lower, bufferAhead: ahead
+                            elapsed: elapsed, received: now?.received ?? 0, recentRate: recentRate, expected: now?.expected,
+                            segmentDuration: segment.duration, loading: loading, variants: lower, bufferAhead: ahead
                         ) {
-                            state.withLock { $0.estimator.sample(bytes: now?.received ?? 0, seconds: elapsed) }
+                            // The link is now what this download measured (its slower of average and last second);
+                            // nothing measured: what the replacement needs.
+                            let average = Double(now?.received ?? 0) / elapsed
+                            let measured = min(average, recentRate ?? average) * 8
+                            let replacementBandwidth = lower.first { $0.index == replacement }.map { Double($0.bandwidth) } ?? 0
+                            state.withLock { $0.estimator.restart(at: measured > 0 ? measured : replacementBandwidth) }
                             logger.notice("slow segment download abandoned for a lower variant", metadata: [
                                 "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
                                 "received": "\(now?.received ?? 0)", "elapsed": "\(elapsed)", "ahead": "\(ahead)",

@@ -495,9 +495,13 @@ public final class StreamingSession: Sendable {
             initData = initBody
         }
         let loaded: StreamingLoader.Loaded
+        let alreadySampled: (bytes: Int, seconds: Double)
         switch try await loadSegment(segment, variant: variant, presentation: presentation) {
-        case .loaded(let value): loaded = value
-        case .abandoned(let lower): return .abandoned(for: lower)
+        case .loaded(let value, let sampled):
+            loaded = value
+            alreadySampled = sampled
+        case .abandoned(let lower):
+            return .abandoned(for: lower)
         }
         var body = try decryption?.segment(loaded) ?? loaded.body
         let format = try MediaSniffer.checkSegment(body, contentType: loaded.contentType, url: loaded.url)
@@ -521,7 +525,8 @@ public final class StreamingSession: Sendable {
         }
         let seconds = MediaTime(loaded.record.duration).seconds
         let (current, previousEnd, firstOfGeneration, newDiscontinuity) = state.withLock { s -> (Bool, Double?, Bool, Bool) in
-            s.estimator.sample(bytes: loaded.body.count, seconds: seconds)
+            // What the download's progress has not already given the estimator.
+            s.estimator.sample(bytes: loaded.body.count - alreadySampled.bytes, seconds: seconds - alreadySampled.seconds)
             return (!s.closed && s.generation == generation, s.pushedEnd, !s.pushedSomething, s.lastDiscontinuity != segment.discontinuity)
         }
         guard current, !Task.isCancelled else { return .pushed }
@@ -551,27 +556,34 @@ public final class StreamingSession: Sendable {
     }
 
     private enum SegmentLoad: Sendable {
-        case loaded(StreamingLoader.Loaded)
+        /// With how much of it the throughput estimate was already given while it downloaded.
+        case loaded(StreamingLoader.Loaded, sampled: (bytes: Int, seconds: Double))
         case abandoned(for: Int)
     }
 
     /// Loads a media segment while `AbandonmentRule` watches its progress (every 100 ms) against the
     /// buffer ahead: a download that would outlast the buffer is cancelled for a lower variant, and
-    /// what it measured goes into the throughput estimate so the next choices follow the slower link.
+    /// what it measured becomes the throughput estimate so the next choices follow the slower link.
+    /// The progress also feeds the estimate as it comes (every ≥ 16 kB, as Shaka samples progress
+    /// events): a segment during which the link dropped has already pulled the estimate down when it
+    /// completes, instead of counting as one average.
     private func loadSegment(_ segment: SegmentReference, variant: Int, presentation: Presentation) async throws(StreamingError) -> SegmentLoad {
         let loading = presentation.variants[variant]
         let (fresh, cap) = state.withLock { s in (Self.fresh(presentation.variants, excluded: s.excludedVariants), s.maxBitrate) }
         let lower = fresh.filter { candidate in candidate.bandwidth < loading.bandwidth && (cap.map { candidate.bandwidth <= $0 } ?? true) }
         guard !lower.isEmpty, bufferedAhead != nil else {
-            return .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant))
+            return .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant), sampled: (0, 0))
         }
         let progress = ProgressBox()
+        let sampled = SampleCursor()
+        let minimumSample = configuration.throughput.minimumBytes
         let begin = ContinuousClock.now
         let rule = configuration.abandonment
         do {
             return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
                 group.addTask { [loader] in
-                    .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) }))
+                    let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) })
+                    return .loaded(loaded, sampled: sampled.done)
                 }
                 group.addTask { [self] in
                     // (seconds since the request, bytes received) every 100 ms: the last second's rate.
@@ -582,6 +594,10 @@ public final class StreamingSession: Sendable {
                         let now = progress.get()
                         history.append((elapsed, now?.received ?? 0))
                         history.removeAll { elapsed - $0.at > 1.05 }
+                        if let received = now?.received {
+                            let step = sampled.advance(to: received, at: elapsed, minimumBytes: minimumSample)
+                            if let step { state.withLock { $0.estimator.sample(bytes: step.bytes, seconds: step.seconds) } }
+                        }
                         guard let ahead = bufferedAhead else { continue }
                         let recentRate = history.first.flatMap { first -> Double? in
                             elapsed - first.at >= 0.9 ? Double((now?.received ?? 0) - first.received) / (elapsed - first.at) : nil
@@ -621,4 +637,20 @@ public final class StreamingSession: Sendable {
 final class SharedCounter: Sendable {
     private let value = Mutex(0)
     func withLock<R>(_ body: (inout Int) -> R) -> R { value.withLock { body(&$0) } }
+}
+
+/// How much of one download the throughput estimate has been given (bytes, seconds since the request).
+private final class SampleCursor: Sendable {
+    private let value = Mutex<(bytes: Int, seconds: Double)>((0, 0))
+
+    var done: (bytes: Int, seconds: Double) { value.withLock { $0 } }
+
+    /// The part since the last sample, once it is at least `minimumBytes` (then it counts as sampled).
+    func advance(to received: Int, at seconds: Double, minimumBytes: Int) -> (bytes: Int, seconds: Double)? {
+        value.withLock { done in
+            guard received - done.bytes >= minimumBytes else { return nil }
+            defer { done = (received, seconds) }
+            return (received - done.bytes, seconds - done.seconds)
+        }
+    }
 }

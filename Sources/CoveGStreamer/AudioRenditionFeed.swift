@@ -125,7 +125,11 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Restarts the audio source where the playhead is (a flushing seek on it alone). A failure while a
     /// recent restart settles schedules one more restart after it instead of failing; a source that
     /// needs more than `restartLimit` restarts in `restartWindow` fails for real.
-    func restart(at position: @escaping @Sendable () -> Double?, decoderOffset: Double, rate: Double) -> RestartOutcome {
+    /// `position` and `rate` are read when the restart happens; `position` nil means the pipeline closed
+    /// (a deferred restart is then dropped), `fallbackPosition` is used when the position is unknown.
+    func restart(
+        at position: @escaping @Sendable () -> Double??, fallbackPosition: Double?, decoderOffset: Double, rate: @escaping @Sendable () -> Double
+    ) -> RestartOutcome {
         enum Step { case now, later(Duration), alreadyScheduled, exhausted }
         let now = ContinuousClock.now
         let step = state.withLock { s -> Step in
@@ -140,7 +144,10 @@ final class AudioRenditionFeed: @unchecked Sendable {
             return .now
         }
         let seek: @Sendable () -> Bool = { [feed] in
-            guard let event = cove_make_seek(rate, AppSourceFeed.nanoseconds(max(position() ?? 0, 0) + decoderOffset), 0) else { return false }
+            // Closed meanwhile: nothing to restart.
+            guard let known = position() else { return false }
+            let at = known ?? fallbackPosition ?? 0
+            guard let event = cove_make_seek(rate(), AppSourceFeed.nanoseconds(max(at, 0) + decoderOffset), 0) else { return false }
             return feed.send(event)
         }
         switch step {
@@ -152,8 +159,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
                     s.restartPending = false
                     s.restarts.append(ContinuousClock.now)
                 }
-                // No position: the pipeline closed meanwhile.
-                if position() != nil { _ = seek() }
+                if !seek() { logger.warning("the audio rendition source could not be restarted after its demuxer relinked") }
             }
             return .deferred
         case .alreadyScheduled:

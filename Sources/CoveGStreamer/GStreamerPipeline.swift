@@ -1607,7 +1607,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         // output while data already flows, and the audio source stops "not-linked". That source alone is
         // restarted where the playhead is; the video never stopped.
         if report.debug.contains("not-linked"), let audio = state.withLock({ $0.audio }), audio.owns(sourceElement: source) {
-            let outcome = audio.restart(at: { [weak self] in self?.currentPosition()?.seconds }, decoderOffset: decoderOffset, rate: state.withLock { $0.rate })
+            let outcome = audio.restart(
+                at: { [weak self] in
+                    guard let self, !self.isClosed else { return nil }
+                    return .some(self.currentPosition()?.seconds)
+                },
+                fallbackPosition: currentPosition()?.seconds, decoderOffset: decoderOffset,
+                rate: { [weak self] in self?.state.withLock { $0.rate } ?? 1 }
+            )
             if outcome != .exhausted {
                 logger.notice("audio rendition source restarted after its demuxer relinked", metadata: ["source": "\(source)", "when": "\(outcome)"])
                 return

@@ -18,9 +18,11 @@ enum MemoryReturn {
             return !busy
         }
         guard schedule else { return }
-        DispatchQueue.global(qos: .utility).async {
-            pending.withLock { $0 = false }
+        // A moment later: pipelines that close together (a playlist advance, a shutdown) free their
+        // memory first, and one trim returns it all.
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
             cove_return_free_memory()
+            pending.withLock { $0 = false }
         }
     }
 }

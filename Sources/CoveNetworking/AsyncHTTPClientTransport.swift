@@ -67,8 +67,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             if let announced, announced > request.maxResponseBytes {
                 throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(announced) bytes; the limit is \(request.maxResponseBytes)")
             }
+            // A compressed body's Content-Length counts compressed bytes; progress counts what arrives decoded.
+            let expected = response.headers.first(name: "content-encoding") == nil ? announced : nil
+            progress?(TransferProgress(received: 0, expected: expected))
             let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) { received in
-                progress?(TransferProgress(received: received, expected: announced))
+                progress?(TransferProgress(received: received, expected: expected))
             }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
         } catch let error as HTTPTransportError {
@@ -77,8 +80,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             throw Self.translate(error, url: request.url)
         } catch let error where error is NIOSSLError || error is BoringSSLError {
             throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
-        } catch let error as NIOTooManyBytesError {
-            throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the body exceeded \(request.maxResponseBytes) bytes (\(error))")
         } catch is CancellationError {
             throw HTTPTransportError(.cancelled, url: request.url, detail: "the request was cancelled")
         } catch {
@@ -94,8 +95,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     ) async throws -> ByteBuffer {
         try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask {
-                // Sized once from Content-Length (already checked against the limit) instead of doubling as chunks come.
-                var collected = ByteBufferAllocator().buffer(capacity: announced ?? 0)
+                // Sized from Content-Length (already checked against the limit; at most 8 MB before the bytes
+                // are there) instead of doubling as chunks come.
+                var collected = ByteBufferAllocator().buffer(capacity: min(announced ?? 0, 8 << 20))
                 for try await chunk in body {
                     guard collected.readableBytes + chunk.readableBytes <= limit else {
                         throw HTTPTransportError(.responseTooLarge, url: url, detail: "the body exceeded \(limit) bytes")

@@ -80,6 +80,22 @@ struct ABRPolicyTests {
         #expect(policy.choose(variants: shuffled, current: nil, estimate: 10, bufferAhead: 30, segmentDuration: 2, cap: nil) == 2)
     }
 
+    @Test func theBufferToAffordTheBestVariantTheEstimateAllows() {
+        // 5 Mb/s affords 4 Mb/s (0.85 × 5 = 4.25): its 6 s segment takes 4.8 s, so 6 s must be held
+        // (4.8 / 0.8) for it to pass the arrival check.
+        #expect(abs(policy.bufferToAfford(variants: Self.lowToHigh, estimate: 5_000_000, segmentDuration: 6, cap: nil) - 6) < 1e-9)
+        // The cap bounds it: 2 Mb/s at most, 2.4 s → 3 s.
+        #expect(abs(policy.bufferToAfford(variants: Self.lowToHigh, estimate: 5_000_000, segmentDuration: 6, cap: 2_000_000) - 3) < 1e-9)
+        // A fast link needs next to nothing; nothing affordable needs nothing.
+        #expect(policy.bufferToAfford(variants: Self.lowToHigh, estimate: 1_000_000_000, segmentDuration: 2, cap: nil) < 0.02)
+        #expect(policy.bufferToAfford(variants: Self.lowToHigh, estimate: 100_000, segmentDuration: 2, cap: nil) == 0)
+        #expect(policy.bufferToAfford(variants: [], estimate: 5_000_000, segmentDuration: 2, cap: nil) == 0)
+    }
+
+    @Test func nonsenseFactorsFallBackToTheDefaults() {
+        #expect(ABRPolicy(upgradeFactor: .nan, downgradeFactor: .infinity, bufferShare: .nan, emptyBufferFetchTime: .nan) == ABRPolicy.default)
+    }
+
     @Test func anEmptyLadderGivesZero() {
         #expect(policy.choose(variants: [], current: nil, estimate: 1_000_000, bufferAhead: 0, segmentDuration: 2, cap: nil) == 0)
     }

@@ -77,4 +77,13 @@ struct AbandonmentRuleTests {
         #expect(replacement(elapsed: 1, received: 100_000, expected: nil, buffer: 4.5) == 1)
         #expect(replacement(elapsed: 0.5, received: 300_000, expected: nil, buffer: 4) == nil)
     }
+
+    @Test func hostileBandwidthAndDurationDoNotTrap() {
+        let huge = VariantTrack(index: 9, bandwidth: Int.max, playlistURL: Self.url)
+        let result = rule.replacement(
+            elapsed: 1, received: 1_000, expected: nil, segmentDuration: 1e300, loading: huge, variants: Self.ladder, bufferAhead: 2
+        )
+        #expect(result == 0)
+        #expect(AbandonmentRule(minimumElapsed: .nan, rateShare: .nan) == AbandonmentRule.default)
+    }
 }

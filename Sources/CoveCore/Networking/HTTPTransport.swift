@@ -11,9 +11,10 @@ public protocol HTTPTransport: Sendable {
     /// One exchange, no redirects followed, within `request.timeout` and `request.maxResponseBytes`.
     func exchange(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
 
-    /// The same exchange, reporting the body as it arrives: a player judges a slow segment download
-    /// while it runs (abandoning it for a lower variant before the buffer runs dry, as hls.js and
-    /// Shaka do). Transports that cannot stream report once, when the body is complete.
+    /// The same exchange, reporting the body as it arrives — first when the response head is in (0
+    /// bytes), then as chunks come: a player judges a slow segment download while it runs (abandoning
+    /// it for a lower variant before the buffer runs dry, as hls.js and Shaka do). Transports that
+    /// cannot stream report once, when the body is complete, and their downloads are never judged.
     func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse
 }
 

@@ -20,9 +20,9 @@ public struct ABRPolicy: Sendable, Hashable {
     public var emptyBufferFetchTime: Double
 
     public init(upgradeFactor: Double = 0.85, downgradeFactor: Double = 0.95, bufferShare: Double = 0.8, emptyBufferFetchTime: Double = 1) {
-        self.upgradeFactor = min(max(upgradeFactor, 0.1), 1)
-        self.downgradeFactor = min(max(downgradeFactor, self.upgradeFactor), 1)
-        self.bufferShare = min(max(bufferShare, 0.1), 1)
+        self.upgradeFactor = upgradeFactor.isFinite ? min(max(upgradeFactor, 0.1), 1) : 0.85
+        self.downgradeFactor = downgradeFactor.isFinite ? min(max(downgradeFactor, self.upgradeFactor), 1) : max(0.95, self.upgradeFactor)
+        self.bufferShare = bufferShare.isFinite ? min(max(bufferShare, 0.1), 1) : 0.8
         self.emptyBufferFetchTime = emptyBufferFetchTime.isFinite ? max(emptyBufferFetchTime, 0) : 1
     }
 
@@ -56,6 +56,17 @@ public struct ABRPolicy: Sendable, Hashable {
             return playing.index
         }
         return choice.index
+    }
+
+    /// The media to hold ahead so that the best variant the estimate affords (within the cap) passes the
+    /// arrival check: with long segments or a link only a few times faster than a variant, a small
+    /// forward buffer would otherwise keep that variant out until the buffer optimizer's target grows.
+    public func bufferToAfford(variants: [VariantTrack], estimate: Int, segmentDuration: Double, cap: Int?) -> Double {
+        let affordable = variants.filter { variant in
+            Double(variant.bandwidth) <= Double(estimate) * upgradeFactor && (cap.map { variant.bandwidth <= $0 } ?? true)
+        }
+        guard let best = affordable.max(by: { $0.bandwidth < $1.bandwidth }) else { return 0 }
+        return Self.fetchSeconds(bandwidth: best.bandwidth, segmentDuration: segmentDuration, estimate: estimate) / bufferShare
     }
 
     /// Expected seconds to download one segment of a variant at `estimate` bits per second.

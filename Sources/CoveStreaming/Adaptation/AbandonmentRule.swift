@@ -18,7 +18,7 @@ public struct AbandonmentRule: Sendable, Hashable {
 
     public init(minimumElapsed: Double = 0.5, rateShare: Double = 0.8) {
         self.minimumElapsed = minimumElapsed.isFinite ? max(minimumElapsed, 0) : 0.5
-        self.rateShare = min(max(rateShare, 0.1), 1)
+        self.rateShare = rateShare.isFinite ? min(max(rateShare, 0.1), 1) : 0.8
     }
 
     public static let `default` = AbandonmentRule()
@@ -40,7 +40,8 @@ public struct AbandonmentRule: Sendable, Hashable {
         guard elapsed >= minimumElapsed, elapsed > 0 else { return nil }
         let lower = variants.filter { $0.bandwidth < loading.bandwidth }.sorted { ($0.bandwidth, $0.index) > ($1.bandwidth, $1.index) }
         guard let lowest = lower.last else { return nil }
-        let total = Double(expected ?? Int(Double(loading.bandwidth) * segmentDuration / 8))
+        // In Double throughout: a hostile BANDWIDTH × EXTINF must not overflow an Int.
+        let total = expected.map(Double.init) ?? Double(loading.bandwidth) * max(segmentDuration, 0) / 8
         let rate = min(Double(received) / elapsed, recentRate.map { max($0, 0) } ?? .infinity)
         guard rate > 0 else {
             // Not a byte lately: give up once half of the buffer went waiting.

@@ -241,13 +241,17 @@ public final class StreamingSession: Sendable {
                 throw StreamingError(.invalidManifest, "The playlist has no segments", url: presentation.variants[startVariant].playlistURL)
             }
             var variant = startVariant
-            // The variant a slow download was abandoned for: the same segment comes from it next.
-            var replacement: Int?
+            // The variant a slow download was abandoned for, and where that segment starts: the same
+            // media comes from it next (found by time: variants need not number their segments alike).
+            var replacement: (variant: Int, start: Double)?
             while isCurrent(generation) {
                 if try await waitForRoom(generation: generation, segmentDuration: timeline.targetDuration, presentation: presentation) == false { return }
-                variant = replacement ?? chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0, segmentDuration: timeline.targetDuration)
-                replacement = nil
+                variant = replacement?.variant ?? chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0, segmentDuration: timeline.targetDuration)
                 timeline = try await loadTimeline(for: variant, in: presentation)
+                if let start = replacement?.start, let index = timeline.index(containing: start) {
+                    sequence = timeline.segments[index].sequence
+                }
+                replacement = nil
                 guard isCurrent(generation) else { return }
                 guard let first = timeline.segments.first, let last = timeline.segments.last else {
                     // A live playlist may be empty for a moment; a VOD one never plays.
@@ -280,7 +284,7 @@ public final class StreamingSession: Sendable {
                 if segment.isGap { continue }
                 do {
                     if case .abandoned(let lower) = try await fetchAndPush(segment, variant: variant, presentation: presentation, generation: generation) {
-                        replacement = lower
+                        replacement = (lower, segment.start)
                         sequence &-= 1
                     }
                 } catch {
@@ -347,9 +351,11 @@ public final class StreamingSession: Sendable {
 
     /// Waits while the forward buffer is full. False when the generation is over.
     ///
-    /// The target is the app's (the buffer optimizer's) but never less than two downloads of the next
-    /// segment at the variant playing and the measured rate: a small optimizer target is cheap on a
-    /// fast link, and on a slow one the buffer still covers a segment that arrives late.
+    /// The target is the app's (the buffer optimizer's), raised — at the measured rate — to two
+    /// downloads of the next segment at the variant playing (a segment that arrives late is covered)
+    /// and to what lets the best variant the estimate affords pass ABR's arrival check (long segments
+    /// do not hold quality down). A small optimizer target stays small on a fast link, where both are
+    /// milliseconds.
     private func waitForRoom(generation: Int, segmentDuration: Double, presentation: Presentation) async throws -> Bool {
         while isCurrent(generation) {
             let (target, floor) = state.withLock { s -> (Duration, Double) in
@@ -357,7 +363,12 @@ public final class StreamingSession: Sendable {
                 guard s.estimator.hasEstimate, let playing = s.currentVariant.flatMap({ index in presentation.variants.first { $0.index == index } }) else {
                     return (target, 0)
                 }
-                return (target, 2 * ABRPolicy.fetchSeconds(bandwidth: playing.bandwidth, segmentDuration: segmentDuration, estimate: s.estimator.estimate))
+                let estimate = s.estimator.estimate
+                let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)
+                return (target, max(
+                    2 * ABRPolicy.fetchSeconds(bandwidth: playing.bandwidth, segmentDuration: segmentDuration, estimate: estimate),
+                    configuration.abr.bufferToAfford(variants: fresh, estimate: estimate, segmentDuration: segmentDuration, cap: s.maxBitrate)
+                ))
             }
             let targetSeconds = max(MediaTime(target).seconds, min(floor, MediaTime(configuration.defaultForwardBuffer).seconds))
             guard let ahead = bufferedAhead, ahead >= targetSeconds else { return true }
@@ -495,11 +506,11 @@ public final class StreamingSession: Sendable {
             initData = initBody
         }
         let loaded: StreamingLoader.Loaded
-        let alreadySampled: (bytes: Int, seconds: Double)
+        let unsampled: (bytes: Int, seconds: Double)
         switch try await loadSegment(segment, variant: variant, presentation: presentation) {
-        case .loaded(let value, let sampled):
+        case .loaded(let value, let rest):
             loaded = value
-            alreadySampled = sampled
+            unsampled = rest
         case .abandoned(let lower):
             return .abandoned(for: lower)
         }
@@ -525,8 +536,7 @@ public final class StreamingSession: Sendable {
         }
         let seconds = MediaTime(loaded.record.duration).seconds
         let (current, previousEnd, firstOfGeneration, newDiscontinuity) = state.withLock { s -> (Bool, Double?, Bool, Bool) in
-            // What the download's progress has not already given the estimator.
-            s.estimator.sample(bytes: loaded.body.count - alreadySampled.bytes, seconds: seconds - alreadySampled.seconds)
+            s.estimator.sample(bytes: unsampled.bytes, seconds: unsampled.seconds)
             return (!s.closed && s.generation == generation, s.pushedEnd, !s.pushedSomething, s.lastDiscontinuity != segment.discontinuity)
         }
         guard current, !Task.isCancelled else { return .pushed }
@@ -556,8 +566,8 @@ public final class StreamingSession: Sendable {
     }
 
     private enum SegmentLoad: Sendable {
-        /// With how much of it the throughput estimate was already given while it downloaded.
-        case loaded(StreamingLoader.Loaded, sampled: (bytes: Int, seconds: Double))
+        /// With the part the throughput estimate was not given while it downloaded.
+        case loaded(StreamingLoader.Loaded, unsampled: (bytes: Int, seconds: Double))
         case abandoned(for: Int)
     }
 
@@ -572,10 +582,11 @@ public final class StreamingSession: Sendable {
         let (fresh, cap) = state.withLock { s in (Self.fresh(presentation.variants, excluded: s.excludedVariants), s.maxBitrate) }
         let lower = fresh.filter { candidate in candidate.bandwidth < loading.bandwidth && (cap.map { candidate.bandwidth <= $0 } ?? true) }
         guard !lower.isEmpty, bufferedAhead != nil else {
-            return .loaded(try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant), sampled: (0, 0))
+            let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
+            return .loaded(loaded, unsampled: (loaded.body.count, MediaTime(loaded.record.duration).seconds))
         }
         let progress = ProgressBox()
-        let sampled = SampleCursor()
+        let cursor = SampleCursor()
         let minimumSample = configuration.throughput.minimumBytes
         let begin = ContinuousClock.now
         let rule = configuration.abandonment
@@ -583,7 +594,9 @@ public final class StreamingSession: Sendable {
             return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
                 group.addTask { [loader] in
                     let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) })
-                    return .loaded(loaded, sampled: sampled.done)
+                    // What the watch has not given the estimator yet, on the watch's clock.
+                    let done = cursor.done
+                    return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(ContinuousClock.now - begin).seconds - done.seconds))
                 }
                 group.addTask { [self] in
                     // (seconds since the request, bytes received) every 100 ms: the last second's rate.
@@ -591,33 +604,39 @@ public final class StreamingSession: Sendable {
                     while true {
                         try await Task.sleep(for: .milliseconds(100))
                         let elapsed = MediaTime(ContinuousClock.now - begin).seconds
-                        let now = progress.get()
-                        history.append((elapsed, now?.received ?? 0))
+                        // No report yet: the response head is not in, or the transport reports only whole
+                        // bodies. Nothing to judge either way.
+                        guard let now = progress.get() else { continue }
+                        if let last = history.last, now.received < last.received {
+                            // A retry or a redirect started the body over: measure it from here.
+                            history.removeAll()
+                            cursor.restart(at: elapsed)
+                        }
+                        history.append((elapsed, now.received))
                         history.removeAll { elapsed - $0.at > 1.05 }
-                        if let received = now?.received {
-                            let step = sampled.advance(to: received, at: elapsed, minimumBytes: minimumSample)
-                            if let step { state.withLock { $0.estimator.sample(bytes: step.bytes, seconds: step.seconds) } }
+                        if let step = cursor.advance(to: now.received, at: elapsed, minimumBytes: minimumSample) {
+                            state.withLock { $0.estimator.sample(bytes: step.bytes, seconds: step.seconds) }
                         }
                         guard let ahead = bufferedAhead else { continue }
+                        let attemptElapsed = elapsed - cursor.attemptStart
                         let recentRate = history.first.flatMap { first -> Double? in
-                            elapsed - first.at >= 0.9 ? Double((now?.received ?? 0) - first.received) / (elapsed - first.at) : nil
+                            elapsed - first.at >= 0.9 ? Double(now.received - first.received) / (elapsed - first.at) : nil
                         }
-                        if let replacement = rule.replacement(
-                            elapsed: elapsed, received: now?.received ?? 0, recentRate: recentRate, expected: now?.expected,
+                        guard let replacement = rule.replacement(
+                            elapsed: attemptElapsed, received: now.received, recentRate: recentRate, expected: now.expected,
                             segmentDuration: segment.duration, loading: loading, variants: lower, bufferAhead: ahead
-                        ) {
-                            // The link is now what this download measured (its slower of average and last second);
-                            // nothing measured: what the replacement needs.
-                            let average = Double(now?.received ?? 0) / elapsed
-                            let measured = min(average, recentRate ?? average) * 8
-                            let replacementBandwidth = lower.first { $0.index == replacement }.map { Double($0.bandwidth) } ?? 0
-                            state.withLock { $0.estimator.restart(at: measured > 0 ? measured : replacementBandwidth) }
-                            logger.notice("slow segment download abandoned for a lower variant", metadata: [
-                                "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
-                                "received": "\(now?.received ?? 0)", "elapsed": "\(elapsed)", "ahead": "\(ahead)",
-                            ])
-                            return .abandoned(for: replacement)
-                        }
+                        ) else { continue }
+                        // The link is now what this download measured (the slower of its average and its last
+                        // second); nothing measured: what the replacement needs.
+                        let average = attemptElapsed > 0 ? Double(now.received) / attemptElapsed : 0
+                        let measured = min(average, recentRate ?? average) * 8
+                        let replacementBandwidth = lower.first { $0.index == replacement }.map { Double($0.bandwidth) } ?? 0
+                        state.withLock { $0.estimator.restart(at: measured > 0 ? measured : replacementBandwidth) }
+                        logger.notice("slow segment download abandoned for a lower variant", metadata: [
+                            "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
+                            "received": "\(now.received)", "elapsed": "\(attemptElapsed)", "ahead": "\(ahead)",
+                        ])
+                        return .abandoned(for: replacement)
                     }
                 }
                 defer { group.cancelAll() }
@@ -630,6 +649,7 @@ public final class StreamingSession: Sendable {
             throw StreamingError(.cancelled, "The segment request was cancelled", url: segment.url)
         }
     }
+
 }
 
 
@@ -639,18 +659,25 @@ final class SharedCounter: Sendable {
     func withLock<R>(_ body: (inout Int) -> R) -> R { value.withLock { body(&$0) } }
 }
 
-/// How much of one download the throughput estimate has been given (bytes, seconds since the request).
+/// How much of one download the throughput estimate has been given (bytes, seconds since the request),
+/// and when its current attempt began (a retry or redirect starts the body over).
 private final class SampleCursor: Sendable {
-    private let value = Mutex<(bytes: Int, seconds: Double)>((0, 0))
+    private let value = Mutex<(bytes: Int, seconds: Double, attemptStart: Double)>((0, 0, 0))
 
-    var done: (bytes: Int, seconds: Double) { value.withLock { $0 } }
+    var done: (bytes: Int, seconds: Double) { value.withLock { ($0.bytes, $0.seconds) } }
+    var attemptStart: Double { value.withLock { $0.attemptStart } }
 
     /// The part since the last sample, once it is at least `minimumBytes` (then it counts as sampled).
     func advance(to received: Int, at seconds: Double, minimumBytes: Int) -> (bytes: Int, seconds: Double)? {
-        value.withLock { done in
-            guard received - done.bytes >= minimumBytes else { return nil }
-            defer { done = (received, seconds) }
-            return (received - done.bytes, seconds - done.seconds)
+        value.withLock { cursor in
+            guard received - cursor.bytes >= minimumBytes else { return nil }
+            defer { cursor = (received, seconds, cursor.attemptStart) }
+            return (received - cursor.bytes, seconds - cursor.seconds)
         }
+    }
+
+    /// A new attempt began at `seconds`: its bytes count from zero.
+    func restart(at seconds: Double) {
+        value.withLock { $0 = (0, seconds, seconds) }
     }
 }

@@ -46,13 +46,13 @@ struct AbandonmentRuleTests {
         #expect(replacement(elapsed: 5, received: 500_000, buffer: 5.5) == nil)
     }
 
-    @Test func theRateOfTheLastSecondCountsWhenItIsSlower() {
+    @Test func theRateOfTheLastHalfSecondCountsWhenItIsSlower() {
         // 600 kB in the first 2 s at 6 Mb/s, then the link fell to 0.8 Mb/s (100 kB/s): the average
-        // (300 kB/s) says 0.8 s left; the last second says 2.4 s, more than 3 s of buffer allows with
+        // (300 kB/s) says 0.8 s left; the last half second says 2.4 s, more than 3 s of buffer allows with
         // one more segment after it: the lowest (1.6 s) instead.
         #expect(replacement(elapsed: 2, received: 600_000, buffer: 3) == nil, "the average alone keeps it")
         #expect(replacement(elapsed: 2, received: 600_000, recentRate: 100_000, buffer: 3) == 0)
-        // A faster last second does not make the download look quicker than its average.
+        // A faster last half second does not make the download look quicker than its average.
         #expect(replacement(elapsed: 1, received: 100_000, recentRate: 1_000_000, buffer: 4.5) == 1)
     }
 

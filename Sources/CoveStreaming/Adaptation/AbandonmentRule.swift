@@ -9,7 +9,8 @@ import Foundation
 /// before the media buffered ahead runs out; otherwise the highest lower variant whose whole segment
 /// would arrive in time at the rate just measured is taken, or — when none would — the lowest, if even
 /// that is quicker than finishing. The rate is the slower of the download's average and its last
-/// second: after a sudden drop the average still carries the fast start.
+/// half second: after a sudden drop the average still carries the fast start, and every half second
+/// of waiting is half a second of buffer the replacement will not have.
 public struct AbandonmentRule: Sendable, Hashable {
     /// A download is not judged earlier (its first bytes say little about its rate).
     public var minimumElapsed: Double
@@ -27,7 +28,7 @@ public struct AbandonmentRule: Sendable, Hashable {
     /// - Parameters:
     ///   - elapsed: seconds since the request was sent.
     ///   - received: body bytes received so far.
-    ///   - recentRate: bytes per second over the last second of the download, when it is that old.
+    ///   - recentRate: bytes per second over the last half second of the download, when it is that old.
     ///   - expected: the body's announced length (nil: estimated from the variant's bandwidth).
     ///   - segmentDuration: seconds of media in the segment.
     ///   - loading: the variant being downloaded.

@@ -599,7 +599,7 @@ public final class StreamingSession: Sendable {
                     return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(ContinuousClock.now - begin).seconds - done.seconds))
                 }
                 group.addTask { [self] in
-                    // (seconds since the request, bytes received) every 100 ms: the last second's rate.
+                    // (seconds since the request, bytes received) every 100 ms: the rate of the last half second.
                     var history: [(at: Double, received: Int)] = []
                     while true {
                         try await Task.sleep(for: .milliseconds(100))
@@ -613,21 +613,21 @@ public final class StreamingSession: Sendable {
                             cursor.restart(at: elapsed)
                         }
                         history.append((elapsed, now.received))
-                        history.removeAll { elapsed - $0.at > 1.05 }
+                        history.removeAll { elapsed - $0.at > 0.55 }
                         if let step = cursor.advance(to: now.received, at: elapsed, minimumBytes: minimumSample) {
                             state.withLock { $0.estimator.sample(bytes: step.bytes, seconds: step.seconds) }
                         }
                         guard let ahead = bufferedAhead else { continue }
                         let attemptElapsed = elapsed - cursor.attemptStart
                         let recentRate = history.first.flatMap { first -> Double? in
-                            elapsed - first.at >= 0.9 ? Double(now.received - first.received) / (elapsed - first.at) : nil
+                            elapsed - first.at >= 0.45 ? Double(now.received - first.received) / (elapsed - first.at) : nil
                         }
                         guard let replacement = rule.replacement(
                             elapsed: attemptElapsed, received: now.received, recentRate: recentRate, expected: now.expected,
                             segmentDuration: segment.duration, loading: loading, variants: lower, bufferAhead: ahead
                         ) else { continue }
                         // The link is now what this download measured (the slower of its average and its last
-                        // second); nothing measured: what the replacement needs.
+                        // half second); nothing measured: what the replacement needs.
                         let average = attemptElapsed > 0 ? Double(now.received) / attemptElapsed : 0
                         let measured = min(average, recentRate ?? average) * 8
                         let replacementBandwidth = lower.first { $0.index == replacement }.map { Double($0.bandwidth) } ?? 0

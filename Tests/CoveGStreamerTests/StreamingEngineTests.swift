@@ -12,6 +12,15 @@ extension RealEngineTests {
         /// No GStreamer network source and no adaptive demuxer is made for HLS: TS and fMP4 ladders,
         /// audio-only, subtitled, alternate-audio and AES-128 streams play to the end through `appsrc`
         /// into the plain demuxers.
+        /// The segment requests among `requests`: variant folder, file name, and whether the client cut it.
+        static func segments(_ requests: some Sequence<MediaRequest>) -> [(variant: String, name: String, aborted: Bool)] {
+            requests.compactMap { request in
+                let parts = request.path.split(separator: "/")
+                guard let name = parts.last, name.hasPrefix("seg"), parts.count >= 2 else { return nil }
+                return (String(parts[parts.count - 2]), String(name), request.aborted)
+            }
+        }
+
         @Test func hlsPlaysThroughAppsrcWithoutGStreamersNetworkOrAdaptiveDemuxer() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
@@ -44,11 +53,7 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder)])
             try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(1) } else { false } }
             controller.shutdown()
-            let segments = h.server.requests.compactMap { request -> (variant: String, name: String)? in
-                let parts = request.path.split(separator: "/")
-                guard let name = parts.last, name.hasPrefix("seg"), parts.count >= 2 else { return nil }
-                return (String(parts[parts.count - 2]), String(name))
-            }
+            let segments = Self.segments(h.server.requests)
             #expect(segments.first.map { $0.variant == "v0" && $0.name == "seg000.ts" } == true, "\(segments)")
             #expect(segments.first { $0.name == "seg001.ts" }?.variant == "v2", "\(segments)")
             let switches = recorder.events.compactMap { if case .variantChanged(_, let v) = $0 { v } else { nil } }
@@ -71,11 +76,7 @@ extension RealEngineTests {
             h.server.setBandwidth(bitsPerSecond: 700_000)
             try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(15) } else { false } }
             controller.shutdown()
-            let after = h.server.requests.dropFirst(before).compactMap { request -> (variant: String, name: String, aborted: Bool)? in
-                let parts = request.path.split(separator: "/")
-                guard let name = parts.last, name.hasPrefix("seg"), parts.count >= 2 else { return nil }
-                return (String(parts[parts.count - 2]), String(name), request.aborted)
-            }
+            let after = Self.segments(h.server.requests.dropFirst(before))
             #expect(!recorder.lifecycleNames.contains("PlaybackStalled"), "stalled after the drop: \(after)")
             let abandoned = after.filter { $0.variant == "v2" && $0.aborted }
             #expect(!abandoned.isEmpty, "no top-variant download was abandoned: \(after)")

@@ -56,6 +56,9 @@ struct CoveBench: AsyncParsableCommand {
             let grown = Double(last.residentKB - fiftieth.residentKB) / 1024
             say(String(format: "%d sessions: %d ended, %d failed on a served fault, %d failed without one, %d torn down while playing", report.sessions, report.ended, report.failed, report.failedUnprovoked, report.tornDown))
             say(String(format: "RSS after the last %+.1f MB against after the 50th (target within 10 MB); threads %d → %d; fds %d → %d", grown, fiftieth.threads, last.threads, fiftieth.fileDescriptors, last.fileDescriptors))
+            var extra = last.threadNames
+            for name in fiftieth.threadNames { if let index = extra.firstIndex(of: name) { extra.remove(at: index) } }
+            if !extra.isEmpty { say("threads after the last that were not there after the 50th: \(extra.joined(separator: ", "))") }
             if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors || report.failedUnprovoked > 0 { throw ExitCode(1) }
             return
         }

@@ -13,14 +13,19 @@ enum StressBench {
         let residentKB: Int
         let threads: Int
         let fileDescriptors: Int
+        /// The threads' names (`/proc/self/task/*/comm`), to name one that was left behind.
+        let threadNames: [String]
 
         static func now() -> Footprint {
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
             let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
                 .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? -1
-            let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+            let names = tasks.map { task in
+                ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            }.sorted()
             let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-            return Footprint(residentKB: rss, threads: threads, fileDescriptors: fds)
+            return Footprint(residentKB: rss, threads: tasks.isEmpty ? -1 : tasks.count, fileDescriptors: fds, threadNames: names)
         }
 
         var description: String { String(format: "RSS %.1f MB, %d threads, %d fds", Double(residentKB) / 1024, threads, fileDescriptors) }

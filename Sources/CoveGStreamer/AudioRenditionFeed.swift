@@ -125,10 +125,11 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Restarts the audio source where the playhead is (a flushing seek on it alone). A failure while a
     /// recent restart settles schedules one more restart after it instead of failing; a source that
     /// needs more than `restartLimit` restarts in `restartWindow` fails for real.
-    /// `position` and `rate` are read when the restart happens; `position` nil means the pipeline closed
-    /// (a deferred restart is then dropped), `fallbackPosition` is used when the position is unknown.
+    /// `position` and `rate` are read when the restart happens (`fallbackPosition` when the position is
+    /// unknown then); once `isClosed` says so, a deferred restart is dropped.
     func restart(
-        at position: @escaping @Sendable () -> Double??, fallbackPosition: Double?, decoderOffset: Double, rate: @escaping @Sendable () -> Double
+        at position: @escaping @Sendable () -> Double?, fallbackPosition: Double?, decoderOffset: Double,
+        rate: @escaping @Sendable () -> Double, isClosed: @escaping @Sendable () -> Bool
     ) -> RestartOutcome {
         enum Step { case now, later(Duration), alreadyScheduled, exhausted }
         let now = ContinuousClock.now
@@ -145,8 +146,8 @@ final class AudioRenditionFeed: @unchecked Sendable {
         }
         let seek: @Sendable () -> Bool = { [feed] in
             // Closed meanwhile: nothing to restart.
-            guard let known = position() else { return false }
-            let at = known ?? fallbackPosition ?? 0
+            guard !isClosed() else { return false }
+            let at = position() ?? fallbackPosition ?? 0
             guard let event = cove_make_seek(rate(), AppSourceFeed.nanoseconds(max(at, 0) + decoderOffset), 0) else { return false }
             return feed.send(event)
         }

@@ -1608,12 +1608,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         // restarted where the playhead is; the video never stopped.
         if report.debug.contains("not-linked"), let audio = state.withLock({ $0.audio }), audio.owns(sourceElement: source) {
             let outcome = audio.restart(
-                at: { [weak self] in
-                    guard let self, !self.isClosed else { return nil }
-                    return .some(self.currentPosition()?.seconds)
-                },
-                fallbackPosition: currentPosition()?.seconds, decoderOffset: decoderOffset,
-                rate: { [weak self] in self?.state.withLock { $0.rate } ?? 1 }
+                at: { [weak self] in self?.currentPosition()?.seconds }, fallbackPosition: currentPosition()?.seconds, decoderOffset: decoderOffset,
+                rate: { [weak self] in self?.state.withLock { $0.rate } ?? 1 }, isClosed: { [weak self] in self?.isClosed ?? true }
             )
             if outcome != .exhausted {
                 logger.notice("audio rendition source restarted after its demuxer relinked", metadata: ["source": "\(source)", "when": "\(outcome)"])

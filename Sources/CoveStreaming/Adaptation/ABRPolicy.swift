@@ -39,11 +39,11 @@ public struct ABRPolicy: Sendable, Hashable {
     public func choose(variants: [VariantTrack], current: Int?, estimate: Int, bufferAhead: Double, segmentDuration: Double, cap: Int?) -> Int {
         let ordered = variants.sorted { ($0.bandwidth, $0.index) < ($1.bandwidth, $1.index) }
         guard let lowest = ordered.first else { return 0 }
-        let allowed = ordered.filter { variant in cap.map { variant.bandwidth <= $0 } ?? true }
+        let allowed = ordered.filter { Self.withinCap($0, cap) }
         guard !allowed.isEmpty else { return lowest.index }
         let fetchBudget = max(bufferAhead * bufferShare, emptyBufferFetchTime)
         func fits(_ variant: VariantTrack, share: Double) -> Bool {
-            Double(variant.bandwidth) <= Double(estimate) * share
+            Self.affords(variant, estimate: estimate, share: share)
                 && Self.fetchSeconds(bandwidth: variant.bandwidth, segmentDuration: segmentDuration, estimate: estimate) <= fetchBudget
         }
         var choice = allowed[0]
@@ -62,11 +62,16 @@ public struct ABRPolicy: Sendable, Hashable {
     /// arrival check: with long segments or a link only a few times faster than a variant, a small
     /// forward buffer would otherwise keep that variant out until the buffer optimizer's target grows.
     public func bufferToAfford(variants: [VariantTrack], estimate: Int, segmentDuration: Double, cap: Int?) -> Double {
-        let affordable = variants.filter { variant in
-            Double(variant.bandwidth) <= Double(estimate) * upgradeFactor && (cap.map { variant.bandwidth <= $0 } ?? true)
-        }
+        let affordable = variants.filter { Self.withinCap($0, cap) && Self.affords($0, estimate: estimate, share: upgradeFactor) }
         guard let best = affordable.max(by: { $0.bandwidth < $1.bandwidth }) else { return 0 }
         return Self.fetchSeconds(bandwidth: best.bandwidth, segmentDuration: segmentDuration, estimate: estimate) / bufferShare
+    }
+
+    private static func withinCap(_ variant: VariantTrack, _ cap: Int?) -> Bool { cap.map { variant.bandwidth <= $0 } ?? true }
+
+    /// The variant's bitrate fits `share` of the estimate.
+    private static func affords(_ variant: VariantTrack, estimate: Int, share: Double) -> Bool {
+        Double(variant.bandwidth) <= Double(estimate) * share
     }
 
     /// Expected seconds to download one segment of a variant at `estimate` bits per second.

@@ -484,3 +484,12 @@ void cove_return_free_memory(void) {
     malloc_trim(0);
 #endif
 }
+
+int cove_limit_malloc_arenas(int count) {
+#if defined(__GLIBC__)
+    return mallopt(M_ARENA_MAX, count) == 1;
+#else
+    (void)count;
+    return 0;
+#endif
+}

@@ -1,7 +1,18 @@
 import ArgumentParser
 import CoveCore
+import CoveGStreamer
 
+/// The process entry: the allocator is set up before any thread allocates, then the commands run.
 @main
+enum CoveMain {
+    static func main() async {
+        // A player's many threads would each keep a malloc arena of freed memory; two per core bound
+        // that (see `AllocatorArenas`). MALLOC_ARENA_MAX in the environment still wins.
+        AllocatorArenas.limit(toPerCore: 2)
+        await Cove.main()
+    }
+}
+
 struct Cove: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cove",

@@ -123,4 +123,8 @@ guint8 *cove_image_encode_png(const guint8 *rgba, gint width, gint height, guint
 // Returns the free pages of every malloc arena to the system (glibc's malloc_trim; a no-op elsewhere).
 void cove_return_free_memory(void);
 
+// Caps how many malloc arenas glibc may create (mallopt M_ARENA_MAX). Returns 1 when applied, 0 when the C
+// library has no such setting or refused it.
+int cove_limit_malloc_arenas(int count);
+
 #endif

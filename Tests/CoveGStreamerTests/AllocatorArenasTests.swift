@@ -1,0 +1,32 @@
+@testable import CoveGStreamer
+import Foundation
+import Testing
+
+/// The arena cap an app asks for: two per core by default, never below two, and never over a
+/// `MALLOC_ARENA_MAX` the process was launched with.
+@Suite struct AllocatorArenasTests {
+    @Test func twoPerCoreByDefault() {
+        #expect(AllocatorArenas.arenaCount(perCore: 2, processors: 2, environment: [:]) == 4)
+        #expect(AllocatorArenas.arenaCount(perCore: 2, processors: 16, environment: [:]) == 32)
+    }
+
+    @Test func neverFewerThanTwoArenas() {
+        #expect(AllocatorArenas.arenaCount(perCore: 1, processors: 1, environment: [:]) == 2)
+        #expect(AllocatorArenas.arenaCount(perCore: 0, processors: 0, environment: [:]) == 2)
+        #expect(AllocatorArenas.arenaCount(perCore: -3, processors: 4, environment: [:]) == 4)
+    }
+
+    @Test func anArenaMaximumInTheEnvironmentIsLeftAlone() {
+        #expect(AllocatorArenas.arenaCount(perCore: 2, processors: 2, environment: ["MALLOC_ARENA_MAX": "8"]) == nil)
+        #expect(AllocatorArenas.arenaCount(perCore: 2, processors: 2, environment: ["MALLOC_ARENA_MAX": ""]) == 4)
+    }
+
+    @Test func glibcAcceptsTheCap() {
+        let outcome = AllocatorArenas.limit(toPerCore: 8)  // glibc's own default: changes nothing for the tests
+        if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] != nil {
+            #expect(outcome == .chosenByEnvironment)
+        } else {
+            #expect(outcome == .limited(arenas: 8 * ProcessInfo.processInfo.activeProcessorCount))
+        }
+    }
+}

@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "CoveStreaming", targets: ["CoveStreaming"]),
         .library(name: "CoveText", targets: ["CoveText"]),
         .library(name: "CoveSSAI", targets: ["CoveSSAI"]),
+        .library(name: "CoveXML", targets: ["CoveXML"]),
+        .library(name: "CoveDASH", targets: ["CoveDASH"]),
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
@@ -60,7 +62,19 @@ let package = Package(
         ),
         .target(
             name: "CoveSSAI",
-            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveXML", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The byte guard and bounded tree builder in front of Foundation's XMLParser (libxml2 on Linux),
+        // shared by every XML format Cove reads: VMAP/VAST (CoveSSAI) and the DASH MPD (CoveStreaming).
+        .target(
+            name: "CoveXML",
+            swiftSettings: strict
+        ),
+        // The pure DASH MPD parser (as CoveHLS is for playlists): bytes in, values or typed errors out.
+        .target(
+            name: "CoveDASH",
+            dependencies: ["CoveXML"],
             swiftSettings: strict
         ),
         .target(
@@ -161,6 +175,11 @@ let package = Package(
         .testTarget(
             name: "CoveStreamingTests",
             dependencies: ["CoveStreaming", "CoveHLS", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveDASHTests",
+            dependencies: ["CoveDASH", "CoveXML"],
             swiftSettings: strict
         ),
         .testTarget(

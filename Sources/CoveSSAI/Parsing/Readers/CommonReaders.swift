@@ -1,3 +1,4 @@
+import CoveXML
 /// Readers for the small structures InLine, Wrapper and creatives share: URL lists, tracking,
 /// clicks, extensions and verifications. Empty URL elements (`<Error></Error>`,
 /// `<ClickThrough/>`) are skipped silently: servers emit them as placeholders.

@@ -1,3 +1,4 @@
+import CoveXML
 /// Reads `<CompanionAds>` and, minimally, `<NonLinearAds>`.
 enum CompanionReader {
     static func companionAds(_ element: XMLTreeElement, context: inout ReadContext, at location: String) -> VASTCompanionAds {

@@ -1,3 +1,4 @@
+import CoveXML
 /// Reads `<Creatives>`. An inline ad whose linear creative has no readable `Duration` cannot be
 /// placed on the timeline, so the whole ad is dropped (returns nil) with a warning; every other
 /// bad value only loses itself.

@@ -1,8 +1,13 @@
+import CoveXML
+
 /// The two steps every document goes through before interpretation: the byte guard, then the
-/// XML parser into a tree.
+/// XML parser into a tree (CoveXML), its refusals told as `VMAPParseError`s.
 enum DocumentLoader {
     static func load(_ bytes: [UInt8], limits: VMAPParseLimits) throws(VMAPParseError) -> XMLTreeBuilder.Result {
-        let body = try InputGuard.check(bytes, limits: limits)
-        return try XMLTreeBuilder.parse(body, limits: limits)
+        do {
+            return try GuardedXML.load(bytes, limits: limits.xml)
+        } catch {
+            throw VMAPParseError(error)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CoveXML
 /// What the readers carry while walking one document: the limits and the warnings so far, plus
 /// the small typed readers for attribute values, which all turn a bad value into "absent plus a
 /// warning" the same way.

@@ -1,3 +1,4 @@
+import CoveXML
 /// Reads a `<vmap:VMAP>` element. Elements are matched by local name, so `vmap:`, another
 /// prefix or none all work. A break with a missing or bad `timeOffset` is dropped with a warning;
 /// everything else about a break is best effort.

@@ -1,3 +1,5 @@
+import CoveXML
+
 /// Why a VMAP or VAST document was refused as a whole: what was wrong, where, and what to do.
 ///
 /// Only problems that make the whole file untrustworthy throw (bytes that are not safe to hand
@@ -65,6 +67,13 @@ public struct VMAPParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.element = element
         self.detail = detail
         self.advice = advice
+    }
+
+    /// The XML reader's refusal, as the ad document's: same kind, place and sentences.
+    init(_ error: XMLReadError) {
+        // Every XMLReadError kind has a VMAPParseError kind of the same name.
+        let kind = Kind(rawValue: error.kind.rawValue) ?? .malformedXML
+        self.init(kind, line: error.line, column: error.column, byteOffset: error.byteOffset, element: error.element, detail: error.detail, advice: error.advice)
     }
 
     public var description: String {

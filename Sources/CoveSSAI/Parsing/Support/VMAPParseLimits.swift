@@ -1,3 +1,5 @@
+import CoveXML
+
 /// Bounds on what the VMAP and VAST parsers accept, so a hostile or broken ad server cannot make
 /// them use unbounded memory, time or stack. Every limit is checked while reading, before the
 /// work it guards; going over one aborts the parse with a typed `VMAPParseError`.
@@ -45,7 +47,15 @@ public struct VMAPParseLimits: Sendable, Hashable {
     public static let `default` = VMAPParseLimits()
 
     /// The recursion ceiling the readers and the XML writer rely on, whatever the caller set.
-    static let hardDepthCeiling = 256
+    static let hardDepthCeiling = XMLLimits.hardDepthCeiling
 
-    var effectiveMaxDepth: Int { min(max(maxDepth, 1), Self.hardDepthCeiling) }
+    var effectiveMaxDepth: Int { xml.effectiveMaxDepth }
+
+    /// The limits the guarded XML reader enforces for these.
+    var xml: XMLLimits {
+        XMLLimits(
+            maxBytes: maxBytes, maxDepth: maxDepth, maxElements: maxElements, maxAttributesPerElement: maxAttributesPerElement,
+            maxAttributeLength: maxAttributeLength, maxTextLength: maxTextLength
+        )
+    }
 }

@@ -1,3 +1,4 @@
+import CoveXML
 /// Readers for the time forms ad documents use. All work on the UTF-8 bytes with checked
 /// arithmetic, so no input can trap, and all refuse signs, exponents, `nan` and `inf`,
 /// which a permissive `Double(_:)` would let through.

@@ -10,8 +10,8 @@ import FoundationXML
 /// `XMLParser.parse()` returns true for some broken documents (truncated input, a second root,
 /// an undeclared prefix), so success is decided here from the reported errors and the element
 /// stack, never from its return value alone.
-final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    private let limits: VMAPParseLimits
+public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
+    private let limits: XMLLimits
     private let maxDepth: Int
     /// The parse state, behind a pointer this builder owns: every callback touches it several
     /// times, and as stored properties of a class each touch paid a dynamic exclusivity check
@@ -22,7 +22,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         var stack: [OpenElement] = []
         var root: XMLTreeElement?
         var elementCount = 0
-        var failure: VMAPParseError?
+        var failure: XMLReadError?
         var recoverableProblems = 0
     }
 
@@ -38,7 +38,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// by local name, so none of these changes what is read.
     private static let recoverableCodes: Set<Int> = [97, 98, 99, 100, 102, 200, 201, 202, 203, 204, 205]
 
-    private init(limits: VMAPParseLimits) {
+    private init(limits: XMLLimits) {
         self.limits = limits
         self.maxDepth = limits.effectiveMaxDepth
         state = .allocate(capacity: 1)
@@ -68,13 +68,13 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    struct Result {
-        let root: XMLTreeElement
+    public struct Result: Sendable {
+        public let root: XMLTreeElement
         /// True when libxml2 reported a recoverable problem (see `recoverableCodes`).
-        let recoverableProblem: Bool
+        public let recoverableProblem: Bool
     }
 
-    static func parse(_ bytes: ArraySlice<UInt8>, limits: VMAPParseLimits) throws(VMAPParseError) -> Result {
+    public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits) throws(XMLReadError) -> Result {
         let builder = XMLTreeBuilder(limits: limits)
         let parser = XMLParser(data: Data(bytes))
         parser.shouldProcessNamespaces = false
@@ -86,7 +86,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         if let failure = builder.state.pointee.failure { throw failure }
         guard let root = builder.state.pointee.root, builder.state.pointee.stack.isEmpty else {
             let open = builder.state.pointee.stack.last?.name
-            throw VMAPParseError(
+            throw XMLReadError(
                 .malformedXML, line: parser.lineNumber, element: open,
                 detail: open == nil
                     ? "The document has no root element; it is not XML."
@@ -95,7 +95,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             )
         }
         if !finished {
-            throw VMAPParseError(
+            throw XMLReadError(
                 .malformedXML, line: parser.lineNumber, column: parser.columnNumber,
                 detail: "The XML parser stopped before the end of the document.",
                 advice: "Check the document with an XML validator; it is not well-formed."
@@ -104,46 +104,46 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         return Result(root: root, recoverableProblem: builder.state.pointee.recoverableProblems > 0)
     }
 
-    private func fail(_ parser: XMLParser, _ error: VMAPParseError) {
+    private func fail(_ parser: XMLParser, _ error: XMLReadError) {
         guard state.pointee.failure == nil else { return }
         state.pointee.failure = error
         parser.abortParsing()
     }
 
-    func parser(
+    public func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         guard state.pointee.failure == nil else { return }
         state.pointee.elementCount += 1
         if state.pointee.elementCount > limits.maxElements {
-            return fail(parser, VMAPParseError(
+            return fail(parser, XMLReadError(
                 .tooManyElements, line: parser.lineNumber, element: elementName,
                 detail: "The document has more than \(limits.maxElements) elements.",
-                advice: "Ask the ad server for fewer ads per response, or raise VMAPParseLimits.maxElements."
+                advice: "Ask the server for a smaller document, or raise the limit on elements."
             ))
         }
         if state.pointee.stack.count + 1 > maxDepth {
-            return fail(parser, VMAPParseError(
+            return fail(parser, XMLReadError(
                 .tooDeep, line: parser.lineNumber, element: elementName,
                 detail: "Elements nest deeper than \(maxDepth) levels.",
-                advice: "VMAP with inline VAST needs about 15 levels; a deeper document is broken or hostile."
+                advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile."
             ))
         }
         if attributeDict.count > limits.maxAttributesPerElement {
-            return fail(parser, VMAPParseError(
+            return fail(parser, XMLReadError(
                 .tooManyAttributes, line: parser.lineNumber, element: elementName,
                 detail: "An element has \(attributeDict.count) attributes; the limit is \(limits.maxAttributesPerElement).",
-                advice: "Raise VMAPParseLimits.maxAttributesPerElement if the ad server really needs that many."
+                advice: "Raise the limit on attributes per element if the server really needs that many."
             ))
         }
         var declarations: [String: String] = [:]
         for (key, value) in attributeDict {
             if value.utf8.count > limits.maxAttributeLength {
-                return fail(parser, VMAPParseError(
+                return fail(parser, XMLReadError(
                     .attributeTooLong, line: parser.lineNumber, element: elementName,
                     detail: "An attribute value is \(value.utf8.count) bytes; the limit is \(limits.maxAttributeLength).",
-                    advice: "Raise VMAPParseLimits.maxAttributeLength if URLs from this server are really that long."
+                    advice: "Raise the limit on attribute length if URLs from this server are really that long."
                 ))
             }
             if key == "xmlns" {
@@ -158,7 +158,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         state.pointee.stack.append(OpenElement(name: elementName, attributes: attributeDict, scope: scope, line: parser.lineNumber))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    public func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
         flushText()
         let element = state.pointee.stack.removeLast().closed()
@@ -169,15 +169,15 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    public func parser(_ parser: XMLParser, foundCharacters string: String) {
         appendText(parser, string, isCDATA: false)
     }
 
-    func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
+    public func parser(_ parser: XMLParser, foundIgnorableWhitespace whitespaceString: String) {
         appendText(parser, whitespaceString, isCDATA: false)
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         appendText(parser, String(decoding: CDATABlock, as: UTF8.self), isCDATA: true)
     }
 
@@ -185,10 +185,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
         let total = state.pointee.stack[state.pointee.stack.count - 1].textLength + piece.utf8.count
         if total > limits.maxTextLength {
-            return fail(parser, VMAPParseError(
+            return fail(parser, XMLReadError(
                 .textTooLong, line: parser.lineNumber, element: state.pointee.stack.last?.name,
                 detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
-                advice: "Raise VMAPParseLimits.maxTextLength if this server really sends resources that large."
+                advice: "Raise the limit on text length if this server really sends text that large."
             ))
         }
         state.pointee.stack[state.pointee.stack.count - 1].textLength = total
@@ -218,18 +218,18 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+    public func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         let code = (parseError as NSError).code
         if Self.recoverableCodes.contains(code) {
             state.pointee.recoverableProblems += 1
             if state.pointee.recoverableProblems <= Self.maxRecoverableProblems { return }
-            return fail(parser, VMAPParseError(
+            return fail(parser, XMLReadError(
                 .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
                 detail: "The XML has more than \(Self.maxRecoverableProblems) namespace or declaration problems (libxml2 error \(code)).",
                 advice: "Declare every namespace prefix the document uses; a document this broken is not read."
             ))
         }
-        fail(parser, VMAPParseError(
+        fail(parser, XMLReadError(
             .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
             detail: "The XML is not well-formed (libxml2 error \(code)).",
             advice: "Check the document with an XML validator; a truncated response or an unescaped '&' or '<' is the usual cause."

@@ -1,23 +1,23 @@
-/// The parsed document as plain values: the VMAP and VAST readers walk this instead of reacting
+/// The parsed document as plain values: the VMAP, VAST and MPD readers walk this instead of reacting
 /// to SAX callbacks, so their logic is ordinary code over an immutable tree, and the XML parser
 /// is done (and released) before any interpretation starts.
-struct XMLTreeElement: Sendable {
+public struct XMLTreeElement: Sendable {
     /// The fields live in one immutable object, so the readers' copies of elements (every
     /// `child(_:)` and `children(_:)` result) cost one retain instead of one per field; a 1 MB
     /// VMAP is some 40 000 elements, each copied several times while it is read.
     private let storage: Storage
 
     /// The qualified name as written, for example `vmap:AdBreak`.
-    var name: String { storage.name }
+    public var name: String { storage.name }
     /// The part after the prefix: elements are matched by this, because prefixes vary by server.
-    var localName: String { storage.localName }
-    var attributes: [String: String] { storage.attributes }
+    public var localName: String { storage.localName }
+    public var attributes: [String: String] { storage.attributes }
     /// The namespace declarations in force here, so a subtree can be written out as a
     /// standalone document. Shared with the parent unless this element declares its own.
-    var scope: NamespaceScope? { storage.scope }
-    var children: [XMLTreeNode] { storage.children }
+    public var scope: NamespaceScope? { storage.scope }
+    public var children: [XMLTreeNode] { storage.children }
     /// 1-based line of the start tag, for messages.
-    var line: Int { storage.line }
+    public var line: Int { storage.line }
 
     init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
         storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributes, scope: scope, children: children, line: line)
@@ -51,31 +51,31 @@ struct XMLTreeElement: Sendable {
 
     /// Child elements in order. Plain loops here and below, not lazy sequences: the readers call
     /// these for every element, and generic adaptors are slow in debug builds and fuzz runs.
-    var elements: [XMLTreeElement] {
+    public var elements: [XMLTreeElement] {
         var result: [XMLTreeElement] = []
         for case .element(let element) in children { result.append(element) }
         return result
     }
 
-    func children(_ localName: String) -> [XMLTreeElement] {
+    public func children(_ localName: String) -> [XMLTreeElement] {
         var result: [XMLTreeElement] = []
         for case .element(let element) in children where element.localName == localName { result.append(element) }
         return result
     }
 
-    func child(_ localName: String) -> XMLTreeElement? {
+    public func child(_ localName: String) -> XMLTreeElement? {
         for case .element(let element) in children where element.localName == localName { return element }
         return nil
     }
 
-    var hasChildElements: Bool {
+    public var hasChildElements: Bool {
         for case .element in children { return true }
         return false
     }
 
     /// Text and CDATA directly inside this element, joined and trimmed of XML white space, so
     /// `<Impression>\n  <![CDATA[ https://… ]]>\n</Impression>` reads as the bare URL.
-    var text: String {
+    public var text: String {
         var joined: String?
         for case .text(let piece, _) in children {
             // One piece (nearly every leaf) is used as is: no joining copy.
@@ -85,13 +85,13 @@ struct XMLTreeElement: Sendable {
     }
 
     /// `text`, or nil when it is empty (`<ClickThrough/>`, `<Error></Error>`).
-    var nonEmptyText: String? {
+    public var nonEmptyText: String? {
         let value = text
         return value.isEmpty ? nil : value
     }
 
     /// The attribute, trimmed, or nil when absent or blank.
-    func attribute(_ name: String) -> String? {
+    public func attribute(_ name: String) -> String? {
         guard let raw = attributes[name] else { return nil }
         let value = Self.trimmed(raw)
         return value.isEmpty ? nil : value
@@ -99,7 +99,7 @@ struct XMLTreeElement: Sendable {
 
     /// Like `attribute(_:)`, but matching the name in any letter case (for vendor extensions,
     /// whose attribute spelling is not standardised).
-    func attribute(anyCase name: String) -> String? {
+    public func attribute(anyCase name: String) -> String? {
         if let exact = attribute(name) { return exact }
         guard let key = attributeKey(anyCase: name), let raw = attributes[key] else { return nil }
         let value = Self.trimmed(raw)
@@ -108,13 +108,13 @@ struct XMLTreeElement: Sendable {
 
     /// The attribute's name as this element spells it (`ttl`, `TTL`…); the exact spelling wins,
     /// then the first in sorted order, so the choice never depends on dictionary order.
-    func attributeKey(anyCase name: String) -> String? {
+    public func attributeKey(anyCase name: String) -> String? {
         if attributes[name] != nil { return name }
         let lowered = name.lowercased()
         return attributes.keys.filter { $0.lowercased() == lowered }.min()
     }
 
-    static func trimmed(_ text: String) -> String {
+    public static func trimmed(_ text: String) -> String {
         // Most values have nothing to trim: answer those without building a new string.
         let utf8 = text.utf8
         guard let first = utf8.first, let last = utf8.last else { return text }
@@ -132,10 +132,10 @@ struct XMLTreeElement: Sendable {
 /// One element's namespace declarations, linked to the enclosing ones. A chain rather than a
 /// merged dictionary per element: a document that declares many prefixes on many elements must
 /// not cost memory proportional to their product.
-final class NamespaceScope: Sendable {
-    let parent: NamespaceScope?
+public final class NamespaceScope: Sendable {
+    public let parent: NamespaceScope?
     /// Prefix → URI; `""` is the default namespace.
-    let declarations: [String: String]
+    public let declarations: [String: String]
 
     init(parent: NamespaceScope?, declarations: [String: String]) {
         self.parent = parent
@@ -143,7 +143,7 @@ final class NamespaceScope: Sendable {
     }
 
     /// The URI bound to `prefix` here, nearest declaration first.
-    func uri(for prefix: String) -> String? {
+    public func uri(for prefix: String) -> String? {
         var scope: NamespaceScope? = self
         while let current = scope {
             if let uri = current.declarations[prefix] { return uri }
@@ -153,7 +153,7 @@ final class NamespaceScope: Sendable {
     }
 }
 
-enum XMLTreeNode: Sendable {
+public enum XMLTreeNode: Sendable {
     case element(XMLTreeElement)
     /// Character data; `isCDATA` keeps CDATA sections apart so the writer can put them back.
     case text(String, isCDATA: Bool)

@@ -3,8 +3,8 @@ import Foundation
 /// Writes a parsed subtree back out as XML for `RawXMLElement`. Output is deterministic
 /// (attributes sorted) so equal input gives equal values, and escaping keeps every value
 /// intact through a second parse, including carriage returns and tabs in attributes.
-enum XMLWriter {
-    static func write(_ element: XMLTreeElement, into out: inout String, declaringInheritedNamespaces: Bool = false) {
+public enum XMLWriter {
+    public static func write(_ element: XMLTreeElement, into out: inout String, declaringInheritedNamespaces: Bool = false) {
         var attributes = element.attributes
         if declaringInheritedNamespaces, let scope = element.scope {
             var used: Set<String> = []
@@ -47,7 +47,7 @@ enum XMLWriter {
         return String(name[..<colon])
     }
 
-    static func writeChildren(of element: XMLTreeElement, into out: inout String) {
+    public static func writeChildren(of element: XMLTreeElement, into out: inout String) {
         for child in element.children {
             switch child {
             case .element(let nested):

@@ -4,21 +4,21 @@
 /// document, bytes that are not UTF-8 reach Swift strings that were never validated, and a DTD
 /// opens entity expansion. Refusing all of that up front, on bytes, means the XML parser only
 /// ever sees input it handles safely.
-enum InputGuard {
-    static func check(_ bytes: [UInt8], limits: VMAPParseLimits) throws(VMAPParseError) -> ArraySlice<UInt8> {
+public enum XMLInputGuard {
+    public static func check(_ bytes: [UInt8], limits: XMLLimits) throws(XMLReadError) -> ArraySlice<UInt8> {
         if bytes.count > limits.maxBytes {
-            throw VMAPParseError(
+            throw XMLReadError(
                 .tooLarge,
                 detail: "The document is \(bytes.count) bytes; the limit is \(limits.maxBytes).",
-                advice: "Ask the ad server for a smaller document, or raise VMAPParseLimits.maxBytes if this size is expected."
+                advice: "Ask the server for a smaller document, or raise the limit on bytes if this size is expected."
             )
         }
         let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
         let body = bytes[(hasBOM ? 3 : 0)...]
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            throw VMAPParseError(
+            throw XMLReadError(
                 .empty, detail: "The document is empty.",
-                advice: "Check that the request returned a body; an empty response means the ad server sent nothing."
+                advice: "Check that the request returned a body; an empty response means the server sent nothing."
             )
         }
         try checkEncoding(body)
@@ -30,14 +30,14 @@ enum InputGuard {
     /// Validates UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) and
     /// refuses NUL, reporting the offset of the first offending byte. A plain byte loop, because
     /// it runs over every byte of every document.
-    private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+    private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
         let problem = body.withUnsafeBufferPointer { firstEncodingProblem(in: $0) }
         guard let (offset, isNUL) = problem else { return }
         let index = body.startIndex + offset
         if isNUL {
-            throw VMAPParseError(
+            throw XMLReadError(
                 .nulByte, byteOffset: index, detail: "The document contains a NUL byte, which XML does not allow.",
-                advice: "The response is probably binary or double-encoded; check the ad server's output."
+                advice: "The response is probably binary or double-encoded; check the server's output."
             )
         }
         throw invalidUTF8(at: index)
@@ -76,36 +76,36 @@ enum InputGuard {
         return nil
     }
 
-    private static func invalidUTF8(at offset: Int) -> VMAPParseError {
-        VMAPParseError(
+    private static func invalidUTF8(at offset: Int) -> XMLReadError {
+        XMLReadError(
             .invalidUTF8, byteOffset: offset, detail: "The document is not valid UTF-8.",
-            advice: "Serve VMAP and VAST as UTF-8; re-encode documents written in another character set."
+            advice: "Serve the document as UTF-8; re-encode documents written in another character set."
         )
     }
 
-    /// Refuses `<!DOCTYPE` and `<!ENTITY` anywhere, in any letter case: no ad document needs a DTD.
+    /// Refuses `<!DOCTYPE` and `<!ENTITY` anywhere, in any letter case: none of the documents Cove reads (VMAP, VAST, DASH MPD) needs a DTD.
     /// Also refuses a processing instruction without data (`<?name?>`): libxml2 reports it with a
     /// null data pointer, which Foundation's `XMLParser` on Linux passes to `strlen` and crashes
     /// (found by fuzzing this parser).
-    private static func checkDeclarations(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+    private static func checkDeclarations(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
         let keywords: [[UInt8]] = [Array("DOCTYPE".utf8), Array("ENTITY".utf8)]
         var index = body.startIndex
         while index < body.endIndex - 1 {
             defer { index += 1 }
             guard body[index] == UInt8(ascii: "<") else { continue }
             if body[index + 1] == UInt8(ascii: "?"), isProcessingInstructionWithoutData(body, at: index + 2) {
-                throw VMAPParseError(
+                throw XMLReadError(
                     .unsupportedMarkup, byteOffset: index,
                     detail: "The document contains a processing instruction without data (<?name?>), which the system XML parser cannot take safely.",
-                    advice: "Remove the processing instruction; VMAP and VAST need none besides the <?xml …?> declaration."
+                    advice: "Remove the processing instruction; the document needs none besides the <?xml …?> declaration."
                 )
             }
             guard body[index + 1] == UInt8(ascii: "!") else { continue }
             for keyword in keywords where matchesUppercased(body, at: index + 2, keyword) {
-                throw VMAPParseError(
+                throw XMLReadError(
                     .forbiddenDeclaration, byteOffset: index,
                     detail: "The document contains <!\(String(decoding: keyword, as: UTF8.self))>; document type and entity declarations are refused.",
-                    advice: "Remove the DOCTYPE: VMAP and VAST need none, and entity declarations allow memory-exhaustion attacks."
+                    advice: "Remove the DOCTYPE: the document needs none, and entity declarations allow memory-exhaustion attacks."
                 )
             }
         }
@@ -113,7 +113,7 @@ enum InputGuard {
 
     /// Refuses an XML declaration that names a non-UTF-8 encoding: the bytes were validated as
     /// UTF-8, and letting libxml2 decode them as something else would garble every URL.
-    private static func checkXMLDeclaration(_ body: ArraySlice<UInt8>) throws(VMAPParseError) {
+    private static func checkXMLDeclaration(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
         guard body.starts(with: Array("<?xml".utf8)), body.count > 5,
               [0x20, 0x09, 0x0A, 0x0D].contains(body[body.startIndex + 5])
         else { return }
@@ -130,10 +130,10 @@ enum InputGuard {
         let name = rest.dropFirst().prefix(while: { $0 != quote }).lowercased()
         let accepted: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii"]
         if !accepted.contains(name) {
-            throw VMAPParseError(
+            throw XMLReadError(
                 .unsupportedEncoding, line: 1,
                 detail: "The XML declaration names an encoding other than UTF-8 (\(String(name.prefix(20)))).",
-                advice: "Serve ad documents as UTF-8 and declare encoding=\"UTF-8\" (or no encoding)."
+                advice: "Serve the document as UTF-8 and declare encoding=\"UTF-8\" (or no encoding)."
             )
         }
     }

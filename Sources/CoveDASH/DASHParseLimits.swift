@@ -1,0 +1,36 @@
+import CoveXML
+
+/// Bounds on what the MPD parser accepts, so a hostile or broken origin cannot make it use unbounded
+/// memory, time or stack. The XML limits are checked while the document is read; `maxSegments` while a
+/// representation's segment list is expanded, before the segments are made.
+///
+/// The defaults fit real manifests with a wide margin: a 2 MB live MPD with a long `SegmentTimeline`, a
+/// ten-hour VOD of 2 s segments (18 000 per representation).
+public struct DASHParseLimits: Sendable, Hashable {
+    /// Largest accepted MPD, in bytes. Default 8 MiB.
+    public var maxBytes: Int
+    /// Deepest element nesting. Default 32 (an MPD needs about 8).
+    public var maxDepth: Int
+    /// Most elements. Default 200 000.
+    public var maxElements: Int
+    /// Most periods. Default 1 000.
+    public var maxPeriods: Int
+    /// Most segments one representation expands to (a `SegmentTimeline`'s repeats, a template's
+    /// duration over the period). Default 500 000.
+    public var maxSegments: Int
+
+    public init(maxBytes: Int = 8 * 1024 * 1024, maxDepth: Int = 32, maxElements: Int = 200_000, maxPeriods: Int = 1_000, maxSegments: Int = 500_000) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+        self.maxElements = maxElements
+        self.maxPeriods = maxPeriods
+        self.maxSegments = maxSegments
+    }
+
+    var xml: XMLLimits {
+        XMLLimits(
+            maxBytes: maxBytes, maxDepth: maxDepth, maxElements: maxElements, maxAttributesPerElement: 64,
+            maxAttributeLength: 16 * 1024, maxTextLength: 64 * 1024
+        )
+    }
+}

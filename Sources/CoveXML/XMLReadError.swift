@@ -1,0 +1,85 @@
+/// Why bytes were refused before or while being read as XML: what was wrong, where, and what to do.
+/// Format parsers wrap it in their own error (`VMAPParseError`, the MPD's `StreamingError`), keeping
+/// its kind, place and sentences. Messages never quote attribute values: URLs in them carry tokens.
+public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// No bytes, or nothing but a byte-order mark and whitespace.
+        case empty
+        /// The input is larger than `XMLLimits.maxBytes`.
+        case tooLarge
+        /// The bytes are not valid UTF-8; `byteOffset` points at the first bad byte.
+        case invalidUTF8
+        /// A NUL byte, which XML forbids; `byteOffset` points at it.
+        case nulByte
+        /// `<!DOCTYPE` or `<!ENTITY`: refused outright, because they are how entity-expansion
+        /// ("billion laughs") and external-entity attacks work.
+        case forbiddenDeclaration
+        /// Valid XML the system parser cannot take safely: a processing instruction without data
+        /// (`<?name?>`) crashes Foundation's `XMLParser` on Linux.
+        case unsupportedMarkup
+        /// The XML declaration names an encoding other than UTF-8 (or its ASCII subset).
+        case unsupportedEncoding
+        /// The XML is not well-formed (truncated, mismatched tags, bad character references…).
+        case malformedXML
+        /// Elements nest deeper than `XMLLimits.maxDepth`.
+        case tooDeep
+        /// More elements than `XMLLimits.maxElements`.
+        case tooManyElements
+        /// An element has more attributes than `XMLLimits.maxAttributesPerElement`.
+        case tooManyAttributes
+        /// An attribute value is longer than `XMLLimits.maxAttributeLength`.
+        case attributeTooLong
+        /// An element's text is longer than `XMLLimits.maxTextLength`.
+        case textTooLong
+    }
+
+    public let kind: Kind
+    /// 1-based line of the problem, when the XML parser knows it.
+    public let line: Int?
+    /// 1-based column of the problem, when the XML parser knows it.
+    public let column: Int?
+    /// Byte offset in the input (a BOM counts), for byte-level problems.
+    public let byteOffset: Int?
+    /// The element involved (its qualified name), if any.
+    public let element: String?
+    /// What was wrong, in one sentence.
+    public let detail: String
+    /// What the server's owner (or the caller) can do about it.
+    public let advice: String
+
+    public init(
+        _ kind: Kind, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, element: String? = nil,
+        detail: String, advice: String
+    ) {
+        self.kind = kind
+        self.line = line
+        self.column = column
+        self.byteOffset = byteOffset
+        self.element = element
+        self.detail = detail
+        self.advice = advice
+    }
+
+    /// Where it happened, for messages: "line 3, column 7, <Period>".
+    public var place: String {
+        var place: [String] = []
+        if let line { place.append(column.map { "line \(line), column \($0)" } ?? "line \(line)") }
+        if let byteOffset { place.append("byte \(byteOffset)") }
+        if let element { place.append("<\(element)>") }
+        return place.joined(separator: ", ")
+    }
+
+    public var description: String {
+        let at = place.isEmpty ? "" : ", " + place
+        return "XML document rejected (\(kind.rawValue)\(at)): \(detail) \(advice)"
+    }
+}
+
+/// The byte guard, then the XML parser into a tree: the two steps every XML document Cove reads goes
+/// through before any interpretation.
+public enum GuardedXML {
+    public static func load(_ bytes: [UInt8], limits: XMLLimits) throws(XMLReadError) -> XMLTreeBuilder.Result {
+        let body = try XMLInputGuard.check(bytes, limits: limits)
+        return try XMLTreeBuilder.parse(body, limits: limits)
+    }
+}

@@ -50,7 +50,7 @@ let package = Package(
         .target(
             name: "CoveStreaming",
             dependencies: [
-                "CoveCore", "CoveHLS", "CoveText", .product(name: "Logging", package: "swift-log"),
+                "CoveCore", "CoveHLS", "CoveDASH", "CoveText", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict

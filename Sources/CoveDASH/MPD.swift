@@ -118,6 +118,11 @@ public struct ByteRange: Sendable, Hashable {
     public let first: Int
     public let last: Int
     public var length: Int { last - first + 1 }
+
+    public init(first: Int, last: Int) {
+        self.first = first
+        self.last = max(last, first)
+    }
 }
 
 /// A URL with an optional byte range (`Initialization`, `SegmentURL`).

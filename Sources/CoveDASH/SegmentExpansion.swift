@@ -10,12 +10,25 @@ public struct DASHSegment: Sendable, Hashable {
     public let duration: Double
     public let url: URL
     public let range: ByteRange?
+
+    public init(number: Int, start: Double, duration: Double, url: URL, range: ByteRange?) {
+        self.number = number
+        self.start = start
+        self.duration = duration
+        self.url = url
+        self.range = range
+    }
 }
 
 /// A representation's segments for one period, as far as the MPD says they exist now.
 public struct DASHSegmentList: Sendable, Hashable {
     public let initialization: URLWithRange?
     public let segments: [DASHSegment]
+
+    public init(initialization: URLWithRange?, segments: [DASHSegment]) {
+        self.initialization = initialization
+        self.segments = segments
+    }
 }
 
 extension Representation {

@@ -6,7 +6,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// An HLS stream's alternate audio renditions (`EXT-X-MEDIA:TYPE=AUDIO` with playlists of their own),
+/// A stream's alternate audio renditions (HLS `EXT-X-MEDIA:TYPE=AUDIO` with playlists of their own, DASH
+/// audio adaptation sets),
 /// streamed by Cove into a second appsrc that playbin3 reads as its `suburi` (`appsrc://audio`), beside
 /// the variant's video in the main one.
 ///
@@ -76,7 +77,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
 
     private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
         StreamingSession(
-            url: rendition.playlistURL!, transport: transport, configuration: configuration, output: feed, logger: logger,
+            url: rendition.playlistURL!, selection: rendition.selection, transport: transport, configuration: configuration, output: feed, logger: logger,
             firstGeneration: firstGeneration, onEvent: onEvent
         )
     }

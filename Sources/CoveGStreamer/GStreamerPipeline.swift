@@ -265,17 +265,17 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
     }
 
-    /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file (or
-    /// DASH, which GStreamer still plays); an unknown name is probed by the session (a playlist plays, a
-    /// media file goes to GStreamer, an HTML page or junk is a typed error at once).
+    /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file; an
+    /// unknown name is probed by the session (an HLS playlist or a DASH manifest plays, a media file goes
+    /// to GStreamer, an HTML page or junk is a typed error at once).
     static func isStreamedByCove(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }
 
-    /// Names GStreamer reads itself: progressive files, and DASH manifests.
+    /// Names GStreamer reads itself: progressive files.
     private static let progressiveExtensions: Set<String> = [
-        "mp4", "m4v", "m4a", "mov", "mkv", "webm", "mp3", "aac", "wav", "ogg", "oga", "opus", "flac", "ts", "mpd", "jpg", "png",
+        "mp4", "m4v", "m4a", "mov", "mkv", "webm", "mp3", "aac", "wav", "ogg", "oga", "opus", "flac", "ts", "jpg", "png",
     ]
 
     private var route: Route { state.withLock { $0.route } }

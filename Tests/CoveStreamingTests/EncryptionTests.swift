@@ -461,7 +461,7 @@ struct EncryptedSessionTests {
         defer { harness.session.close() }
         harness.session.start(at: nil)
         let error = try await failure(of: harness)
-        #expect(harness.events.failures.map(\.code) == [.unsupportedEncryption])
+        #expect(harness.events.failures.map(\.code) == [.drmUnsupported])
         #expect(error.message.contains(method))
         #expect(error.message.contains(keyFormat ?? "identity"))
         #expect(error.message.contains("DRM"))

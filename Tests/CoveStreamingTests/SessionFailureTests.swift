@@ -131,7 +131,7 @@ struct SessionFailureTests {
         let harness = Self.start(cdn, FakeCDN.url("/enc/master.m3u8"))
         defer { harness.session.close() }
         let error = try await Self.failure(of: harness)
-        #expect(harness.events.failures.map(\.code) == [.unsupportedEncryption])
+        #expect(harness.events.failures.map(\.code) == [.drmUnsupported])
         #expect(error.message.contains("SAMPLE-AES"))
         #expect(error.playbackError.code == .unsupportedFormat)
         #expect(!cdn.requestedPaths.contains("/enc/v/key.bin"))

@@ -74,6 +74,9 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         /// Encrypted media could not be decrypted: the key is not a valid key for the method, or it
         /// (or the IV) does not match the media.
         public static let decryptionFailed = Code(rawValue: 3004, name: "decryptionFailed")
+        /// The media needs a key system Cove does not have (Widevine, PlayReady, FairPlay, SAMPLE-AES);
+        /// the message names it. Source selection prefers a source without it when there is one.
+        public static let drmUnsupported = Code(rawValue: 3005, name: "drmUnsupported")
 
         /// An argument was out of range (e.g. an insertion index past the queue).
         public static let invalidArgument = Code(rawValue: 4001, name: "invalidArgument")

@@ -25,11 +25,11 @@ public final class KeyCache: Sendable, CustomStringConvertible {
     public var description: String { "KeyCache(\(entries.withLock { $0.count }) keys)" }
 
     /// How to decrypt a segment under `key` (nil for a clear segment): fetches the key if it is not
-    /// cached. Throws `unsupportedEncryption` for anything but AES-128 with the identity key format,
+    /// cached. Throws `drmUnsupported` for anything but AES-128 with the identity key format,
     /// `keyAuthorizationFailed` when the key server answers 401/403.
     public func decryption(for key: SegmentKey?, sequence: Int, segmentURL: URL) async throws(StreamingError) -> SegmentDecryption? {
         guard let key else { return nil }
-        guard SegmentDecryptor.canDecrypt(key) else { throw StreamingError.unsupportedEncryption(key, url: segmentURL) }
+        guard SegmentDecryptor.canDecrypt(key) else { throw StreamingError.drmUnsupported(key, url: segmentURL) }
         guard let keyURL = key.keyURL else {
             throw StreamingError(.invalidManifest, "An EXT-X-KEY with METHOD=AES-128 has no usable URI; the playlist must name the key", url: segmentURL)
         }
@@ -126,10 +126,10 @@ public struct SegmentDecryption: Sendable, CustomStringConvertible, CustomDebugS
 
 extension StreamingError {
     /// A segment key Cove cannot use: SAMPLE-AES, SAMPLE-AES-CTR, another method or a DRM key format.
-    static func unsupportedEncryption(_ key: SegmentKey, url: URL?) -> StreamingError {
+    static func drmUnsupported(_ key: SegmentKey, url: URL?) -> StreamingError {
         let method = key.method == .other ? "an encryption method other than AES-128 and SAMPLE-AES" : key.method.rawValue
         return StreamingError(
-            .unsupportedEncryption,
+            .drmUnsupported,
             "The stream is encrypted with \(method) (key format \(key.keyFormat)): it needs a DRM Cove does not have (Cove decrypts AES-128 with the identity key format only)",
             url: url
         )

@@ -23,6 +23,21 @@ public enum MediaSniffer {
         throw StreamingError(.notMedia, "Expected an HLS playlist but the server sent \(describe(head, contentType: contentType)); check the URL (a captive portal or CDN error page answers like this)", url: url)
     }
 
+    /// A DASH manifest: XML whose first element (within the first 4 kB, after the declaration and any
+    /// comments) is `MPD`.
+    public static func isMPD(_ body: Data) -> Bool {
+        let head = significantHead(body)
+        guard head.first == UInt8(ascii: "<") else { return false }
+        let window = [UInt8](body.prefix(4096))
+        let marker = Array("<MPD".utf8)
+        guard window.count >= marker.count else { return false }
+        for start in 0...(window.count - marker.count) where window[start] == marker[0] && Array(window[start..<start + marker.count]) == marker {
+            let next = start + marker.count < window.count ? window[start + marker.count] : UInt8(ascii: " ")
+            if next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == 0x0A || next == 0x0D || next == 0x09 { return true }
+        }
+        return false
+    }
+
     /// Recognises a media segment (or init segment) from its first bytes.
     @discardableResult
     public static func checkSegment(_ body: Data, contentType: String?, url: URL) throws(StreamingError) -> SegmentFormat {

@@ -16,8 +16,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case corruptMedia
         /// The manifest could not be parsed or makes no sense (no variants, points at itself).
         case invalidManifest
-        /// The media is encrypted with a scheme Cove cannot decrypt (SAMPLE-AES, a DRM key format).
-        case unsupportedEncryption
+        /// The media needs a key system Cove does not have (SAMPLE-AES, a DRM key format, a DASH
+        /// `ContentProtection` such as Widevine or PlayReady); the message names it.
+        case drmUnsupported
         /// The key server refused the key (401/403): the app's token is missing or stale.
         case keyAuthorizationFailed
         /// The key is not a valid AES-128 key, or decrypting with it (and the IV) failed.
@@ -88,7 +89,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .network: code = .networkUnreachable
         case .notMedia: code = .notMedia
         case .invalidManifest, .corruptMedia: code = .corruptMedia
-        case .unsupportedEncryption, .unsupportedFeature, .notStreamable: code = .unsupportedFormat
+        case .drmUnsupported: code = .drmUnsupported
+        case .unsupportedFeature, .notStreamable: code = .unsupportedFormat
         case .tooLarge: code = .notMedia
         case .keyAuthorizationFailed: code = .keyAuthorizationFailed
         case .decryptionFailed: code = .decryptionFailed

@@ -73,6 +73,16 @@ public struct VariantTrack: Sendable, Hashable {
     }
 }
 
+/// Which part of a manifest a streaming session plays.
+public enum ManifestSelection: Sendable, Hashable {
+    /// What the manifest is for: an HLS playlist's variants; a DASH manifest's video ladder (or its first
+    /// audio set, when it has no video).
+    case main
+    /// A DASH audio adaptation set: its position among the first period's audio sets (later periods are
+    /// matched by language, then position). Its representations are the session's variants.
+    case dashAudio(Int)
+}
+
 /// An alternate rendition: another audio language, or a subtitle track.
 public struct AlternateRendition: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable { case audio, text }
@@ -83,10 +93,13 @@ public struct AlternateRendition: Sendable, Hashable {
     public let isDefault: Bool
     public let isAutoselect: Bool
     public let isForced: Bool
-    /// nil when the rendition is carried inside the variant's own segments.
+    /// nil when the rendition is carried inside the variant's own segments. For DASH, the MPD's URL.
     public let playlistURL: URL?
+    /// Which part of the manifest at `playlistURL` is this rendition (`.main` for an HLS playlist).
+    public let selection: ManifestSelection
 
-    public init(kind: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, isAutoselect: Bool = false, isForced: Bool = false, playlistURL: URL? = nil) {
+    public init(kind: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, isAutoselect: Bool = false, isForced: Bool = false, playlistURL: URL? = nil, selection: ManifestSelection = .main) {
+        self.selection = selection
         self.kind = kind
         self.groupID = groupID
         self.name = name

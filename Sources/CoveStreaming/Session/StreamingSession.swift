@@ -1,10 +1,11 @@
 import CoveCore
+import CoveDASH
 import CoveHLS
 import Foundation
 import Logging
 import Synchronization
 
-/// Plays one HLS presentation into a `StreamingOutput`: loads the playlists, picks each segment's
+/// Plays one HLS or DASH presentation into a `StreamingOutput`: loads the manifests, picks each segment's
 /// variant, fetches segments ahead of the playhead up to the forward buffer, and starts over at a seek.
 ///
 /// One task fetches at a time (as hls.js and Shaka do per stream). A seek bumps the generation at
@@ -12,6 +13,8 @@ import Synchronization
 /// target; everything the old task still pushes carries the old generation and is dropped by the output.
 public final class StreamingSession: Sendable {
     public let url: URL
+    /// Which part of the manifest this session plays (a DASH audio set for an audio rendition's session).
+    public let selection: ManifestSelection
     private let configuration: StreamingConfiguration
     private let loader: StreamingLoader
     private let keys: KeyCache
@@ -53,13 +56,19 @@ public final class StreamingSession: Sendable {
         var timescales: [Int: [UInt32: UInt32]] = [:]
         /// Per discontinuity sequence: the earliest PTS (seconds) of its first TS segment and that segment's start.
         var mpegtsAnchors: [Int: (pts: Double, start: Double)] = [:]
+        /// A DASH presentation's manifest, as laid out for this session's selection, and when it was loaded.
+        var dash: (layout: DASHLayout, loadedAt: ContinuousClock.Instant)?
+        /// `sidx` boxes read for indexed `SegmentBase` representations: variant → period → index.
+        var segmentIndexes: [Int: [Int: SegmentIndexBox.Index]] = [:]
     }
 
     public init(
-        url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(), output: any StreamingOutput,
-        logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, onEvent: @escaping @Sendable (StreamingEvent) -> Void
+        url: URL, selection: ManifestSelection = .main, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(),
+        output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0,
+        onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
         self.url = url
+        self.selection = selection
         self.logger = logger
         self.configuration = configuration
         self.output = output
@@ -336,7 +345,7 @@ public final class StreamingSession: Sendable {
     /// What this engine cannot play yet fails before anything starts, so the engine can hand the URL on.
     private func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
         if let key = timeline.segments.lazy.compactMap(\.key).first(where: { !SegmentDecryptor.canDecrypt($0) }) {
-            throw StreamingError.unsupportedEncryption(key, url: presentation.manifestURL)
+            throw StreamingError.drmUnsupported(key, url: presentation.manifestURL)
         }
     }
 
@@ -403,6 +412,14 @@ public final class StreamingSession: Sendable {
     private func loadPresentation() async throws(StreamingError) -> Presentation {
         if let known = state.withLock({ $0.presentation }) { return known }
         let loaded = try await loadEntry()
+        if MediaSniffer.isMPD(loaded.body) {
+            let layout = try Self.layout(loaded, selection: selection)
+            state.withLock { s in
+                s.dash = (layout, ContinuousClock.now)
+                s.presentation = layout.presentation
+            }
+            return layout.presentation
+        }
         try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
         let presentation: Presentation
         switch try HLSPresentationReader.readEntry(loaded.body, url: loaded.url) {
@@ -427,14 +444,14 @@ public final class StreamingSession: Sendable {
     /// says whether it is a playlist (then loaded whole), a media file (`notStreamable`: the engine reads
     /// it itself) or neither (an HTML page, junk: `notMedia` at once, not a decoder waiting forever).
     private func loadEntry() async throws(StreamingError) -> StreamingLoader.Loaded {
-        if Self.namesPlaylist(url) { return try await loader.load(.manifest, url: url, maxBytes: 4 << 20) }
+        if Self.namesPlaylist(url) || Self.namesMPD(url) { return try await loader.load(.manifest, url: url, maxBytes: 8 << 20) }
         let head: StreamingLoader.Loaded
         do {
             head = try await loader.load(.manifest, url: url, byteRange: ByteSpan(offset: 0, length: 64 << 10), maxBytes: 1 << 20)
         } catch where error.code == .tooLarge {
             throw StreamingError(.notStreamable, "The URL answers with more than a playlist holds: a media file", url: url)
         }
-        if MediaSniffer.significantHead(head.body).starts(with: Array("#EXTM3U".utf8)) {
+        if MediaSniffer.significantHead(head.body).starts(with: Array("#EXTM3U".utf8)) || MediaSniffer.isMPD(head.body) {
             // A server that honoured the range may have cut a long playlist: load it whole.
             return head.body.count < 64 << 10 ? head : try await loader.load(.manifest, url: url, maxBytes: 4 << 20)
         }
@@ -442,6 +459,11 @@ public final class StreamingSession: Sendable {
             throw StreamingError(.notStreamable, "The URL is a media file, not a playlist", url: url)
         }
         return head
+    }
+
+    /// A name that says DASH manifest (`.mpd`).
+    static func namesMPD(_ url: URL) -> Bool {
+        url.path.lowercased().hasSuffix(".mpd")
     }
 
     /// A name that says HLS playlist (`.m3u8`, `.m3u`).
@@ -452,6 +474,7 @@ public final class StreamingSession: Sendable {
 
     /// The variant's timeline: loaded the first time, reloaded for live once it is a target duration old.
     private func loadTimeline(for variant: Int, in presentation: Presentation) async throws(StreamingError) -> MediaTimeline {
+        if state.withLock({ $0.dash != nil }) { return try await loadDASHTimeline(for: variant, in: presentation) }
         let cached = state.withLock { $0.timelines[variant] }
         if let cached, !cached.timeline.isLive || ContinuousClock.now - cached.loadedAt < .milliseconds(Int(cached.timeline.targetDuration * 1000)) {
             return cached.timeline
@@ -473,6 +496,63 @@ public final class StreamingSession: Sendable {
             onEvent(.timelineUpdated(timeline))
         }
         return timeline
+    }
+
+    // MARK: DASH
+
+    private static func layout(_ loaded: StreamingLoader.Loaded, selection: ManifestSelection) throws(StreamingError) -> DASHLayout {
+        let mpd: MPD
+        do {
+            mpd = try MPD.parse([UInt8](loaded.body), url: loaded.url)
+        } catch {
+            throw StreamingError(.invalidManifest, "The DASH manifest could not be read: \(error)", url: loaded.url)
+        }
+        return try DASHLayout(mpd: mpd, selection: selection)
+    }
+
+    /// A DASH variant's timeline, from the MPD already loaded: a live MPD is reloaded once its
+    /// `minimumUpdatePeriod` has passed (and its segment list recomputed for the wall clock each target
+    /// duration); an indexed `SegmentBase` representation's `sidx` is fetched the first time.
+    private func loadDASHTimeline(for variant: Int, in presentation: Presentation) async throws(StreamingError) -> MediaTimeline {
+        let (cached, dash) = state.withLock { ($0.timelines[variant], $0.dash!) }
+        let isLive = dash.layout.mpd.kind == .dynamic
+        if let cached, !isLive || ContinuousClock.now - cached.loadedAt < .milliseconds(Int(cached.timeline.targetDuration * 1000)) {
+            return cached.timeline
+        }
+        var layout = dash.layout
+        if isLive, let period = layout.mpd.minimumUpdatePeriod, ContinuousClock.now - dash.loadedAt >= .milliseconds(Int(max(period, 0.5) * 1000)) {
+            let reloadURL = layout.mpd.location ?? url
+            let loaded = try await loader.load(.manifest, url: reloadURL, maxBytes: 8 << 20)
+            guard MediaSniffer.isMPD(loaded.body) else {
+                throw StreamingError(.notMedia, "Reloading the live DASH manifest returned something else than an MPD", url: loaded.url)
+            }
+            let reloaded = try Self.layout(loaded, selection: selection)
+            if reloaded.presentation.variants.count == presentation.variants.count { layout = reloaded }
+            state.withLock { $0.dash = (layout, ContinuousClock.now) }
+        }
+        var indexes = state.withLock { $0.segmentIndexes[variant] ?? [:] }
+        var timeline: MediaTimeline?
+        while timeline == nil {
+            switch try layout.timeline(for: variant, now: Date().timeIntervalSince1970, indexes: indexes) {
+            case .ready(let value):
+                timeline = value
+            case .needsIndex(let period, let indexURL, let range):
+                let loaded = try await loader.load(.manifest, url: indexURL, byteRange: range, maxBytes: 16 << 20, variantIndex: variant)
+                indexes[period] = try SegmentIndexBox.parse(loaded.body, offset: range.offset)
+                state.withLock { $0.segmentIndexes[variant, default: [:]][period] = indexes[period] }
+            }
+        }
+        let first = state.withLock { s -> Bool in
+            let first = s.timelines.isEmpty
+            s.timelines[variant] = (timeline!, ContinuousClock.now)
+            return first
+        }
+        if first {
+            onEvent(.presentationReady(presentation, timeline!))
+        } else if isLive {
+            onEvent(.timelineUpdated(timeline!))
+        }
+        return timeline!
     }
 
     private static func checkNotSelfListing(_ playlist: MediaPlaylist, url: URL) throws(StreamingError) {

@@ -179,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveDASHTests",
-            dependencies: ["CoveDASH", "CoveXML"],
+            dependencies: ["CoveDASH", "CoveXML", "CoveTesting"],
             swiftSettings: strict
         ),
         .testTarget(

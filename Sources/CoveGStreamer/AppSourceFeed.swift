@@ -33,9 +33,25 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         var elementName: String?
         var pending: [Pending] = []
         var closed = false
+        /// Nothing is pushed until `release()` (see `init(held:)`).
+        var held = false
     }
 
-    init() {}
+    /// `held`: keep every chunk here until `release()` — a second source whose data must not reach the
+    /// decoders before the main source's streams are selected (see `AudioRenditionFeed`).
+    init(held: Bool = false) {
+        state.withLock { $0.held = held }
+    }
+
+    /// Lets a held feed push (what waited goes first). Idempotent.
+    func release() {
+        let flush = state.withLock { s -> Bool in
+            guard s.held else { return false }
+            s.held = false
+            return s.started && !s.closed
+        }
+        if flush { queue.async { [self] in flushPending() } }
+    }
 
     var session: StreamingSession? { links.withLock { $0.session } }
 
@@ -111,7 +127,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             let release = state.withLock { s -> Bool in
                 guard !s.started, !s.closed else { return false }
                 s.started = true
-                return true
+                return !s.held
             }
             if release { queue.async { [self] in flushPending() } }
             return Int32(truncatingIfNeeded: session?.generation ?? 0)
@@ -165,7 +181,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             let source = state.withLock { s -> SourceBox?? in
                 guard !s.closed, current == generation else { return .some(nil) }
                 // Waiting chunks go first: a chunk never overtakes them (an init segment must precede its fragments).
-                guard s.started, s.pending.isEmpty, let source = s.source else {
+                guard s.started, !s.held, s.pending.isEmpty, let source = s.source else {
                     s.pending.append(item)
                     return .none
                 }

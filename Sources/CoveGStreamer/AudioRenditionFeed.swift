@@ -20,7 +20,14 @@ final class AudioRenditionFeed: @unchecked Sendable {
     static let uri = "appsrc://audio"
 
     let tracks: [(track: EngineTrack, rendition: AlternateRendition)]
-    private let feed = AppSourceFeed()
+    /// Held until the main source's streams are selected: decodebin3 in GStreamer 1.22 builds its first
+    /// streams-selected message (the video alone) under its lock and posts it after releasing it, so when
+    /// the rendition's audio arrives at the same moment, playbin3 can handle the audio-and-video selection
+    /// first and then the stale video-only one, and remove the audio output for good (the source stops
+    /// "not-linked" on every restart). Seen in about 1 start of 15 with DASH's separate audio set.
+    private let feed = AppSourceFeed(held: true)
+    /// How long the audio waits for the main source's selection before it goes anyway.
+    private static let holdLimit: Duration = .seconds(1)
     private let transport: any HTTPTransport
     private let configuration: StreamingConfiguration
     private let logger: Logger
@@ -85,6 +92,12 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Starts the selected rendition at `position` (where the video starts).
     func start(at position: Double) {
         feed.session?.start(at: position)
+        DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(Self.holdLimit).seconds) { [feed] in feed.release() }
+    }
+
+    /// The main source's streams were selected: the rendition's audio may reach the decoders now.
+    func releaseInput() {
+        feed.release()
     }
 
     func attach(appsrc: UnsafeMutablePointer<GstElement>, start: Double?) {

@@ -1521,6 +1521,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             return publicSelection(s)
         }
         emit(.tracksSelected(reported))
+        state.withLock { $0.audio }?.releaseInput()
         selectionGate.applied()
     }
 

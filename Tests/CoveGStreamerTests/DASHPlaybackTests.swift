@@ -46,8 +46,8 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([d.video(asset)])
+            defer { controller.shutdown() }
             try await recorder.waitFor(lifecycle: "End")
-            controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             let elements = GStreamerEngine.elementsCreated
@@ -70,6 +70,74 @@ extension RealEngineTests {
                 // One file per representation, fetched by byte ranges (the index first, for SegmentBase).
                 #expect(requests.allSatisfy { $0.range != nil && $0.path.hasSuffix(".mp4") }, "\(described)")
             }
+        }
+
+        /// Under a bitrate cap only the 240p representation is fetched; lifting the cap switches to 720p
+        /// within one segment (the next segment fetched is 720p).
+        @Test func aBitrateCapHoldsTheLowRepresentationAndLiftingItSwitchesWithinOneSegment() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let controller = d.h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.setPreferredPeakBitRate(600_000)
+            controller.isAutoPlay = true
+            controller.setVideos([d.video(.timeline)])
+            try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(3) } else { false } }
+            let capped = d.mediaRequests().filter { $0.path.contains("chunk-stream") && !$0.path.contains("stream2") }
+            #expect(!capped.isEmpty && capped.allSatisfy { $0.path.contains("chunk-stream0-") }, "\(capped.map(\.path))")
+            let mark = d.server.requests.count
+            controller.setPreferredPeakBitRate(nil)
+            try await recorder.waitFor(timeout: .seconds(15)) { if case .variantChanged(_, let change) = $0 { change.to.height == 720 } else { false } }
+            controller.shutdown()
+            let after = d.mediaRequests(from: mark).filter { $0.path.contains("chunk-stream") && !$0.path.contains("stream2") }
+            #expect(after.first?.path.contains("chunk-stream1-") == true, "the first video segment after lifting the cap: \(after.map(\.path))")
+        }
+
+        /// A seek to an unbuffered point lands there: the target's segment is fetched (video and audio)
+        /// and nothing before the target is reported afterwards.
+        @Test(arguments: [DASHFixture.Asset.number, .base])
+        func aSeekLandsAtTheTarget(_ asset: DASHFixture.Asset) async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let controller = d.h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([d.video(asset)])
+            try await recorder.waitFor(lifecycle: "Play")
+            #expect(await controller.seekAndWait(to: .seconds(15)))
+            let mark = await recorder.cursor()
+            try await recorder.waitFor(from: mark) { if case .progress(_, let t) = $0 { t >= .seconds(16) } else { false } }
+            let after = recorder.events.dropFirst(mark).compactMap { if case .progress(_, let t) = $0 { t } else { nil } }
+            #expect(after.allSatisfy { $0 >= .seconds(14.9) }, "\(after)")
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
+
+        /// A manifest whose only video is protected by a key system Cove lacks fails at once with
+        /// drmUnsupported naming it, before any segment is requested.
+        @Test func aWidevineOnlyManifestIsDRMUnsupportedNamingTheKeySystem() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            // The fixture's video set, protected: a CENC signal and Widevine, and no clear video set left.
+            let original = try String(contentsOf: d.fixture.url(.number), encoding: .utf8)
+            let patched = original.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                guard line.contains("<AdaptationSet id=\"0\"") else { return String(line) }
+                return line + "<ContentProtection schemeIdUri=\"urn:mpeg:dash:mp4protection:2011\" value=\"cenc\"/>"
+                    + "<ContentProtection schemeIdUri=\"urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed\"/>"
+            }.joined(separator: "\n")
+            #expect(patched.contains("edef8ba9"))
+            try Data(patched.utf8).write(to: d.fixture.root.appendingPathComponent("number/widevine.mpd"))
+            defer { try? FileManager.default.removeItem(at: d.fixture.root.appendingPathComponent("number/widevine.mpd")) }
+            let controller = d.h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: d.server.url("number/widevine.mpd"), properties: [:])])
+            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .drmUnsupported, "\(error)")
+            #expect(error.message.contains("Widevine"), "\(error.message)")
+            #expect(d.mediaRequests().isEmpty, "\(d.mediaRequests().map(\.path))")
         }
     }
 }

@@ -133,9 +133,11 @@ struct SourceSelectionTests {
         #expect(SourceSelectionPolicy.default(v)?.url.absoluteString == "https://a/3.m3u8")
     }
 
-    @Test func defaultFallsBackToHLSOverHTTPThenMP4ThenFirst() {
+    @Test func defaultFallsBackToHLSOverHTTPThenDASHThenMP4ThenFirst() {
         #expect(SourceSelectionPolicy.default(video([("http://a/1.mp4", .mp4), ("http://a/2.m3u8", .hls)]))?.url.absoluteString == "http://a/2.m3u8")
-        #expect(SourceSelectionPolicy.default(video([("https://a/x.mpd", .dash), ("http://a/1.mp4", .mp4)]))?.url.absoluteString == "http://a/1.mp4")
+        #expect(SourceSelectionPolicy.default(video([("http://a/1.mp4", .mp4), ("https://a/x.mpd", .dash)]))?.url.absoluteString == "https://a/x.mpd")
+        #expect(SourceSelectionPolicy.default(video([("http://a/1.mp4", .mp4), ("http://a/x.webm", nil)]))?.url.absoluteString == "http://a/1.mp4")
+        #expect(SourceSelectionPolicy.default(video([("http://a/x.webm", nil), ("http://a/y.ogv", nil)]))?.url.absoluteString == "http://a/x.webm")
         #expect(SourceSelectionPolicy.default(video([("https://a/x.mpd", .dash), ("https://a/y.mpd", .dash)]))?.url.absoluteString == "https://a/x.mpd")
         #expect(SourceSelectionPolicy.default(video([])) == nil)
     }
@@ -145,13 +147,22 @@ struct SourceSelectionTests {
         #expect(SourceSelectionPolicy.hls(preferringScheme: "http")(v)?.url.absoluteString == "http://a/2.m3u8")
     }
 
-    @Test func theDefaultIsExactlyTheSeedsEvenForDRMAndWithoutDRMSkipsThose() {
+    /// Dynamic Delivery lists DRM sources first. The seed (on Apple devices, which have FairPlay) takes the
+    /// first HLS; Cove has no key system, so the default skips sources needing one while a clear one
+    /// exists, and takes the seed's choice only when none does (playing it then fails drmUnsupported).
+    @Test func theDefaultSkipsSourcesNeedingAKeySystemTheDeviceLacks() {
         let fairplay = Source(url: URL(string: "https://a/fps.m3u8")!, deliveryMethod: .hls, properties: ["key_systems": ["com.apple.fps.1_0": ["key_request_url": "https://k"]]])
+        let widevine = Source(url: URL(string: "https://a/wv.mpd")!, deliveryMethod: .dash, properties: ["key_systems": ["com.widevine.alpha": ["license_url": "https://l"]]])
         let clearHLS = Source(url: URL(string: "http://a/clear.m3u8")!, deliveryMethod: .hls)
+        let clearDASH = Source(url: URL(string: "https://a/clear.mpd")!, deliveryMethod: .dash)
         let clearMP4 = Source(url: URL(string: "https://a/clear.mp4")!, deliveryMethod: .mp4)
-        let video = Video(sources: [fairplay, clearMP4, clearHLS])
-        #expect(SourceSelectionPolicy.default(video) == fairplay)
-        #expect(SourceSelectionPolicy.withoutDRM()(video) == clearHLS)
+        #expect(SourceSelectionPolicy.default(Video(sources: [fairplay, widevine, clearMP4, clearHLS])) == clearHLS)
+        #expect(SourceSelectionPolicy.default(Video(sources: [fairplay, widevine, clearMP4, clearDASH])) == clearDASH)
+        #expect(SourceSelectionPolicy.default(Video(sources: [fairplay, widevine])) == fairplay, "the seed's choice when nothing is playable")
+        #expect(SourceSelectionPolicy.hls(preferringScheme: "https")(Video(sources: [fairplay, clearHLS])) == fairplay, "the seed's rule itself is unchanged")
+        let withWidevine = SourceSelectionPolicy.capabilities(PlaybackCapabilities(formats: [.dash, .hls], keySystems: ["com.widevine.alpha"]))
+        #expect(withWidevine(Video(sources: [fairplay, clearHLS, widevine])) == widevine)
+        #expect(SourceSelectionPolicy.withoutDRM()(Video(sources: [fairplay, clearMP4, clearHLS])) == clearHLS)
         #expect(SourceSelectionPolicy.withoutDRM()(Video(sources: [fairplay])) == nil)
     }
 

@@ -139,5 +139,50 @@ extension RealEngineTests {
             #expect(error.message.contains("Widevine"), "\(error.message)")
             #expect(d.mediaRequests().isEmpty, "\(d.mediaRequests().map(\.path))")
         }
+
+        /// A dynamic MPD (SegmentTemplate @duration, availability from the wall clock, reloaded every 2 s):
+        /// playback starts near the live edge, follows it as segments become available, and seeks back
+        /// inside the time-shift window.
+        @Test func liveDASHFollowsTheEdgeAndSeeksBackInTheWindow() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let name = "number/live-\(getpid()).mpd"
+            let file = d.fixture.root.appendingPathComponent(name)
+            // Eight seconds of the content are available now; one more 2 s segment every 2 s after.
+            let availabilityStart = Date().addingTimeInterval(-8)
+            let formatter = ISO8601DateFormatter()
+            let vod = try String(contentsOf: d.fixture.url(.number), encoding: .utf8)
+            let live = vod
+                .replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\" availabilityStartTime=\"\(formatter.string(from: availabilityStart))\" timeShiftBufferDepth=\"PT30S\" minimumUpdatePeriod=\"PT2S\" suggestedPresentationDelay=\"PT4S\"")
+                .replacingOccurrences(of: "mediaPresentationDuration=\"PT20.0S\"", with: "")
+            #expect(live.contains("dynamic") && !live.contains("mediaPresentationDuration"))
+            try Data(live.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            let controller = d.h.controller(fast: false, liveDVRMinimumWindow: .seconds(4))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: d.server.url(name), properties: [:])])
+            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(15))
+            #expect(recorder.videoType == .live || recorder.videoType == .liveDVR, "\(String(describing: recorder.videoType))")
+            let firstProgress = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
+            if case .progress(_, let first) = firstProgress {
+                #expect(first >= .seconds(1), "starts near the edge, not at the window's start: \(first)")
+            }
+            // Segments published after the start are fetched as they appear.
+            try await recorder.waitFor(timeout: .seconds(20)) { _ in
+                d.mediaRequests().contains { $0.path.hasSuffix("chunk-stream0-00007.m4s") || $0.path.hasSuffix("chunk-stream1-00007.m4s") }
+            }
+            let reloads = d.server.requests.filter { $0.path.hasSuffix(name) }.count
+            #expect(reloads >= 2, "the MPD is reloaded after minimumUpdatePeriod")
+            #expect(!recorder.lifecycleNames.contains("PlaybackStalled"))
+            // Back into the window.
+            #expect(await controller.seekAndWait(to: .seconds(1)))
+            let mark = await recorder.cursor()
+            let landed = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+            if case .progress(_, let position) = landed { #expect(position < .seconds(4), "\(position)") }
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
     }
 }

@@ -69,8 +69,23 @@ public struct SourceSelectionPolicy: Sendable {
 
     public func callAsFunction(_ video: Video) -> Source? { select(video) }
 
-    /// The seed's default: HLS over HTTPS, else HLS over HTTP, else the first MP4, else the first source.
-    public static let `default` = hls(preferringScheme: Source.URLScheme.https)
+    /// The default: the seed's HLS-first rule over the sources this device can play (`PlaybackCapabilities
+    /// .cove`: HLS, DASH and MP4 without a DRM key system) — HLS over HTTPS, else HLS, else DASH, else
+    /// MP4 — and the seed's rule over all sources when none is (the engine then says which key system it lacks).
+    public static let `default` = capabilities(.cove)
+
+    /// The first source the device plays, by `capabilities.formats` order and then the preferred scheme;
+    /// when none is playable, the seed's HLS-first rule over all sources.
+    public static func capabilities(_ capabilities: PlaybackCapabilities) -> SourceSelectionPolicy {
+        SourceSelectionPolicy { video in
+            let playable = video.sources.filter(capabilities.plays)
+            for format in capabilities.formats {
+                let ofFormat = playable.filter { format.matches($0) }
+                if let source = ofFormat.first(where: { $0.scheme == capabilities.preferredScheme }) ?? ofFormat.first { return source }
+            }
+            return hls(preferringScheme: capabilities.preferredScheme)(video)
+        }
+    }
 
     /// The seed's `sourceSelectionHLS(withScheme:)`: the first HLS source with `scheme`, else the first
     /// HLS source with any scheme, else the first MP4, else the first source.
@@ -83,6 +98,44 @@ public struct SourceSelectionPolicy: Sendable {
             if let source = candidates.first(where: \.isMP4) { return source }
             return candidates.first
         }
+    }
+}
+
+/// What a device plays, for source selection: formats in order of preference and the DRM key systems it
+/// has (Playback API `key_systems` names such as `com.widevine.alpha`). Cove on GStreamer has none: it
+/// decrypts AES-128 HLS itself and nothing else.
+public struct PlaybackCapabilities: Sendable, Hashable {
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        case hls, dash, mp4
+
+        func matches(_ source: Source) -> Bool {
+            switch self {
+            case .hls: return source.isHLS
+            case .dash: return source.isDASH
+            case .mp4: return source.isMP4
+            }
+        }
+    }
+
+    public var formats: [Format]
+    public var keySystems: Set<String>
+    /// Among sources of the same format, this scheme first.
+    public var preferredScheme: String
+
+    public init(formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https) {
+        self.formats = formats
+        self.keySystems = keySystems
+        self.preferredScheme = preferredScheme.lowercased()
+    }
+
+    /// Cove's own: HLS, DASH and MP4, no DRM key system.
+    public static let cove = PlaybackCapabilities()
+
+    /// A source of one of `formats` that needs no key system, or one of `keySystems`.
+    public func plays(_ source: Source) -> Bool {
+        guard formats.contains(where: { $0.matches(source) }) else { return false }
+        let needed = source.keySystems.keys
+        return needed.isEmpty || needed.contains(where: keySystems.contains)
     }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// A ready-made catalog folder for `CatalogServer`, built from the generated fixture media: several
 /// videos (adaptive HLS with an MP4 rendition, cue points and two sidecar caption languages;
-/// audio-only; in-manifest subtitles; AES-128), a bumper, and a playlist that also lists a video the
+/// audio-only; in-manifest subtitles; AES-128; DASH listed behind a Widevine copy, as Dynamic Delivery
+/// lists DRM sources first), a bumper, and a playlist that also lists a video the
 /// catalog does not have. Generated once and cached next to the fixtures.
 ///
 /// The SSAI video (`VideoID.ssai`) plays the ladder's clean content without an `ad_config_id`;
@@ -23,6 +24,9 @@ public enum SampleCatalog {
         public static let encrypted = "6000000000104"
         /// Server-side ad insertion: content 20 s stitched with a pre-roll, a two-ad mid-roll and a post-roll.
         public static let ssai = "6000000000105"
+        /// DASH (SegmentTemplate + SegmentTimeline, separate audio set): a Widevine-protected source first,
+        /// then the clear one that a device without DRM plays.
+        public static let dash = "6000000000106"
         /// Listed by the playlist, absent from the catalog.
         public static let missing = "6000000000199"
     }
@@ -34,18 +38,20 @@ public enum SampleCatalog {
     public static func prepare() async throws -> URL {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v3")
-        return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper) }
+        let dash = try await DASHFixture.prepare()
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v4")
+        return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper, dash: dash) }
     }
 
     /// Writes the catalog into `root`, linking the media of `content` and `bumper`.
-    private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia) throws {
+    private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia, dash: DASHFixture) throws {
         let fm = FileManager.default
         for folder in ["videos", "playlists", "media/text"] {
             try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/main"), withDestinationURL: content.root)
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/bumper"), withDestinationURL: bumper.root)
+        try fm.createSymbolicLink(at: root.appendingPathComponent("media/dash"), withDestinationURL: dash.root)
         try Data(contentsOf: content.url(.webVTT)).write(to: root.appendingPathComponent("media/text/en.vtt"))
         let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(of: " at ", with: " à ")
         try french.write(to: root.appendingPathComponent("media/text/fr.vtt"), atomically: true, encoding: .utf8)
@@ -91,6 +97,18 @@ public enum SampleCatalog {
                 "description": "Pre-roll, a two-ad mid-roll at 10 s and a post-roll; request it with an ad_config_id to get the VMAP",
                 "sources": [["src": "media/main/ladder/master.m3u8", "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a", "vmap": .string(SSAITitle.vmapPath)]],
                 "tags": ["ssai"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
+            VideoID.dash: [
+                "id": .string(VideoID.dash), "reference_id": "dash", "name": "DASH (clear and Widevine)", "duration": 20000,
+                "description": "240p and 720p video and an AAC audio set, 2 s fMP4 segments",
+                "sources": [
+                    [
+                        "src": "media/dash/timeline/manifest.mpd", "type": "application/dash+xml", "container": "MP4", "codecs": "avc1,mp4a",
+                        "key_systems": ["com.widevine.alpha": ["license_url": "https://license.invalid/widevine"]],
+                    ],
+                    ["src": "media/dash/timeline/manifest.mpd", "type": "application/dash+xml", "container": "MP4", "codecs": "avc1,mp4a"],
+                ],
+                "tags": ["dash"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.encrypted: [
                 "id": .string(VideoID.encrypted), "reference_id": "aes-128", "name": "AES-128 HLS", "duration": 20000,

@@ -60,6 +60,27 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
+        /// The catalog's DASH video lists a Widevine source first: the clear DASH source is chosen and plays
+        /// to the end on Cove's streaming engine.
+        @Test func theCatalogsDASHVideoPlaysItsClearSource() async throws {
+            let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
+            defer { Task { await server.stop() } }
+            let found = try await service(server).findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.dash))
+            #expect(found.value.sources.count == 2)
+            #expect(!(found.value.sources.first?.keySystems.isEmpty ?? true))
+            let controller = controller(fast: true)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([found.value])
+            try await recorder.waitFor(lifecycle: "End")
+            controller.shutdown()
+            let session = recorder.events.lazy.compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first
+            #expect(session?.source?.keySystems.isEmpty == true, "the clear source")
+            #expect(session?.source?.isDASH == true)
+            #expect(server.media.requests.contains { $0.path.hasSuffix("chunk-stream2-00010.m4s") }, "the audio set played to its last segment")
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
+
         @Test func duringTheBumperSeeksAreRefusedAndPauseResumeAreBumperEvents() async throws {
             let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             defer { Task { await server.stop() } }

@@ -9,7 +9,8 @@ public struct DASHFixture: Sendable {
     public let duration: Int
 
     public enum Asset: String, Sendable, CaseIterable {
-        /// `SegmentTemplate` with `SegmentTimeline` and `$Number%05d$` (ffmpeg `-use_timeline 1`).
+        /// `SegmentTemplate` with `SegmentTimeline` and `$Number%05d$` (ffmpeg `-use_timeline 1`), plus an
+        /// English WebVTT text set (one file, `Role` main): "Cue N at Ns" every 2 s.
         case timeline = "timeline/manifest.mpd"
         /// `SegmentTemplate` with `@duration` (ffmpeg `-use_timeline 0`).
         case number = "number/manifest.mpd"
@@ -23,7 +24,7 @@ public struct DASHFixture: Sendable {
 
     public static func prepare(duration: Int = 20) async throws -> DASHFixture {
         let duration = max(4, duration)
-        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("dash-v2-\(duration)s")
+        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("dash-v3-\(duration)s")
         let root = try await FixtureCache.shared.folder(folder) { staging in
             try await generate(into: staging, duration: duration)
         }
@@ -49,6 +50,7 @@ public struct DASHFixture: Sendable {
         ]
         let dash = ["-f", "dash", "-seg_duration", "2", "-use_template", "1", "-adaptation_sets", "id=0,streams=v id=1,streams=a"]
         try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-use_timeline", "1", dir.path + "/timeline/manifest.mpd"], making: "DASH (SegmentTimeline)")
+        try addTextSet(to: dir.appendingPathComponent("timeline"), duration: duration)
         try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-use_timeline", "0", dir.path + "/number/manifest.mpd"], making: "DASH ($Number$)")
         try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-single_file", "1", dir.path + "/list/manifest.mpd"], making: "DASH (SegmentList)")
 
@@ -79,6 +81,24 @@ public struct DASHFixture: Sendable {
         </MPD>
         """
         try Data(mpd.utf8).write(to: base.appendingPathComponent("manifest.mpd"))
+    }
+
+    /// Writes `subs.vtt` beside the manifest and lists it as a text adaptation set (the sidecar form DASH
+    /// packagers use for WebVTT).
+    private static func addTextSet(to folder: URL, duration: Int) throws {
+        var vtt = "WEBVTT\n\n"
+        for start in stride(from: 0, to: duration, by: 2) {
+            vtt += "\(FixtureGenerator.vttTime(start)).000 --> \(FixtureGenerator.vttTime(start + 1)).900\nCue \(start / 2 + 1) at \(start)s\n\n"
+        }
+        try Data(vtt.utf8).write(to: folder.appendingPathComponent("subs.vtt"))
+        let manifest = folder.appendingPathComponent("manifest.mpd")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        let set = """
+        <AdaptationSet id="2" contentType="text" mimeType="text/vtt" lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>\
+        <Representation id="sub-en" bandwidth="256"><BaseURL>subs.vtt</BaseURL></Representation></AdaptationSet>
+        """
+        guard let end = text.range(of: "</Period>") else { throw FixtureError(description: "ffmpeg wrote an MPD without </Period>") }
+        try Data(text.replacingCharacters(in: end, with: set + "\n</Period>").utf8).write(to: manifest)
     }
 
     /// The last byte of the initialization part (ftyp + moov) and the byte range of the sidx box that

@@ -39,7 +39,7 @@ public enum SampleCatalog {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
         let dash = try await DASHFixture.prepare()
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v4")
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v5")
         return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper, dash: dash) }
     }
 

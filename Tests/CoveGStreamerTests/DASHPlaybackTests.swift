@@ -184,5 +184,32 @@ extension RealEngineTests {
             controller.shutdown()
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
         }
+
+        /// The MPD's WebVTT text set is a text track, selected by its main role, whose cues are delivered
+        /// at their times (after a seek too) and stop when it is turned off.
+        @Test func aWebVTTTextSetShowsCaptions() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let controller = d.h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([d.video(.timeline)])
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 2 at 2s" } } else { false } }
+            #expect(await controller.seekAndWait(to: .seconds(12.5), tolerance: .zero))
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false } }
+            let session = try #require(controller.currentSession)
+            #expect(session.textTrackGroup.tracks.contains { $0.language == "en" })
+            session.selectTextTrack(nil)
+            try await recorder.waitFor(timeout: .seconds(5)) { if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false } }
+            controller.shutdown()
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            for change in changes {
+                for cue in change.cues {
+                    let k = Double(cue.text.split(separator: " ")[1]) ?? -1
+                    #expect(change.position.seconds >= 2 * (k - 1) - 0.05 && change.position.seconds < 2 * (k - 1) + 1.95, "\(change)")
+                }
+            }
+            #expect(d.server.requests.filter { $0.path.hasSuffix("subs.vtt") }.count == 1, "the file is fetched once")
+        }
     }
 }

@@ -20,6 +20,8 @@ public struct DASHLayout: Sendable {
 
     /// The group ID of the DASH audio renditions (variants name it as their audio group).
     static let audioGroup = "dash-audio"
+    /// The group ID of the DASH text renditions.
+    static let textGroup = "dash-text"
 
     public init(mpd: MPD, selection: ManifestSelection) throws(StreamingError) {
         self.mpd = mpd
@@ -51,7 +53,10 @@ public struct DASHLayout: Sendable {
                 throw StreamingError(.invalidManifest, "The DASH manifest no longer has audio set \(position + 1)", url: mpd.url)
             }
             chosenSet = audioSets[position]
+        case .wholeFile:
+            throw StreamingError(.invalidManifest, "A whole-file text rendition is not a DASH stream a session can play", url: mpd.url)
         }
+        let texts = selection == .main ? Self.textRenditions(first, mpd: mpd) : []
         let set = first.adaptationSets[chosenSet]
         guard !set.representations.isEmpty else { throw StreamingError(.invalidManifest, "The DASH manifest's chosen adaptation set has no representation", url: mpd.url) }
         let variants = set.representations.enumerated().map { index, representation in
@@ -59,10 +64,10 @@ public struct DASHLayout: Sendable {
                 index: index, bandwidth: representation.bandwidth, width: representation.width, height: representation.height,
                 codecs: representation.codecs, frameRate: representation.frameRate,
                 playlistURL: Self.identity(of: representation, in: mpd),
-                audioGroup: renditions.isEmpty ? nil : Self.audioGroup
+                audioGroup: renditions.isEmpty ? nil : Self.audioGroup, subtitlesGroup: texts.isEmpty ? nil : Self.textGroup
             )
         }
-        presentation = Presentation(manifestURL: mpd.url, variants: variants, audioRenditions: renditions)
+        presentation = Presentation(manifestURL: mpd.url, variants: variants, audioRenditions: renditions, textRenditions: texts)
         // Later periods: the set of the same kind and language (else the same position), and in it the
         // representation of the same ID (else the same rank by bandwidth).
         let kind = set.contentType
@@ -130,6 +135,25 @@ public struct DASHLayout: Sendable {
             }
         }
         return .ready(MediaTimeline(segments: segments, targetDuration: max(longest, mpd.maxSegmentDuration ?? 0, 0.5), isLive: mpd.kind == .dynamic))
+    }
+
+    /// Text sets whose representation is one WebVTT file (`text/vtt`, no segment template or list): the
+    /// common DASH sidecar form. Segmented text (WebVTT or TTML in fMP4, `wvtt`/`stpp`) is left out.
+    private static func textRenditions(_ period: Period, mpd: MPD) -> [AlternateRendition] {
+        let duration = mpd.mediaPresentationDuration ?? period.duration ?? 0
+        var result: [AlternateRendition] = []
+        for set in period.adaptationSets where set.contentType == .text {
+            guard let representation = set.representations.first,
+                  (representation.mimeType ?? set.mimeType)?.lowercased() == "text/vtt",
+                  case .base(let base) = representation.addressing, base.indexRange == nil
+            else { continue }
+            result.append(AlternateRendition(
+                kind: .text, groupID: textGroup, name: set.label ?? set.language ?? "Subtitles \(result.count + 1)", language: set.language,
+                isDefault: set.isMain, isAutoselect: true, isForced: set.roles.contains("forced-subtitle"),
+                playlistURL: representation.baseURL, selection: .wholeFile(duration: duration)
+            ))
+        }
+        return result
     }
 
     /// The MPD's URL with the representation's ID as fragment: how the variant is named in reports (a

@@ -81,6 +81,9 @@ public enum ManifestSelection: Sendable, Hashable {
     /// A DASH audio adaptation set: its position among the first period's audio sets (later periods are
     /// matched by language, then position). Its representations are the session's variants.
     case dashAudio(Int)
+    /// A text rendition that is one whole WebVTT file (a DASH text set whose representation is just a
+    /// `BaseURL`), spanning `duration` seconds from the presentation's start.
+    case wholeFile(duration: Double)
 }
 
 /// An alternate rendition: another audio language, or a subtitle track.

@@ -5,8 +5,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Loads one HLS subtitle rendition (`EXT-X-MEDIA:TYPE=SUBTITLES` with a URI): its media playlist, then
-/// the WebVTT segments near the playhead, and reports their cues on the presentation timeline — as
+/// Loads one subtitle rendition — HLS (`EXT-X-MEDIA:TYPE=SUBTITLES` with a URI: its media playlist, then
+/// its segments) or one whole WebVTT file (a DASH text set) —
+/// fetching the WebVTT near the playhead, and reports their cues on the presentation timeline — as
 /// hls.js's and Shaka's text streams do, so the engine delivers cues without GStreamer's network code.
 ///
 /// - Segments covering [playhead − 1 s, playhead + `lookahead`] are fetched in timeline order, each once.
@@ -236,6 +237,16 @@ public final class TextRenditionLoader: Sendable {
     }
 
     private func loadPlaylist(generation: Int) async throws(StreamingError) {
+        if case .wholeFile(let duration) = rendition.selection {
+            // One WebVTT file for the whole presentation (DASH sidecar text): one segment, cue times as written.
+            let timeline = MediaTimeline(segments: [SegmentReference(sequence: 0, start: 0, duration: max(duration, 0), url: playlistURL)], targetDuration: max(duration, 1), isLive: false)
+            state.withLock { s in
+                guard s.running, s.generation == generation else { return }
+                s.timeline = timeline
+                s.loadedAt = ContinuousClock.now
+            }
+            return
+        }
         let loaded = try await loader.load(.manifest, url: playlistURL, maxBytes: 8 << 20)
         try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
         let playlist = try HLSPresentationReader.readMediaPlaylist(loaded.body, url: loaded.url)

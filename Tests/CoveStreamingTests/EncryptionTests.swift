@@ -465,7 +465,7 @@ struct EncryptedSessionTests {
         #expect(error.message.contains(method))
         #expect(error.message.contains(keyFormat ?? "identity"))
         #expect(error.message.contains("DRM"))
-        #expect(error.playbackError.code == .unsupportedFormat)
+        #expect(error.playbackError.code == .drmUnsupported)
         #expect(!cdn.requestedPaths.contains { $0.hasPrefix("/vod/keys/") || $0.hasSuffix(".ts") })
         #expect(harness.output.log.isEmpty)
     }

@@ -133,7 +133,7 @@ struct SessionFailureTests {
         let error = try await Self.failure(of: harness)
         #expect(harness.events.failures.map(\.code) == [.drmUnsupported])
         #expect(error.message.contains("SAMPLE-AES"))
-        #expect(error.playbackError.code == .unsupportedFormat)
+        #expect(error.playbackError.code == .drmUnsupported)
         #expect(!cdn.requestedPaths.contains("/enc/v/key.bin"))
         #expect(!cdn.requestedPaths.contains("/enc/v/s0.ts"))
         #expect(harness.output.log.isEmpty)

@@ -107,8 +107,9 @@ public struct SegmentDecryption: Sendable, CustomStringConvertible, CustomDebugS
     }
 
     private func decrypt(_ loaded: StreamingLoader.Loaded, iv: [UInt8], what: String) throws(StreamingError) -> Data {
+        let plain: Data
         do {
-            return try SegmentDecryptor.decrypt(loaded.body, key: key, iv: iv)
+            plain = try SegmentDecryptor.decrypt(loaded.body, key: key, iv: iv)
         } catch {
             // An error page instead of the segment is the server's answer, not a key problem.
             if MediaSniffer.isDocument(MediaSniffer.significantHead(loaded.body), contentType: loaded.contentType) {
@@ -121,7 +122,19 @@ public struct SegmentDecryption: Sendable, CustomStringConvertible, CustomDebugS
                 url: loaded.url
             )
         }
+        // A wrong key (or IV) usually breaks the padding; when the padding happens to read right, the bytes
+        // are still no media: the same failure, not a damaged stream.
+        guard MediaSniffer.segmentFormat(plain) != nil else {
+            throw StreamingError(
+                .decryptionFailed,
+                "The \(what) \(Redaction.redact(url: loaded.url)) decrypted with the AES-128 key \(Redaction.redact(url: keyURL)) is not media: "
+                    + "the key or the IV does not match the stream; check that the key server answers this stream's key",
+                url: loaded.url
+            )
+        }
+        return plain
     }
+
 }
 
 extension StreamingError {

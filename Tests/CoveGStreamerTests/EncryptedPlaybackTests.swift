@@ -1,0 +1,84 @@
+import CoveCore
+import CoveGStreamer
+import CoveStreaming
+import CoveTesting
+import Foundation
+import Testing
+
+extension RealEngineTests {
+    /// AES-128 HLS on the real engine with a key server that demands a token: the app's request filter
+    /// adds it to key requests; without it the key is refused (typed, the token never printed); a wrong
+    /// key is a typed decryption failure, not a decoder error.
+    @Suite("AES-128 HLS with key authorization")
+    struct EncryptedPlaybackTests {
+        static let token = "Bearer cove-key-token-0123456789abcdef"
+
+        /// The key server: the fixture's key with the token, 401 without; `wrongKey` serves other bytes.
+        static func start(wrongKey: Bool = false) async throws -> Harness {
+            let h = try await Harness.start()
+            let key = try Data(contentsOf: h.fixtures.root.appendingPathComponent("aes/key.bin"))
+            h.server.addRoute(prefix: "/aes/key.bin") { request in
+                guard request.headers["authorization"] == Self.token else {
+                    return MediaServerResponse(status: 401, contentType: "text/plain", body: Data("token required".utf8), headers: [:])
+                }
+                let body = wrongKey ? Data(key.map { $0 ^ 0x5A }) : key
+                return MediaServerResponse(status: 200, contentType: "application/octet-stream", body: body, headers: [:])
+            }
+            return h
+        }
+
+        func controller(_ h: Harness, token: String?) -> PlaybackController {
+            var streaming = StreamingConfiguration()
+            if let token { streaming.requestFilters = [.header("Authorization", token, kinds: [.key])] }
+            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug))
+            let engine = GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug), streaming: streaming)
+            return PlayerSDKManager.shared.makePlaybackController(engine: engine, configuration: configuration)
+        }
+
+        @Test func playsWithTheTokenAddedToKeyRequestsOnly() async throws {
+            let h = try await Self.start()
+            defer { Task { await h.stop() } }
+            let controller = controller(h, token: Self.token)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.aes)])
+            try await recorder.waitFor(lifecycle: "End")
+            controller.shutdown()
+            #expect(try #require(recorder.progress.last) >= .seconds(19.5))
+            let keys = h.server.requests.filter { $0.path.hasSuffix("key.bin") }
+            #expect(!keys.isEmpty && keys.allSatisfy { $0.status == 200 })
+            let others = h.server.requests.filter { !$0.path.hasSuffix("key.bin") }
+            #expect(others.allSatisfy { $0.headers["authorization"] == nil }, "the token goes to the key server only")
+        }
+
+        @Test func withoutTheTokenTheKeyIsRefusedTyped() async throws {
+            let h = try await Self.start()
+            defer { Task { await h.stop() } }
+            let controller = controller(h, token: nil)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.aes)])
+            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .keyAuthorizationFailed, "\(error)")
+            #expect(error.httpStatus == 401)
+            #expect(!recorder.lifecycleNames.contains("Play"))
+        }
+
+        @Test func aWrongKeyIsADecryptionFailureAndTheTokenIsNeverPrinted() async throws {
+            let h = try await Self.start(wrongKey: true)
+            defer { Task { await h.stop() } }
+            let controller = controller(h, token: Self.token)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.aes)])
+            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .decryptionFailed, "\(error)")
+            let printed = h.logs.text + recorder.events.map { "\($0)" }.joined() + "\(error)"
+            #expect(!printed.contains("cove-key-token"), "the token leaked")
+        }
+    }
+}

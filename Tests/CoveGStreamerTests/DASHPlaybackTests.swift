@@ -211,5 +211,40 @@ extension RealEngineTests {
             }
             #expect(d.server.requests.filter { $0.path.hasSuffix("subs.vtt") }.count == 1, "the file is fetched once")
         }
+
+        /// The same 20 s as two periods of 10 s (the second with its own start number and presentation time
+        /// offset): playback crosses the boundary without a stall, plays to the end, and a seek lands in the
+        /// second period.
+        @Test func twoPeriodsPlayAcrossTheBoundaryAndSeekIntoTheSecond() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let vod = try String(contentsOf: d.fixture.url(.number), encoding: .utf8)
+            let open = try #require(vod.range(of: "<Period id=\"0\" start=\"PT0.0S\">"))
+            let close = try #require(vod.range(of: "</Period>"))
+            let body = String(vod[open.upperBound..<close.lowerBound])
+            let second = body.replacingOccurrences(of: "startNumber=\"1\"", with: "startNumber=\"6\" presentationTimeOffset=\"10000000\"")
+            let twoPeriods = String(vod[..<open.lowerBound])
+                + "<Period id=\"0\" start=\"PT0S\" duration=\"PT10S\">" + body + "</Period>"
+                + "<Period id=\"1\" start=\"PT10S\">" + second + "</Period>"
+                + String(vod[close.upperBound...])
+            let name = "number/periods-\(getpid()).mpd"
+            let file = d.fixture.root.appendingPathComponent(name)
+            try Data(twoPeriods.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+
+            let controller = d.h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: d.server.url(name), properties: [:])])
+            try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(12) } else { false } }
+            #expect(!recorder.lifecycleNames.contains("PlaybackStalled"), "crossing the period boundary")
+            #expect(await controller.seekAndWait(to: .seconds(16)))
+            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(15))
+            controller.shutdown()
+            #expect(try #require(recorder.progress.last) >= .seconds(19.5))
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            let video = d.mediaRequests().filter { $0.path.contains("chunk-stream0-") || $0.path.contains("chunk-stream1-") }.map { ($0.path as NSString).lastPathComponent }
+            #expect(video.contains { $0.hasSuffix("-00006.m4s") } && video.contains { $0.hasSuffix("-00010.m4s") }, "\(video)")
+        }
     }
 }

@@ -26,18 +26,26 @@ struct CoveBench: AsyncParsableCommand {
     @Flag(help: "Only run the parser benchmarks and print them (nothing is written).")
     var parsersOnly = false
 
-    @Option(help: "With --parsers-only: only this parser (webvtt or vmap), for profiling one at a time.")
+    @Option(help: "With --parsers-only: only this parser (webvtt, vmap or mpd), for profiling one at a time.")
     var parser: String?
 
     @Option(help: "Only run the reliability stress with this many sessions (issue 14: 500) and print it; exits 1 when memory, threads or file descriptors grew.")
     var stress: Int?
 
-    private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result) {
+    private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
         let vtt = try ParserBench.webVTT()
         sayWebVTT(vtt)
         let vmap = try VMAPBench.parse()
         sayVMAP(vmap)
-        return (vtt, vmap)
+        let mpd = (try MPDBench.parse(), try MPDBench.parseAndExpand())
+        sayMPD(mpd)
+        return (vtt, vmap, mpd)
+    }
+
+    private static func sayMPD(_ mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
+        say(String(format: "MPD %.2f MB, %d segments: parse %@ ms; parse + expand %@ ms", Double(mpd.parse.bytes) / 1e6, mpd.parse.cues,
+                   mpd.parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString,
+                   mpd.expand.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
     }
 
     private static func sayWebVTT(_ vtt: ParserBench.Result) {
@@ -65,16 +73,17 @@ struct CoveBench: AsyncParsableCommand {
         if parsersOnly {
             switch parser?.lowercased() {
             case "vmap": Self.sayVMAP(try VMAPBench.parse())
+            case "mpd": Self.sayMPD((try MPDBench.parse(), try MPDBench.parseAndExpand()))
             case "webvtt": Self.sayWebVTT(try ParserBench.webVTT())
             case nil:
                 _ = try Self.parserBenchmarks()
             case let other?:
-                throw ValidationError("--parser takes webvtt or vmap, not \(other)")
+                throw ValidationError("--parser takes webvtt, vmap or mpd, not \(other)")
             }
             return
         }
         // Parsers first, while no pipeline threads are winding down in the background.
-        let (vtt, vmap) = try Self.parserBenchmarks()
+        let (vtt, vmap, mpd) = try Self.parserBenchmarks()
         let fixtures = try await FixtureMedia.prepare(.init(duration: 30))
         let server = try await MediaServer.start(root: fixtures.root)
         let url = server.url(.ladder).absoluteString
@@ -107,6 +116,7 @@ struct CoveBench: AsyncParsableCommand {
         report.transitionGaps = gaps
         report.webVTT = vtt
         report.vmap = vmap
+        report.mpd = mpd
         say(report.text)
         try report.write(to: out)
         say("Wrote \(out)")
@@ -184,6 +194,7 @@ struct Report {
     var transitionGaps: [Double] = []
     var webVTT: ParserBench.Result?
     var vmap: ParserBench.Result?
+    var mpd: (parse: ParserBench.Result, expand: ParserBench.Result)?
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -246,7 +257,17 @@ struct Report {
         |---|---|---|---|
         \(String(format: "| parse %.1f MB WebVTT (%d cues) | **%.0f** (%.0f, %.0f) | < 200 ms | %@ |", Double(vtt.bytes) / 1e6, vtt.cues, best * 1000, median * 1000, (vtt.seconds.max() ?? 0) * 1000, (best < 0.2 ? "met" : "not met") as NSString))
         \(vmapRow)
+        \(mpdRows)
         """
+    }
+
+    /// Issue 16's MPD rows; the generated document is described so the numbers can be reproduced.
+    private var mpdRows: String {
+        guard let mpd else { return "" }
+        let best = mpd.parse.seconds.min() ?? .nan
+        let bestExpand = mpd.expand.seconds.min() ?? .nan
+        return String(format: "| parse %.2f MB live MPD (SSAI-style: 5 min / 30 s periods, 4 video + 1 audio representations, explicit SegmentTimeline; `MPD.parse`, %d runs) | **%.1f** (%.1f, %.1f) | < 20 ms | %@ |\n", Double(mpd.parse.bytes) / 1e6, mpd.parse.seconds.count, best * 1000, Self.median(mpd.parse.seconds) * 1000, (mpd.parse.seconds.max() ?? 0) * 1000, (best < 0.02 ? "met" : "not met") as NSString)
+            + String(format: "| the same, parsed and every representation expanded (%d segments) | **%.1f** (%.1f, %.1f) | — | |", mpd.parse.cues, bestExpand * 1000, Self.median(mpd.expand.seconds) * 1000, (mpd.expand.seconds.max() ?? 0) * 1000)
     }
 
     /// Issue 5's VMAP row; the generated document is described so the number can be reproduced.

@@ -1,3 +1,4 @@
+import CoveDASH
 import CoveSSAI
 import CoveText
 import Foundation
@@ -89,5 +90,80 @@ enum VMAPBench {
             index += 1
         }
         return Array((xml + "</vmap:VMAP>\n").utf8)
+    }
+}
+
+/// Parser speed for issue 16 (a 2 MB live MPD parses in under 20 ms): a generated dynamic MPD as a long
+/// server-side-ad live stream writes it — many periods, each with a 4-rung video set and an audio set,
+/// every representation with its own `SegmentTimeline` of explicit `S@t` entries (no repeats), the
+/// shape that makes live MPDs large. Timed: `MPD.parse` alone (the row's target), and parse plus the
+/// expansion of every representation's segments (`cues` counts those segments).
+enum MPDBench {
+    static let url = URL(string: "https://live.example.com/channel/manifest.mpd")!
+
+    static func parse(targetBytes: Int = 2_000_000, runs: Int = 9) throws -> ParserBench.Result {
+        let bytes = generated(targetBytes: targetBytes)
+        let segments = try expandAll(try MPD.parse(bytes, url: url))
+        let timed = try ParserBench.time(bytes, runs: runs) { try MPD.parse($0, url: url).periods.count }
+        return ParserBench.Result(bytes: timed.bytes, cues: segments, seconds: timed.seconds)
+    }
+
+    static func parseAndExpand(targetBytes: Int = 2_000_000, runs: Int = 9) throws -> ParserBench.Result {
+        try ParserBench.time(generated(targetBytes: targetBytes), runs: runs) { try expandAll(try MPD.parse($0, url: url)) }
+    }
+
+    static func expandAll(_ mpd: MPD) throws -> Int {
+        var count = 0
+        for period in mpd.periods {
+            for set in period.adaptationSets {
+                for representation in set.representations {
+                    count += try representation.segments(in: period, of: mpd, now: 1_800_000_000)?.segments.count ?? 0
+                }
+            }
+        }
+        return count
+    }
+
+    static func generated(targetBytes: Int) -> [UInt8] {
+        var xml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="dynamic"
+          availabilityStartTime="2026-01-01T00:00:00Z" publishTime="2026-01-15T10:00:00Z" minimumUpdatePeriod="PT2S"
+          timeShiftBufferDepth="PT4H" suggestedPresentationDelay="PT6S" minBufferTime="PT2S">
+
+        """
+        xml.reserveCapacity(targetBytes + 16_384)
+        var period = 0
+        var start = 1_200_000.0
+        while xml.utf8.count < targetBytes {
+            // Alternating content (5 min) and ad (30 s) periods.
+            let length = period % 2 == 0 ? 300.0 : 30.0
+            xml += "<Period id=\"p\(period)\" start=\"PT\(Int(start))S\"><BaseURL>period-\(period)/</BaseURL>\n"
+            xml += "<AdaptationSet id=\"0\" contentType=\"video\" mimeType=\"video/mp4\" segmentAlignment=\"true\" startWithSAP=\"1\">\n"
+            for (id, (bandwidth, height)) in [(800_000, 360), (1_600_000, 540), (3_000_000, 720), (6_000_000, 1080)].enumerated() {
+                xml += "<Representation id=\"v\(id)\" bandwidth=\"\(bandwidth)\" width=\"\(height * 16 / 9)\" height=\"\(height)\" codecs=\"avc1.64001f\" frameRate=\"30000/1001\">"
+                xml += timeline(length: length, timescale: 90_000, segment: 2.002, media: "v\(id)")
+                xml += "</Representation>\n"
+            }
+            xml += "</AdaptationSet>\n<AdaptationSet id=\"1\" contentType=\"audio\" mimeType=\"audio/mp4\" lang=\"en\">"
+            xml += "<Representation id=\"a0\" bandwidth=\"128000\" codecs=\"mp4a.40.2\" audioSamplingRate=\"48000\">"
+            xml += timeline(length: length, timescale: 48_000, segment: 2.0053, media: "a0")
+            xml += "</Representation></AdaptationSet>\n</Period>\n"
+            start += length
+            period += 1
+        }
+        xml += "</MPD>\n"
+        return Array(xml.utf8)
+    }
+
+    private static func timeline(length: Double, timescale: Int, segment: Double, media: String) -> String {
+        var text = "<SegmentTemplate timescale=\"\(timescale)\" initialization=\"\(media)/init.mp4\" media=\"\(media)/$Time$.m4s\"><SegmentTimeline>"
+        var time = 0
+        let duration = Int(segment * Double(timescale))
+        while Double(time) / Double(timescale) < length {
+            text += "<S t=\"\(time)\" d=\"\(duration)\"/>"
+            time += duration
+        }
+        return text + "</SegmentTimeline></SegmentTemplate>"
     }
 }

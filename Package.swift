@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveStreamingTests",
-            dependencies: ["CoveStreaming", "CoveHLS", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CoveStreaming", "CoveHLS", "CoveDASH", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

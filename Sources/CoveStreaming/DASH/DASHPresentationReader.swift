@@ -134,7 +134,10 @@ public struct DASHLayout: Sendable {
                 ))
             }
         }
-        return .ready(MediaTimeline(segments: segments, targetDuration: max(longest, mpd.maxSegmentDuration ?? 0, 0.5), isLive: mpd.kind == .dynamic))
+        return .ready(MediaTimeline(
+            segments: segments, targetDuration: max(longest, mpd.maxSegmentDuration ?? 0, 0.5), isLive: mpd.kind == .dynamic,
+            liveDelay: mpd.suggestedPresentationDelay
+        ))
     }
 
     /// Text sets whose representation is one WebVTT file (`text/vtt`, no segment template or list): the

@@ -88,9 +88,13 @@ public struct MediaTimeline: Sendable, Hashable {
     public let isLive: Bool
     /// HLS `PLAYLIST-TYPE:EVENT`: segments are only ever added, so the whole list stays seekable.
     public let isEvent: Bool
+    /// How far behind the end of a live timeline playback sits, when the manifest says (DASH
+    /// `suggestedPresentationDelay`); nil: three target durations (RFC 8216 §6.3.3).
+    public let liveDelay: Double?
 
-    public init(segments: [SegmentReference], targetDuration: Double, isLive: Bool, isEvent: Bool = false) {
+    public init(segments: [SegmentReference], targetDuration: Double, isLive: Bool, isEvent: Bool = false, liveDelay: Double? = nil) {
         self.segments = segments
+        self.liveDelay = liveDelay.flatMap { $0.isFinite && $0 >= 0 ? min($0, 3_600) : nil }
         // Between a millisecond and an hour: it paces live reloads, so a hostile value must not stop them.
         self.targetDuration = min(max(targetDuration.isFinite ? targetDuration : 1, 0.001), 3_600)
         self.isLive = isLive
@@ -123,7 +127,7 @@ public struct MediaTimeline: Sendable, Hashable {
         return index
     }
 
-    /// Where a live stream's playback starts and its live edge sits: three target durations before the
-    /// end (RFC 8216 §6.3.3), never before the start.
-    public var liveEdge: Double { max(start, end - 3 * targetDuration) }
+    /// Where a live stream's playback starts and its live edge sits: `liveDelay` (DASH's suggested
+    /// presentation delay) or three target durations (RFC 8216 §6.3.3) before the end, never before the start.
+    public var liveEdge: Double { max(start, end - (liveDelay ?? 3 * targetDuration)) }
 }

@@ -11,7 +11,10 @@ public struct XMLTreeElement: Sendable {
     public var name: String { storage.name }
     /// The part after the prefix: elements are matched by this, because prefixes vary by server.
     public var localName: String { storage.localName }
-    public var attributes: [String: String] { storage.attributes }
+    /// The attributes as a dictionary (built on each call: the readers ask `attribute(_:)`).
+    public var attributes: [String: String] { Dictionary(storage.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
+    /// The attributes in document order (the scanner's) or the parser's order; names are unique.
+    public var attributeList: [XMLAttribute] { storage.attributes }
     /// The namespace declarations in force here, so a subtree can be written out as a
     /// standalone document. Shared with the parent unless this element declares its own.
     public var scope: NamespaceScope? { storage.scope }
@@ -20,7 +23,11 @@ public struct XMLTreeElement: Sendable {
     public var line: Int { storage.line }
 
     init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
-        storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributes, scope: scope, children: children, line: line)
+        self.init(name: name, attributeList: attributes.map { XMLAttribute(name: $0.key, value: $0.value) }, scope: scope, line: line, children: children)
+    }
+
+    init(name: String, attributeList: [XMLAttribute], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
+        storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributeList, scope: scope, children: children, line: line)
     }
 
     /// The name after its last colon, found on the UTF-8 bytes (a `Character` search would
@@ -34,12 +41,12 @@ public struct XMLTreeElement: Sendable {
     private final class Storage: Sendable {
         let name: String
         let localName: String
-        let attributes: [String: String]
+        let attributes: [XMLAttribute]
         let scope: NamespaceScope?
         let children: [XMLTreeNode]
         let line: Int
 
-        init(name: String, localName: String, attributes: [String: String], scope: NamespaceScope?, children: [XMLTreeNode], line: Int) {
+        init(name: String, localName: String, attributes: [XMLAttribute], scope: NamespaceScope?, children: [XMLTreeNode], line: Int) {
             self.name = name
             self.localName = localName
             self.attributes = attributes
@@ -92,7 +99,7 @@ public struct XMLTreeElement: Sendable {
 
     /// The attribute, trimmed, or nil when absent or blank.
     public func attribute(_ name: String) -> String? {
-        guard let raw = attributes[name] else { return nil }
+        guard let raw = rawAttribute(name) else { return nil }
         let value = Self.trimmed(raw)
         return value.isEmpty ? nil : value
     }
@@ -101,7 +108,7 @@ public struct XMLTreeElement: Sendable {
     /// whose attribute spelling is not standardised).
     public func attribute(anyCase name: String) -> String? {
         if let exact = attribute(name) { return exact }
-        guard let key = attributeKey(anyCase: name), let raw = attributes[key] else { return nil }
+        guard let key = attributeKey(anyCase: name), let raw = rawAttribute(key) else { return nil }
         let value = Self.trimmed(raw)
         return value.isEmpty ? nil : value
     }
@@ -109,9 +116,15 @@ public struct XMLTreeElement: Sendable {
     /// The attribute's name as this element spells it (`ttl`, `TTL`…); the exact spelling wins,
     /// then the first in sorted order, so the choice never depends on dictionary order.
     public func attributeKey(anyCase name: String) -> String? {
-        if attributes[name] != nil { return name }
+        if rawAttribute(name) != nil { return name }
         let lowered = name.lowercased()
-        return attributes.keys.filter { $0.lowercased() == lowered }.min()
+        return storage.attributes.map(\.name).filter { $0.lowercased() == lowered }.min()
+    }
+
+    /// The attribute's value as written, by exact name (a linear look: elements have a handful).
+    public func rawAttribute(_ name: String) -> String? {
+        for attribute in storage.attributes where attribute.name == name { return attribute.value }
+        return nil
     }
 
     public static func trimmed(_ text: String) -> String {
@@ -151,6 +164,12 @@ public final class NamespaceScope: Sendable {
         }
         return nil
     }
+}
+
+/// One attribute of an element.
+public struct XMLAttribute: Sendable, Hashable {
+    public let name: String
+    public let value: String
 }
 
 public enum XMLTreeNode: Sendable {

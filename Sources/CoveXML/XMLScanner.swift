@@ -1,0 +1,387 @@
+/// A small, strict XML reader in Swift that builds the same `XMLTreeElement` tree as `XMLTreeBuilder`,
+/// for documents where Foundation's `XMLParser` costs too much per element (a live DASH MPD is tens of
+/// thousands of `<S/>` elements; `XMLParser` builds a dictionary and several strings for each, about a
+/// microsecond, before Cove sees it).
+///
+/// It reads what the guard lets through (`XMLInputGuard`: UTF-8, no NUL, no DOCTYPE or ENTITY): elements,
+/// attributes in single or double quotes, text, CDATA, comments and processing instructions, the five
+/// predefined entities and character references. Everything else XML forbids is refused as
+/// `malformedXML` with its line and column: a mismatched or missing end tag, `<` or an unknown entity in
+/// an attribute value, a duplicate attribute, content after the root, a character reference to a
+/// character XML does not allow. The limits are checked while reading, as the builder does.
+/// Namespaces are not resolved (elements are matched by local name), as with the builder.
+public enum XMLScanner {
+    public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits) throws(XMLReadError) -> XMLTreeBuilder.Result {
+        try bytes.withUnsafeBufferPointer { buffer throws(XMLReadError) in
+            var scanner = Scanner(bytes: buffer, limits: limits)
+            return XMLTreeBuilder.Result(root: try scanner.document(), recoverableProblem: false)
+        }
+    }
+
+    private struct OpenElement {
+        let name: String
+        let attributes: [XMLAttribute]
+        let scope: NamespaceScope?
+        let line: Int
+        var children: [XMLTreeNode] = []
+        var textLength = 0
+        var pendingText = ""
+    }
+
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let limits: XMLLimits
+        let maxDepth: Int
+        var position = 0
+        var line = 1
+        var lineStart = 0
+        var stack: [OpenElement] = []
+        var elementCount = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) {
+            self.bytes = bytes
+            self.limits = limits
+            self.maxDepth = limits.effectiveMaxDepth
+        }
+
+        // MARK: Document
+
+        mutating func document() throws(XMLReadError) -> XMLTreeElement {
+            var root: XMLTreeElement?
+            while position < bytes.count {
+                if stack.isEmpty {
+                    // Prolog or epilog: white space, comments and processing instructions only.
+                    if isSpace(bytes[position]) { advance(1); continue }
+                    guard bytes[position] == lt else { throw malformed(root == nil ? "Text before the root element." : "Text after the root element.") }
+                    if starts("<?") { try skipProcessingInstruction(); continue }
+                    if starts("<!--") { try skipComment(); continue }
+                    guard root == nil else { throw malformed("A second root element.") }
+                    if let closed = try startTag() { root = closed }
+                } else if bytes[position] == lt {
+                    if starts("</") {
+                        if let closed = try endTag() { root = closed }
+                    } else if starts("<!--") {
+                        try skipComment()
+                    } else if starts("<![CDATA[") {
+                        try cdata()
+                    } else if starts("<?") {
+                        try skipProcessingInstruction()
+                    } else if let closed = try startTag() {
+                        root = closed
+                    }
+                } else {
+                    try text()
+                }
+            }
+            guard stack.isEmpty, let root else {
+                throw XMLReadError(
+                    .malformedXML, line: line, element: stack.last?.name,
+                    detail: stack.isEmpty ? "The document has no root element; it is not XML." : "The document ends inside an open element; it is truncated.",
+                    advice: "Check that the whole response arrived and that the server returned XML, not an error page."
+                )
+            }
+            return root
+        }
+
+        // MARK: Tags
+
+        /// Reads `<name attributes…>` or `<name …/>`; returns the root when it was an empty root element.
+        mutating func startTag() throws(XMLReadError) -> XMLTreeElement? {
+            let tagLine = line
+            advance(1)
+            let name = try readName(what: "element name")
+            elementCount += 1
+            if elementCount > limits.maxElements {
+                throw XMLReadError(.tooManyElements, line: tagLine, element: name, detail: "The document has more than \(limits.maxElements) elements.", advice: "Ask the server for a smaller document, or raise the limit on elements.")
+            }
+            if stack.count + 1 > maxDepth {
+                throw XMLReadError(.tooDeep, line: tagLine, element: name, detail: "Elements nest deeper than \(maxDepth) levels.", advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile.")
+            }
+            var attributes: [XMLAttribute] = []
+            var declarations: [String: String] = [:]
+            while true {
+                let hadSpace = skipSpace()
+                guard position < bytes.count else { throw malformed("The document ends inside a start tag.") }
+                let byte = bytes[position]
+                if byte == gt {
+                    advance(1)
+                    open(name: name, attributes: attributes, declarations: declarations, line: tagLine)
+                    return nil
+                }
+                if byte == slash {
+                    guard position + 1 < bytes.count, bytes[position + 1] == gt else { throw malformed("'/' inside a start tag is not followed by '>'.") }
+                    advance(2)
+                    open(name: name, attributes: attributes, declarations: declarations, line: tagLine)
+                    return close()
+                }
+                guard hadSpace else { throw malformed("Attributes must be separated by white space.") }
+                let key = try readName(what: "attribute name")
+                skipSpace()
+                guard position < bytes.count, bytes[position] == eq else { throw malformed("An attribute has no '=' after its name.") }
+                advance(1)
+                skipSpace()
+                let value = try attributeValue(element: name)
+                for existing in attributes where existing.name == key { throw malformed("An attribute appears twice in one start tag.") }
+                attributes.append(XMLAttribute(name: key, value: value))
+                if attributes.count > limits.maxAttributesPerElement {
+                    throw XMLReadError(.tooManyAttributes, line: tagLine, element: name, detail: "An element has \(attributes.count) attributes; the limit is \(limits.maxAttributesPerElement).", advice: "Raise the limit on attributes per element if the server really needs that many.")
+                }
+                if key == "xmlns" {
+                    declarations[""] = value
+                } else if key.utf8.count > 6, key.hasPrefix("xmlns:") {
+                    declarations[String(key.dropFirst(6))] = value
+                }
+            }
+        }
+
+        mutating func open(name: String, attributes: [XMLAttribute], declarations: [String: String], line: Int) {
+            let inherited = stack.last?.scope
+            let scope = declarations.isEmpty ? inherited : NamespaceScope(parent: inherited, declarations: declarations)
+            flushText(beforeChildElement: true)
+            stack.append(OpenElement(name: name, attributes: attributes, scope: scope, line: line))
+        }
+
+        /// Closes the innermost element; returns it when it was the root.
+        mutating func close() -> XMLTreeElement? {
+            flushText()
+            let open = stack.removeLast()
+            let element = XMLTreeElement(name: open.name, attributeList: open.attributes, scope: open.scope, line: open.line, children: open.children)
+            if stack.isEmpty { return element }
+            stack[stack.count - 1].children.append(.element(element))
+            return nil
+        }
+
+        mutating func endTag() throws(XMLReadError) -> XMLTreeElement? {
+            advance(2)
+            let name = try readName(what: "end tag name")
+            skipSpace()
+            guard position < bytes.count, bytes[position] == gt else { throw malformed("An end tag is not closed by '>'.") }
+            advance(1)
+            guard let open = stack.last else { throw malformed("An end tag without a start tag.") }
+            guard open.name == name else { throw malformed("The end tag </\(name.prefix(64))> does not match <\(open.name.prefix(64))>.") }
+            return close()
+        }
+
+        // MARK: Text
+
+        mutating func text() throws(XMLReadError) {
+            let start = position
+            var decoded: [UInt8]?
+            while position < bytes.count, bytes[position] != lt {
+                let byte = bytes[position]
+                if byte == amp {
+                    if decoded == nil { decoded = Array(bytes[start..<position]) }
+                    try appendReference(to: &decoded!)
+                    continue
+                }
+                if byte == 0x3E, position >= 2, bytes[position - 1] == 0x5D, bytes[position - 2] == 0x5D {
+                    throw malformed("']]>' is not allowed in text.")
+                }
+                if byte == 0x0D {
+                    // End-of-line handling (XML 1.0 §2.11): CR LF and a lone CR read as LF.
+                    if decoded == nil { decoded = Array(bytes[start..<position]) }
+                    decoded!.append(0x0A)
+                    advance(position + 1 < bytes.count && bytes[position + 1] == 0x0A ? 2 : 1)
+                    continue
+                }
+                if decoded != nil { decoded!.append(byte) }
+                advance(1)
+            }
+            let piece = decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            try appendText(piece, isCDATA: false)
+        }
+
+        mutating func cdata() throws(XMLReadError) {
+            advance(9)
+            let start = position
+            while position + 2 < bytes.count, !(bytes[position] == 0x5D && bytes[position + 1] == 0x5D && bytes[position + 2] == gt) { advance(1) }
+            guard position + 2 < bytes.count else { throw malformed("A CDATA section is not closed.") }
+            // CDATA as written, CRs included: what libxml2 (Foundation's XMLParser) gives too.
+            let piece = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            advance(3)
+            try appendText(piece, isCDATA: true)
+        }
+
+        mutating func appendText(_ piece: String, isCDATA: Bool) throws(XMLReadError) {
+            guard !stack.isEmpty else { return }
+            let last = stack.count - 1
+            let total = stack[last].textLength + piece.utf8.count
+            if total > limits.maxTextLength {
+                throw XMLReadError(.textTooLong, line: line, element: stack[last].name, detail: "An element's text exceeds \(limits.maxTextLength) bytes.", advice: "Raise the limit on text length if this server really sends text that large.")
+            }
+            stack[last].textLength = total
+            if isCDATA {
+                flushText()
+                stack[last].children.append(.text(piece, isCDATA: true))
+            } else {
+                stack[last].pendingText += piece
+            }
+        }
+
+        /// As `XMLTreeBuilder` does: white space that only separates child elements is dropped.
+        mutating func flushText(beforeChildElement: Bool = false) {
+            guard let last = stack.indices.last, !stack[last].pendingText.isEmpty else { return }
+            let piece = stack[last].pendingText
+            stack[last].pendingText = ""
+            if piece.utf8.allSatisfy({ isSpace($0) }) {
+                if beforeChildElement { return }
+                if case .element = stack[last].children.last { return }
+            }
+            stack[last].children.append(.text(piece, isCDATA: false))
+        }
+
+        // MARK: Values
+
+        mutating func attributeValue(element: String) throws(XMLReadError) -> String {
+            guard position < bytes.count, bytes[position] == quote || bytes[position] == apostrophe else { throw malformed("An attribute value is not quoted.") }
+            let delimiter = bytes[position]
+            advance(1)
+            let start = position
+            var decoded: [UInt8]?
+            while position < bytes.count, bytes[position] != delimiter {
+                let byte = bytes[position]
+                if byte == lt { throw malformed("'<' inside an attribute value.") }
+                if byte == amp {
+                    if decoded == nil { decoded = Array(bytes[start..<position]) }
+                    try appendReference(to: &decoded!)
+                    continue
+                }
+                // End-of-line handling, then attribute-value normalisation (XML 1.0 §2.11, §3.3.3): CR LF is one
+                // line end, and every white space character becomes a space.
+                if byte == 0x0D, position + 1 < bytes.count, bytes[position + 1] == 0x0A {
+                    if decoded == nil { decoded = Array(bytes[start..<position]) }
+                    advance(1)
+                    continue
+                }
+                let normalized: UInt8 = (byte == 0x09 || byte == 0x0A || byte == 0x0D) ? 0x20 : byte
+                if normalized != byte, decoded == nil { decoded = Array(bytes[start..<position]) }
+                if decoded != nil { decoded!.append(normalized) }
+                advance(1)
+                if position - start > limits.maxAttributeLength {
+                    throw XMLReadError(.attributeTooLong, line: line, element: element, detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.", advice: "Raise the limit on attribute length if URLs from this server are really that long.")
+                }
+            }
+            guard position < bytes.count else { throw malformed("The document ends inside an attribute value.") }
+            let value = decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            advance(1)
+            return value
+        }
+
+        /// Decodes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#N;` or `&#xH;` at the cursor into `out`.
+        mutating func appendReference(to out: inout [UInt8]) throws(XMLReadError) {
+            let start = position + 1
+            var end = start
+            while end < bytes.count, end - start < 12, bytes[end] != semicolon { end += 1 }
+            guard end < bytes.count, bytes[end] == semicolon, end > start else { throw malformed("An '&' that does not start an entity or character reference.") }
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            switch Array(name) {
+            case Array("amp".utf8): out.append(amp)
+            case Array("lt".utf8): out.append(lt)
+            case Array("gt".utf8): out.append(gt)
+            case Array("quot".utf8): out.append(quote)
+            case Array("apos".utf8): out.append(apostrophe)
+            default:
+                guard name.first == UInt8(ascii: "#"), name.count >= 2 else { throw malformed("An unknown entity (only the five XML predefines are allowed).") }
+                let hex = name[1] == UInt8(ascii: "x")
+                let digits = name[(hex ? 2 : 1)...]
+                guard !digits.isEmpty, let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: digits), as: UTF8.self), radix: hex ? 16 : 10),
+                      let scalar = Unicode.Scalar(value), Self.isXMLChar(value)
+                else { throw malformed("A character reference to a character XML does not allow.") }
+                out.append(contentsOf: Array(String(Character(scalar)).utf8))
+            }
+            advance(end + 1 - position)
+        }
+
+        static func isXMLChar(_ value: UInt32) -> Bool {
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+        }
+
+        /// A name: anything up to white space, '/', '>', '=' or a quote; never empty, never starting with a digit,
+        /// '-' or '.'.
+        mutating func readName(what: String) throws(XMLReadError) -> String {
+            let start = position
+            while position < bytes.count {
+                let byte = bytes[position]
+                if isSpace(byte) || byte == slash || byte == gt || byte == eq || byte == quote || byte == apostrophe || byte == lt || byte == amp { break }
+                advance(1)
+            }
+            guard position > start else { throw malformed("A missing \(what).") }
+            let first = bytes[start]
+            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: ".") { throw malformed("An \(what) starts with a character names cannot start with.") }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        }
+
+        mutating func skipComment() throws(XMLReadError) {
+            advance(4)
+            while position + 2 < bytes.count {
+                if bytes[position] == dash, bytes[position + 1] == dash {
+                    guard bytes[position + 2] == gt else { throw malformed("'--' inside a comment.") }
+                    advance(3)
+                    return
+                }
+                advance(1)
+            }
+            throw malformed("A comment is not closed.")
+        }
+
+        mutating func skipProcessingInstruction() throws(XMLReadError) {
+            advance(2)
+            while position + 1 < bytes.count {
+                if bytes[position] == question, bytes[position + 1] == gt {
+                    advance(2)
+                    return
+                }
+                advance(1)
+            }
+            throw malformed("A processing instruction is not closed.")
+        }
+
+        // MARK: Cursor
+
+        @discardableResult
+        mutating func skipSpace() -> Bool {
+            let start = position
+            while position < bytes.count, isSpace(bytes[position]) { advance(1) }
+            return position > start
+        }
+
+        mutating func advance(_ count: Int) {
+            let end = min(position + count, bytes.count)
+            while position < end {
+                if bytes[position] == 0x0A {
+                    line += 1
+                    lineStart = position + 1
+                }
+                position += 1
+            }
+        }
+
+        func starts(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard position + count <= bytes.count else { return false }
+            let pointer = literal.utf8Start
+            for offset in 0..<count where bytes[position + offset] != pointer[offset] { return false }
+            return true
+        }
+
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+        func malformed(_ detail: String) -> XMLReadError {
+            XMLReadError(
+                .malformedXML, line: line, column: position - lineStart + 1, element: stack.last?.name, detail: "The XML is not well-formed: \(detail)",
+                advice: "Check the document with an XML validator; a truncated response or an unescaped '&' or '<' is the usual cause."
+            )
+        }
+    }
+}
+
+private let lt = UInt8(ascii: "<")
+private let gt = UInt8(ascii: ">")
+private let amp = UInt8(ascii: "&")
+private let slash = UInt8(ascii: "/")
+private let eq = UInt8(ascii: "=")
+private let quote = UInt8(ascii: "\"")
+private let apostrophe = UInt8(ascii: "'")
+private let semicolon = UInt8(ascii: ";")
+private let dash = UInt8(ascii: "-")
+private let question = UInt8(ascii: "?")

@@ -1,0 +1,94 @@
+@testable import CoveXML
+import CoveTesting
+import Foundation
+import Testing
+
+/// Cove's XML scanner against Foundation's XMLParser (libxml2): on every document both accept, the trees
+/// are the same; documents XML forbids are refused typed; the limits hold.
+@Suite struct XMLScannerTests {
+    static let limits = XMLLimits(maxBytes: 1 << 20, maxDepth: 64, maxElements: 100_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 65_536)
+
+    /// A tree as comparable text: names, sorted attributes, text pieces (CDATA marked).
+    static func dump(_ element: XMLTreeElement) -> String {
+        var out = "<\(element.name)"
+        for key in element.attributes.keys.sorted() { out += " \(key)=\(element.attributes[key]!.debugDescription)" }
+        out += ">"
+        for child in element.children {
+            switch child {
+            case .element(let e): out += dump(e)
+            case .text(let t, let cdata): out += cdata ? "[CDATA\(t.debugDescription)]" : t.debugDescription
+            }
+        }
+        return out + "</\(element.name)>"
+    }
+
+    static func both(_ text: String) -> (foundation: Result<String, XMLReadError>, scanner: Result<String, XMLReadError>) {
+        let bytes = Array(text.utf8)
+        let f = Result { () throws(XMLReadError) in dump(try GuardedXML.load(bytes, limits: limits, reader: .foundation).root) }
+        let s = Result { () throws(XMLReadError) in dump(try GuardedXML.load(bytes, limits: limits, reader: .scanner).root) }
+        return (f, s)
+    }
+
+    static let documents = [
+        timelineMPD,
+        "<a/>",
+        "<?xml version=\"1.0\"?>\n<!-- c --><root a='1' b=\"x &amp; y &lt;&gt; &quot;&apos; &#65;&#x42;\"><k>text &amp; more</k><k/><![CDATA[raw <b> & ]]></root>\n<!-- after -->",
+        "<r>\r\n  <c>line\r\nnext\rthird</c>\r\n</r>",
+        "<r x=\"a\tb\nc\r\nd\"/>",
+        "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/vmap-1.0\" version=\"1.0\"><vmap:AdBreak timeOffset=\"start\"/></vmap:VMAP>",
+        "<r><a>1</a>  <b>2</b>\n<c> 3 </c></r>",
+        "<r>é ü 日本 😀</r>",
+        "<r><?pi data?><a/></r>",
+    ]
+
+    @Test func bothReadersBuildTheSameTree() {
+        for document in Self.documents {
+            let (f, s) = Self.both(document)
+            guard case .success(let expected) = f else { Issue.record("Foundation refused \(document.prefix(60)): \(f)"); continue }
+            #expect(s == .success(expected), "\(document.prefix(80))")
+        }
+    }
+
+    @Test func whatXMLForbidsIsRefusedTyped() {
+        let bad = [
+            "<a><b></a></b>", "<a>", "<a></b>", "<a x=1/>", "<a x=\"1\" x=\"2\"/>", "<a x=\"<\"/>", "<a>&nbsp;</a>", "<a>&#0;</a>",
+            "<a/><b/>", "text<a/>", "<a/>text", "<a>]]></a>", "<a><!-- -- --></a>", "<1a/>", "<a x=\"1\"y=\"2\"/>", "<a><![CDATA[x</a>", "",
+        ]
+        for document in bad {
+            let (_, s) = Self.both(document)
+            guard case .failure(let error) = s else { Issue.record("accepted: \(document)"); continue }
+            #expect([.malformedXML, .empty].contains(error.kind), "\(document): \(error)")
+        }
+    }
+
+    @Test func limitsHold() {
+        let deep = String(repeating: "<a>", count: 100) + String(repeating: "</a>", count: 100)
+        #expect(throws: XMLReadError.self) { try XMLScanner.parse(Array(deep.utf8)[...], limits: Self.limits) }
+        let many = "<r>" + String(repeating: "<s/>", count: 100_001) + "</r>"
+        do {
+            _ = try XMLScanner.parse(Array(many.utf8)[...], limits: Self.limits)
+            Issue.record("too many elements accepted")
+        } catch {
+            #expect(error.kind == .tooManyElements)
+        }
+        let longAttribute = "<r a=\"" + String(repeating: "x", count: 9000) + "\"/>"
+        #expect((try? XMLScanner.parse(Array(longAttribute.utf8)[...], limits: Self.limits)) == nil)
+    }
+
+    /// Mutations of the documents: whenever both readers accept, their trees agree; the scanner never crashes.
+    @Test func mutatedDocumentsAgreeWhenBothAccept() {
+        var random = SeededRandom(seed: 0x5CA7_7E12)
+        let mutator = ByteMutator(interesting: Array("<>/=\"'&;#x![]-?\r\n \t".utf8), splices: ["<![CDATA[", "]]>", "&amp;", "&#x41;", "<!--", "-->", "<?p?>", "/>", "</a>"].map { Array($0.utf8) })
+        var agreed = 0
+        for _ in 0..<3_000 {
+            let input = mutator.mutate(Array(random.pick(Self.documents).utf8), random: &random)
+            let text = String(decoding: input, as: UTF8.self)
+            let (f, s) = Self.both(text)
+            if case .success(let a) = f, case .success(let b) = s {
+                #expect(a == b, "\(text)")
+                agreed += 1
+            }
+        }
+        #expect(agreed > 100)
+    }
+}

@@ -74,6 +74,9 @@ struct CoveBench: AsyncParsableCommand {
             switch parser?.lowercased() {
             case "vmap": Self.sayVMAP(try VMAPBench.parse())
             case "mpd": Self.sayMPD((try MPDBench.parse(), try MPDBench.parseAndExpand()))
+            case "mpd-parse":
+                let parse = try MPDBench.parse(runs: 30)
+                say(String(format: "MPD %.2f MB: parse %@ ms", Double(parse.bytes) / 1e6, parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
             case "webvtt": Self.sayWebVTT(try ParserBench.webVTT())
             case nil:
                 _ = try Self.parserBenchmarks()

@@ -105,8 +105,18 @@ enum DASHValues {
 
     /// An unsigned decimal integer that fits `UInt64`.
     static func unsigned(_ text: String) -> UInt64? {
-        guard !text.isEmpty, text.utf8.count <= 20, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return UInt64(text)
+        // One pass over the bytes: a live MPD has tens of thousands of these (every S@t and S@d).
+        var value: UInt64 = 0
+        var digits = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? value : nil
     }
 
     /// A decimal integer that fits `Int` (a `SegmentTimeline` `r` may be -1).

@@ -248,5 +248,36 @@ extension RealEngineTests {
             let video = d.mediaRequests().filter { $0.path.contains("chunk-stream0-") || $0.path.contains("chunk-stream1-") }.map { ($0.path as NSString).lastPathComponent }
             #expect(video.contains { $0.hasSuffix("-00006.m4s") } && video.contains { $0.hasSuffix("-00010.m4s") }, "\(video)")
         }
+
+        /// A live SegmentTimeline MPD that the server rewrites on every request (segments appear only in the
+        /// MPD's updates): playback starts near the edge, keeps up by reloading the MPD, and seeks back.
+        @Test func liveDASHWithATimelineTheServerUpdates() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let vod = try String(contentsOf: d.fixture.url(.timeline), encoding: .utf8)
+            let live = LiveDASH(vod: vod, availabilityStart: Date().addingTimeInterval(-8))
+            let path = "/timeline/live-\(getpid()).mpd"
+            live.serve(on: d.server, at: path)
+            #expect(!live.manifest(now: Date()).contains(" r=\""), "explicit entries only")
+
+            let controller = d.h.controller(fast: false, liveDVRMinimumWindow: .seconds(4))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: d.server.url(String(path.dropFirst())), properties: [:])])
+            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(15))
+            #expect(recorder.videoType == .live || recorder.videoType == .liveDVR)
+            // Segment 7 ends at 14 s: it exists only in an MPD published at least 6 s after the start.
+            try await recorder.waitFor(timeout: .seconds(20)) { _ in
+                d.mediaRequests().contains { $0.path.hasSuffix("chunk-stream0-00007.m4s") || $0.path.hasSuffix("chunk-stream1-00007.m4s") }
+            }
+            #expect(d.server.requests.filter { $0.path == path }.count >= 3, "the MPD was reloaded as it grew")
+            #expect(!recorder.lifecycleNames.contains("PlaybackStalled"))
+            #expect(await controller.seekAndWait(to: .seconds(2)))
+            let mark = await recorder.cursor()
+            let landed = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+            if case .progress(_, let position) = landed { #expect(position < .seconds(5), "\(position)") }
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
     }
 }

@@ -9,7 +9,8 @@ extension MPD {
     public static func parse(_ bytes: [UInt8], url: URL, limits: DASHParseLimits = DASHParseLimits()) throws(DASHParseError) -> MPD {
         let tree: XMLTreeBuilder.Result
         do {
-            tree = try GuardedXML.load(bytes, limits: limits.xml, reader: .scanner)
+            // A live MPD's SegmentTimelines are most of its elements: their <S/> entries stay packed.
+            tree = try GuardedXML.load(bytes, limits: limits.xml, reader: .scanner, packingLeavesOf: ["SegmentTimeline"])
         } catch {
             throw DASHParseError(error)
         }

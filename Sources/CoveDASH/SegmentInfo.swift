@@ -177,16 +177,38 @@ struct SegmentInfo {
     private static func timeline(_ element: XMLTreeElement, _ reader: MPDReader) throws(DASHParseError) -> [TimelineEntry]? {
         guard let timeline = element.child("SegmentTimeline") else { return nil }
         var entries: [TimelineEntry] = []
+        if let leaves = timeline.packedLeaves {
+            entries.reserveCapacity(leaves.count)
+            for index in 0..<leaves.count where leaves.localName(index) == "S" {
+                entries.append(try entry(
+                    t: leaves.attribute("t", of: index), d: leaves.attribute("d", of: index), r: leaves.attribute("r", of: index),
+                    element: timeline, reader: reader
+                ))
+            }
+        }
         for s in timeline.children("S") {
-            guard let duration = try reader.unsigned(s, "d") else { throw reader.missing(s, "d") }
-            guard duration > 0 else { throw reader.invalid(s, "d", "is 0") }
-            let repeatCount = try s.attribute("r").map { text throws(DASHParseError) -> Int in
-                guard let value = DASHValues.integer(text), value >= -1 else { throw reader.invalid(s, "r", "is not -1 or a whole number") }
-                return value
-            } ?? 0
-            entries.append(TimelineEntry(time: try reader.unsigned(s, "t"), duration: duration, repeatCount: repeatCount))
+            entries.append(try entry(t: s.rawAttribute("t"), d: s.rawAttribute("d"), r: s.rawAttribute("r"), element: s, reader: reader))
         }
         guard !entries.isEmpty else { throw DASHParseError(.invalidValue, element: timeline.name, line: timeline.line, detail: "A SegmentTimeline has no <S>.", advice: "List at least one segment in the timeline.") }
         return entries
     }
+
+    /// One `S`: its attributes as written (`element` names it in errors: the S, or its timeline when packed).
+    private static func entry(t: String?, d: String?, r: String?, element: XMLTreeElement, reader: MPDReader) throws(DASHParseError) -> TimelineEntry {
+        guard let d else { throw reader.missing(element, "d (of an S)") }
+        guard let duration = DASHValues.unsigned(XMLTreeElement.trimmed(d)) else { throw reader.invalid(element, "d", "of an S is not a whole number") }
+        guard duration > 0 else { throw reader.invalid(element, "d", "of an S is 0") }
+        var repeatCount = 0
+        if let r {
+            guard let value = DASHValues.integer(XMLTreeElement.trimmed(r)), value >= -1 else { throw reader.invalid(element, "r", "of an S is not -1 or a whole number") }
+            repeatCount = value
+        }
+        var time: UInt64?
+        if let t {
+            guard let value = DASHValues.unsigned(XMLTreeElement.trimmed(t)) else { throw reader.invalid(element, "t", "of an S is not a whole number") }
+            time = value
+        }
+        return TimelineEntry(time: time, duration: duration, repeatCount: repeatCount)
+    }
+
 }

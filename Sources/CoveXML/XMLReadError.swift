@@ -86,11 +86,12 @@ public enum GuardedXML {
         case scanner
     }
 
-    public static func load(_ bytes: [UInt8], limits: XMLLimits, reader: Reader = .foundation) throws(XMLReadError) -> XMLTreeBuilder.Result {
+    /// `packingLeavesOf` applies to `.scanner` (see `XMLScanner.parse(_:limits:packingLeavesOf:)`).
+    public static func load(_ bytes: [UInt8], limits: XMLLimits, reader: Reader = .foundation, packingLeavesOf packing: Set<String> = []) throws(XMLReadError) -> XMLTreeBuilder.Result {
         let body = try XMLInputGuard.check(bytes, limits: limits)
         switch reader {
         case .foundation: return try XMLTreeBuilder.parse(body, limits: limits)
-        case .scanner: return try XMLScanner.parse(body, limits: limits)
+        case .scanner: return try XMLScanner.parse(body, limits: limits, packingLeavesOf: packing)
         }
     }
 }

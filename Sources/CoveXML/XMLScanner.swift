@@ -11,9 +11,11 @@
 /// character XML does not allow. The limits are checked while reading, as the builder does.
 /// Namespaces are not resolved (elements are matched by local name), as with the builder.
 public enum XMLScanner {
-    public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits) throws(XMLReadError) -> XMLTreeBuilder.Result {
+    /// `packingLeavesOf`: local names of elements whose empty child elements are kept in
+    /// `XMLTreeElement.packedLeaves` instead of `children` (their order among other children is not kept).
+    public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits, packingLeavesOf packing: Set<String> = []) throws(XMLReadError) -> XMLTreeBuilder.Result {
         try bytes.withUnsafeBufferPointer { buffer throws(XMLReadError) in
-            var scanner = Scanner(bytes: buffer, limits: limits)
+            var scanner = Scanner(bytes: buffer, limits: limits, packing: packing)
             return XMLTreeBuilder.Result(root: try scanner.document(), recoverableProblem: false)
         }
     }
@@ -26,6 +28,8 @@ public enum XMLScanner {
         var children: [XMLTreeNode] = []
         var textLength = 0
         var pendingText = ""
+        /// Empty children go here (`packingLeavesOf`).
+        var packed: XMLPackedLeaves?
     }
 
     private struct Scanner {
@@ -37,11 +41,16 @@ public enum XMLScanner {
         var lineStart = 0
         var stack: [OpenElement] = []
         var elementCount = 0
+        let packing: Set<String>
+        /// The start tag being read: its attributes gather here, then are copied to the element (or, for a
+        /// packed leaf, appended to its parent's packed storage without an array of their own).
+        var scratch: [XMLAttribute] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits) {
+        init(bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits, packing: Set<String>) {
             self.bytes = bytes
             self.limits = limits
             self.maxDepth = limits.effectiveMaxDepth
+            self.packing = packing
         }
 
         // MARK: Document
@@ -97,23 +106,26 @@ public enum XMLScanner {
             if stack.count + 1 > maxDepth {
                 throw XMLReadError(.tooDeep, line: tagLine, element: name, detail: "Elements nest deeper than \(maxDepth) levels.", advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile.")
             }
-            var attributes: [XMLAttribute] = []
+            scratch.removeAll(keepingCapacity: true)
             var declarations: [String: String] = [:]
-            // One allocation for the usual handful, instead of growing 1 → 2 → 4.
-            if position < bytes.count, isSpace(bytes[position]) { attributes.reserveCapacity(4) }
             while true {
                 let hadSpace = skipSpace()
                 guard position < bytes.count else { throw malformed("The document ends inside a start tag.") }
                 let byte = bytes[position]
                 if byte == gt {
                     advance(1)
-                    open(name: name, attributes: attributes, declarations: declarations, line: tagLine)
+                    open(name: name, attributes: Array(scratch), declarations: declarations, line: tagLine)
                     return nil
                 }
                 if byte == slash {
                     guard position + 1 < bytes.count, bytes[position + 1] == gt else { throw malformed("'/' inside a start tag is not followed by '>'.") }
                     advance(2)
-                    open(name: name, attributes: attributes, declarations: declarations, line: tagLine)
+                    if declarations.isEmpty, let last = stack.indices.last, stack[last].packed != nil {
+                        flushText(beforeChildElement: true)
+                        stack[last].packed!.append(name: name, attributes: scratch)
+                        return nil
+                    }
+                    open(name: name, attributes: Array(scratch), declarations: declarations, line: tagLine)
                     return close()
                 }
                 guard hadSpace else { throw malformed("Attributes must be separated by white space.") }
@@ -123,10 +135,10 @@ public enum XMLScanner {
                 advance(1)
                 skipSpace()
                 let value = try attributeValue(element: name)
-                for existing in attributes where existing.name == key { throw malformed("An attribute appears twice in one start tag.") }
-                attributes.append(XMLAttribute(name: key, value: value))
-                if attributes.count > limits.maxAttributesPerElement {
-                    throw XMLReadError(.tooManyAttributes, line: tagLine, element: name, detail: "An element has \(attributes.count) attributes; the limit is \(limits.maxAttributesPerElement).", advice: "Raise the limit on attributes per element if the server really needs that many.")
+                for existing in scratch where existing.name == key { throw malformed("An attribute appears twice in one start tag.") }
+                scratch.append(XMLAttribute(name: key, value: value))
+                if scratch.count > limits.maxAttributesPerElement {
+                    throw XMLReadError(.tooManyAttributes, line: tagLine, element: name, detail: "An element has \(scratch.count) attributes; the limit is \(limits.maxAttributesPerElement).", advice: "Raise the limit on attributes per element if the server really needs that many.")
                 }
                 if key == "xmlns" {
                     declarations[""] = value
@@ -140,14 +152,21 @@ public enum XMLScanner {
             let inherited = stack.last?.scope
             let scope = declarations.isEmpty ? inherited : NamespaceScope(parent: inherited, declarations: declarations)
             flushText(beforeChildElement: true)
-            stack.append(OpenElement(name: name, attributes: attributes, scope: scope, line: line))
+            var element = OpenElement(name: name, attributes: attributes, scope: scope, line: line)
+            if !packing.isEmpty, packing.contains(Self.localName(name)) { element.packed = XMLPackedLeaves() }
+            stack.append(element)
+        }
+
+        static func localName(_ name: String) -> String {
+            guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name }
+            return String(name[name.utf8.index(after: colon)...])
         }
 
         /// Closes the innermost element; returns it when it was the root.
         mutating func close() -> XMLTreeElement? {
             flushText()
             let open = stack.removeLast()
-            let element = XMLTreeElement(name: open.name, attributeList: open.attributes, scope: open.scope, line: open.line, children: open.children)
+            let element = XMLTreeElement(name: open.name, attributeList: open.attributes, scope: open.scope, line: open.line, children: open.children, packedLeaves: open.packed)
             if stack.isEmpty { return element }
             stack[stack.count - 1].children.append(.element(element))
             return nil
@@ -187,7 +206,7 @@ public enum XMLScanner {
                     continue
                 }
                 if decoded != nil { decoded!.append(byte) }
-                advance(1)
+                step()
             }
             let piece = decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             try appendText(piece, isCDATA: false)
@@ -258,7 +277,7 @@ public enum XMLScanner {
                 let normalized: UInt8 = (byte == 0x09 || byte == 0x0A || byte == 0x0D) ? 0x20 : byte
                 if normalized != byte, decoded == nil { decoded = Array(bytes[start..<position]) }
                 if decoded != nil { decoded!.append(normalized) }
-                advance(1)
+                step()
                 if position - start > limits.maxAttributeLength {
                     throw XMLReadError(.attributeTooLong, line: line, element: element, detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.", advice: "Raise the limit on attribute length if URLs from this server are really that long.")
                 }
@@ -305,7 +324,7 @@ public enum XMLScanner {
             while position < bytes.count {
                 let byte = bytes[position]
                 if isSpace(byte) || byte == slash || byte == gt || byte == eq || byte == quote || byte == apostrophe || byte == lt || byte == amp { break }
-                advance(1)
+                position += 1  // no line end inside a name
             }
             guard position > start else { throw malformed("A missing \(what).") }
             let first = bytes[start]
@@ -343,8 +362,18 @@ public enum XMLScanner {
         @discardableResult
         mutating func skipSpace() -> Bool {
             let start = position
-            while position < bytes.count, isSpace(bytes[position]) { advance(1) }
+            while position < bytes.count, isSpace(bytes[position]) { step() }
             return position > start
+        }
+
+        /// One byte on, counting lines: the hot loops' way forward.
+        @inline(__always)
+        mutating func step() {
+            if bytes[position] == 0x0A {
+                line += 1
+                lineStart = position + 1
+            }
+            position += 1
         }
 
         mutating func advance(_ count: Int) {

@@ -21,13 +21,16 @@ public struct XMLTreeElement: Sendable {
     public var children: [XMLTreeNode] { storage.children }
     /// 1-based line of the start tag, for messages.
     public var line: Int { storage.line }
+    /// Empty child elements kept packed instead of as `children` (only when the reader was asked to, for
+    /// this element's name: `XMLScanner.parse(_:limits:packingLeavesOf:)`).
+    public var packedLeaves: XMLPackedLeaves? { storage.packedLeaves }
 
     init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
         self.init(name: name, attributeList: attributes.map { XMLAttribute(name: $0.key, value: $0.value) }, scope: scope, line: line, children: children)
     }
 
-    init(name: String, attributeList: [XMLAttribute], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
-        storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributeList, scope: scope, children: children, line: line)
+    init(name: String, attributeList: [XMLAttribute], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = [], packedLeaves: XMLPackedLeaves? = nil) {
+        storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributeList, scope: scope, children: children, line: line, packedLeaves: packedLeaves)
     }
 
     /// The name after its last colon, found on the UTF-8 bytes (a `Character` search would
@@ -45,8 +48,10 @@ public struct XMLTreeElement: Sendable {
         let scope: NamespaceScope?
         let children: [XMLTreeNode]
         let line: Int
+        let packedLeaves: XMLPackedLeaves?
 
-        init(name: String, localName: String, attributes: [XMLAttribute], scope: NamespaceScope?, children: [XMLTreeNode], line: Int) {
+        init(name: String, localName: String, attributes: [XMLAttribute], scope: NamespaceScope?, children: [XMLTreeNode], line: Int, packedLeaves: XMLPackedLeaves?) {
+            self.packedLeaves = packedLeaves
             self.name = name
             self.localName = localName
             self.attributes = attributes
@@ -163,6 +168,45 @@ public final class NamespaceScope: Sendable {
             scope = current.parent
         }
         return nil
+    }
+}
+
+/// Empty child elements (`<S t="0" d="2"/>`) of one element, packed into flat arrays: no object per
+/// element. A live DASH MPD's `SegmentTimeline`s hold tens of thousands of them; as tree elements each
+/// cost an object and an attribute array to make and to free. Names are as written (prefix included).
+public struct XMLPackedLeaves: Sendable {
+    public private(set) var names: [String] = []
+    private var starts: [Int32] = [0]
+    private var attributes: [XMLAttribute] = []
+
+    public init() {}
+
+    public var count: Int { names.count }
+
+    mutating func append(name: String, attributes leafAttributes: some Collection<XMLAttribute>) {
+        names.append(name)
+        attributes.append(contentsOf: leafAttributes)
+        starts.append(Int32(attributes.count))
+    }
+
+    /// The leaf's local name (after its prefix).
+    public func localName(_ index: Int) -> Substring {
+        let name = names[index]
+        // Most names have no prefix; a one-byte name never does.
+        if name.utf8.count == 1 { return name[...] }
+        guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name[...] }
+        return name[name.utf8.index(after: colon)...]
+    }
+
+    /// The leaf's attribute by exact name, as written.
+    public func attribute(_ name: String, of index: Int) -> String? {
+        for position in Int(starts[index])..<Int(starts[index + 1]) where attributes[position].name == name { return attributes[position].value }
+        return nil
+    }
+
+    /// The leaf's attributes.
+    public func attributes(of index: Int) -> ArraySlice<XMLAttribute> {
+        attributes[Int(starts[index])..<Int(starts[index + 1])]
     }
 }
 

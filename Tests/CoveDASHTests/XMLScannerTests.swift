@@ -92,3 +92,20 @@ import Testing
         #expect(agreed > 100)
     }
 }
+
+/// Empty children of chosen elements are kept packed, with their attributes, in document order.
+@Suite struct XMLPackedLeavesTests {
+    @Test func emptyChildrenOfAPackingElementArePacked() throws {
+        let text = "<r><SegmentTimeline>\n  <S t=\"0\" d=\"2\" r=\"3\"/>\n  <S d=\"4\"/>\n  <x:S d=\"5\"/>\n  <S d=\"6\">kept</S>\n</SegmentTimeline><S d=\"9\"/></r>"
+        let root = try XMLScanner.parse(Array(text.utf8)[...], limits: XMLScannerTests.limits, packingLeavesOf: ["SegmentTimeline"]).root
+        let timeline = try #require(root.child("SegmentTimeline"))
+        let leaves = try #require(timeline.packedLeaves)
+        #expect(leaves.count == 3)
+        #expect(leaves.names == ["S", "S", "x:S"])
+        #expect(leaves.localName(2) == "S")
+        #expect(leaves.attribute("t", of: 0) == "0" && leaves.attribute("r", of: 0) == "3" && leaves.attribute("t", of: 1) == nil)
+        #expect(leaves.attribute("d", of: 2) == "5")
+        #expect(timeline.children("S").map(\.text) == ["kept"], "an S with content stays a child")
+        #expect(root.packedLeaves == nil && root.children("S").count == 1, "only the named element packs")
+    }
+}

@@ -1,5 +1,6 @@
 import CoveDASH
 import CoveSSAI
+import CoveXML
 import CoveText
 import Foundation
 
@@ -106,6 +107,18 @@ enum MPDBench {
         let segments = try expandAll(try MPD.parse(bytes, url: url))
         let timed = try ParserBench.time(bytes, runs: runs) { try MPD.parse($0, url: url).periods.count }
         return ParserBench.Result(bytes: timed.bytes, cues: segments, seconds: timed.seconds)
+    }
+
+    /// The guard and the XML reader alone (what `MPD.parse` costs before the MPD is interpreted).
+    static func xmlOnly(targetBytes: Int = 2_000_000, runs: Int = 9) throws -> ParserBench.Result {
+        let limits = XMLLimits(maxBytes: 8 << 20, maxDepth: 32, maxElements: 200_000, maxAttributesPerElement: 64, maxAttributeLength: 16_384, maxTextLength: 65_536)
+        return try ParserBench.time(generated(targetBytes: targetBytes), runs: runs) { bytes in
+            do {
+                return try GuardedXML.load(bytes, limits: limits, reader: .scanner, packingLeavesOf: ["SegmentTimeline"]).root.children.count
+            } catch {
+                throw error
+            }
+        }
     }
 
     static func parseAndExpand(targetBytes: Int = 2_000_000, runs: Int = 9) throws -> ParserBench.Result {

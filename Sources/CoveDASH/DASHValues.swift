@@ -119,6 +119,26 @@ enum DASHValues {
         return digits > 0 ? value : nil
     }
 
+    /// An unsigned decimal integer from bytes (white space around it allowed, as attribute values are trimmed).
+    static func unsigned(bytes: some Collection<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        var digits = 0
+        var trailing = false
+        for byte in bytes {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                if digits > 0 { trailing = true }
+                continue
+            }
+            guard !trailing, byte >= 0x30, byte <= 0x39 else { return nil }
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            digits += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
     /// A decimal integer that fits `Int` (a `SegmentTimeline` `r` may be -1).
     static func integer(_ text: String) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 20 else { return nil }

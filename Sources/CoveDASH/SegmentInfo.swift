@@ -179,11 +179,32 @@ struct SegmentInfo {
         var entries: [TimelineEntry] = []
         if let leaves = timeline.packedLeaves {
             entries.reserveCapacity(leaves.count)
-            for index in 0..<leaves.count where leaves.localName(index) == "S" {
-                entries.append(try entry(
-                    t: leaves.attribute("t", of: index), d: leaves.attribute("d", of: index), r: leaves.attribute("r", of: index),
-                    element: timeline, reader: reader
-                ))
+            // Straight from the bytes: no string per value.
+            try leaves.withRawView { view throws(DASHParseError) in
+                for index in 0..<view.count where view.localNameIs(index, "S") {
+                    var t: UInt64?, d: UInt64?, r: Int?
+                    var bad: String?
+                    view.forEachAttribute(of: index) { name, value in
+                        guard name.count == 1 else { return }
+                        switch name[0] {
+                        case UInt8(ascii: "t"): t = DASHValues.unsigned(bytes: value); if t == nil { bad = "t" }
+                        case UInt8(ascii: "d"): d = DASHValues.unsigned(bytes: value); if d == nil { bad = "d" }
+                        case UInt8(ascii: "r"):
+                            if value.count == 2, value[0] == UInt8(ascii: "-"), value[1] == UInt8(ascii: "1") {
+                                r = -1
+                            } else if let count = DASHValues.unsigned(bytes: value), count <= UInt64(Int32.max) {
+                                r = Int(count)
+                            } else {
+                                bad = "r"
+                            }
+                        default: break
+                        }
+                    }
+                    if let bad { throw reader.invalid(timeline, bad, "of an S is not \(bad == "r" ? "-1 or a whole number" : "a whole number")") }
+                    guard let d else { throw reader.missing(timeline, "d (of an S)") }
+                    guard d > 0 else { throw reader.invalid(timeline, "d", "of an S is 0") }
+                    entries.append(TimelineEntry(time: t, duration: d, repeatCount: r ?? 0))
+                }
             }
         }
         for s in timeline.children("S") {

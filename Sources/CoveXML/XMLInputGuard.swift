@@ -89,10 +89,17 @@ public enum XMLInputGuard {
     /// (found by fuzzing this parser).
     private static func checkDeclarations(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
         let keywords: [[UInt8]] = [Array("DOCTYPE".utf8), Array("ENTITY".utf8)]
-        var index = body.startIndex
-        while index < body.endIndex - 1 {
-            defer { index += 1 }
-            guard body[index] == UInt8(ascii: "<") else { continue }
+        // Only the bytes after a '<' matter: find those on a raw buffer (this sees every byte of every document).
+        let candidates = body.withUnsafeBufferPointer { buffer -> [Int] in
+            var found: [Int] = []
+            guard buffer.count >= 2 else { return found }
+            for offset in 0..<(buffer.count - 1) where buffer[offset] == UInt8(ascii: "<") {
+                let next = buffer[offset + 1]
+                if next == UInt8(ascii: "?") || next == UInt8(ascii: "!") { found.append(body.startIndex + offset) }
+            }
+            return found
+        }
+        for index in candidates {
             if body[index + 1] == UInt8(ascii: "?"), isProcessingInstructionWithoutData(body, at: index + 2) {
                 throw XMLReadError(
                     .unsupportedMarkup, byteOffset: index,

@@ -15,7 +15,7 @@ public enum XMLScanner {
     /// `XMLTreeElement.packedLeaves` instead of `children` (their order among other children is not kept).
     public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits, packingLeavesOf packing: Set<String> = []) throws(XMLReadError) -> XMLTreeBuilder.Result {
         try bytes.withUnsafeBufferPointer { buffer throws(XMLReadError) in
-            var scanner = Scanner(bytes: buffer, limits: limits, packing: packing)
+            var scanner = Scanner(bytes: buffer, source: bytes, limits: limits, packing: packing)
             return XMLTreeBuilder.Result(root: try scanner.document(), recoverableProblem: false)
         }
     }
@@ -45,9 +45,15 @@ public enum XMLScanner {
         /// The start tag being read: its attributes gather here, then are copied to the element (or, for a
         /// packed leaf, appended to its parent's packed storage without an array of their own).
         var scratch: [XMLAttribute] = []
+        /// The packed-leaf fast path's attributes: name and value ranges of `bytes`.
+        var rawScratch: [(name: Range<Int>, value: Range<Int>)] = []
 
-        init(bytes: UnsafeBufferPointer<UInt8>, limits: XMLLimits, packing: Set<String>) {
+        /// The document `bytes` points into: packed leaves keep ranges of it.
+        let source: ArraySlice<UInt8>
+
+        init(bytes: UnsafeBufferPointer<UInt8>, source: ArraySlice<UInt8>, limits: XMLLimits, packing: Set<String>) {
             self.bytes = bytes
+            self.source = source
             self.limits = limits
             self.maxDepth = limits.effectiveMaxDepth
             self.packing = packing
@@ -94,8 +100,80 @@ public enum XMLScanner {
 
         // MARK: Tags
 
+        /// A child of a packing element written `<name a="v" …/>` with plain values (no reference, no line
+        /// end or tab, no `xmlns`): read straight into the parent's packed leaves, no string made. Anything
+        /// else returns false with the cursor unmoved, for `startTag` to read.
+        mutating func packedLeaf() throws(XMLReadError) -> Bool {
+            guard let parent = stack.indices.last, stack[parent].packed != nil else { return false }
+            let saved = (position, line, lineStart)
+            var cursor = position + 1
+            let nameStart = cursor
+            while cursor < bytes.count, !Self.endsName(bytes[cursor]) { cursor += 1 }
+            guard cursor > nameStart, !Self.badNameStart(bytes[nameStart]) else { return false }
+            let nameEnd = cursor
+            rawScratch.removeAll(keepingCapacity: true)
+            while true {
+                var spaced = false
+                while cursor < bytes.count, isSpace(bytes[cursor]) {
+                    if bytes[cursor] == 0x0A { line += 1; lineStart = cursor + 1 }
+                    cursor += 1
+                    spaced = true
+                }
+                guard cursor + 1 < bytes.count else { (position, line, lineStart) = saved; return false }
+                if bytes[cursor] == slash, bytes[cursor + 1] == gt { cursor += 2; break }
+                guard spaced, bytes[cursor] != gt else { (position, line, lineStart) = saved; return false }
+                let keyStart = cursor
+                while cursor < bytes.count, !Self.endsName(bytes[cursor]) { cursor += 1 }
+                let keyEnd = cursor
+                guard keyEnd > keyStart, !Self.badNameStart(bytes[keyStart]), cursor + 1 < bytes.count, bytes[cursor] == eq,
+                      bytes[cursor + 1] == quote || bytes[cursor + 1] == apostrophe,
+                      !(keyEnd - keyStart >= 5 && bytes[keyStart] == UInt8(ascii: "x") && bytes[keyStart + 1] == UInt8(ascii: "m") && bytes[keyStart + 2] == UInt8(ascii: "l")
+                        && bytes[keyStart + 3] == UInt8(ascii: "n") && bytes[keyStart + 4] == UInt8(ascii: "s"))
+                else { (position, line, lineStart) = saved; return false }
+                let delimiter = bytes[cursor + 1]
+                cursor += 2
+                let valueStart = cursor
+                while cursor < bytes.count, bytes[cursor] != delimiter {
+                    let byte = bytes[cursor]
+                    if byte == lt || byte == amp || byte == 0x09 || byte == 0x0A || byte == 0x0D { (position, line, lineStart) = saved; return false }
+                    cursor += 1
+                }
+                guard cursor < bytes.count, cursor - valueStart <= limits.maxAttributeLength else { (position, line, lineStart) = saved; return false }
+                let valueEnd = cursor
+                cursor += 1
+                for existing in rawScratch where Self.same(bytes, existing.name, keyStart..<keyEnd) { (position, line, lineStart) = saved; return false }
+                rawScratch.append((keyStart..<keyEnd, valueStart..<valueEnd))
+                guard rawScratch.count <= limits.maxAttributesPerElement else { (position, line, lineStart) = saved; return false }
+            }
+            elementCount += 1
+            if elementCount > limits.maxElements {
+                throw XMLReadError(.tooManyElements, line: line, element: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self), detail: "The document has more than \(limits.maxElements) elements.", advice: "Ask the server for a smaller document, or raise the limit on elements.")
+            }
+            flushText(beforeChildElement: true)
+            stack[parent].packed!.beginLeaf(name: nameStart..<nameEnd)
+            for (name, value) in rawScratch { stack[parent].packed!.addAttribute(name: name, value: value) }
+            stack[parent].packed!.endLeaf()
+            position = cursor
+            return true
+        }
+
+        static func endsName(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == slash || byte == gt || byte == eq || byte == quote || byte == apostrophe || byte == lt || byte == amp
+        }
+
+        static func badNameStart(_ byte: UInt8) -> Bool {
+            (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+
+        static func same(_ bytes: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            guard a.count == b.count else { return false }
+            for offset in 0..<a.count where bytes[a.lowerBound + offset] != bytes[b.lowerBound + offset] { return false }
+            return true
+        }
+
         /// Reads `<name attributes…>` or `<name …/>`; returns the root when it was an empty root element.
         mutating func startTag() throws(XMLReadError) -> XMLTreeElement? {
+            if try packedLeaf() { return nil }
             let tagLine = line
             advance(1)
             let name = try readName(what: "element name")
@@ -153,7 +231,7 @@ public enum XMLScanner {
             let scope = declarations.isEmpty ? inherited : NamespaceScope(parent: inherited, declarations: declarations)
             flushText(beforeChildElement: true)
             var element = OpenElement(name: name, attributes: attributes, scope: scope, line: line)
-            if !packing.isEmpty, packing.contains(Self.localName(name)) { element.packed = XMLPackedLeaves() }
+            if !packing.isEmpty, packing.contains(Self.localName(name)) { element.packed = XMLPackedLeaves(source: source) }
             stack.append(element)
         }
 

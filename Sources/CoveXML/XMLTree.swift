@@ -171,42 +171,154 @@ public final class NamespaceScope: Sendable {
     }
 }
 
-/// Empty child elements (`<S t="0" d="2"/>`) of one element, packed into flat arrays: no object per
-/// element. A live DASH MPD's `SegmentTimeline`s hold tens of thousands of them; as tree elements each
-/// cost an object and an attribute array to make and to free. Names are as written (prefix included).
+/// Empty child elements (`<S t="0" d="2"/>`) of one element, packed into flat arrays: no object, array or
+/// string per element. A live DASH MPD's `SegmentTimeline`s hold tens of thousands of them; as tree
+/// elements each cost an object, an attribute array and several strings to make and to free. Names and
+/// (decoded) values are kept as bytes; the `raw…` accessors read them without making strings.
 public struct XMLPackedLeaves: Sendable {
-    public private(set) var names: [String] = []
-    private var starts: [Int32] = [0]
-    private var attributes: [XMLAttribute] = []
-
-    public init() {}
-
-    public var count: Int { names.count }
-
-    mutating func append(name: String, attributes leafAttributes: some Collection<XMLAttribute>) {
-        names.append(name)
-        attributes.append(contentsOf: leafAttributes)
-        starts.append(Int32(attributes.count))
+    /// A byte range: in the document (`source`, offsets from its start) when `start >= 0`, else in `own`
+    /// (a leaf whose values needed decoding) from `-start - 1`.
+    struct Span: Sendable {
+        let start: Int32
+        let end: Int32
     }
+
+    /// The document the spans point into (shared, not copied).
+    private let source: ArraySlice<UInt8>
+    private var own: [UInt8] = []
+    private var nameSpans: [Span] = []
+    /// Per leaf, where its attributes start in `attributeNames`/`attributeValues` (count + 1 entries).
+    private var starts: [Int32] = [0]
+    private var attributeNames: [Span] = []
+    private var attributeValues: [Span] = []
+
+    init(source: ArraySlice<UInt8>) {
+        self.source = source
+    }
+
+    public var count: Int { nameSpans.count }
+
+    /// A leaf read straight from the document: ranges are offsets from the document's start.
+    mutating func beginLeaf(name: Range<Int>) {
+        nameSpans.append(Span(start: Int32(name.lowerBound), end: Int32(name.upperBound)))
+    }
+
+    mutating func addAttribute(name: Range<Int>, value: Range<Int>) {
+        attributeNames.append(Span(start: Int32(name.lowerBound), end: Int32(name.upperBound)))
+        attributeValues.append(Span(start: Int32(value.lowerBound), end: Int32(value.upperBound)))
+    }
+
+    mutating func endLeaf() {
+        starts.append(Int32(attributeNames.count))
+    }
+
+    /// A leaf made from strings (one whose values needed decoding).
+    mutating func append(name: String, attributes leafAttributes: some Collection<XMLAttribute>) {
+        nameSpans.append(store(name))
+        for attribute in leafAttributes {
+            attributeNames.append(store(attribute.name))
+            attributeValues.append(store(attribute.value))
+        }
+        endLeaf()
+    }
+
+    private mutating func store(_ text: String) -> Span {
+        let start = own.count
+        own.append(contentsOf: text.utf8)
+        return Span(start: Int32(-start - 1), end: Int32(own.count))
+    }
+
+    private func slice(_ span: Span) -> ArraySlice<UInt8> {
+        if span.start >= 0 { return source[(source.startIndex + Int(span.start))..<(source.startIndex + Int(span.end))] }
+        return own[Int(-span.start - 1)..<Int(span.end)]
+    }
+
+    private func string(_ span: Span) -> String { String(decoding: slice(span), as: UTF8.self) }
+
+    // MARK: As strings
+
+    public var names: [String] { nameSpans.map(string) }
 
     /// The leaf's local name (after its prefix).
     public func localName(_ index: Int) -> Substring {
-        let name = names[index]
-        // Most names have no prefix; a one-byte name never does.
-        if name.utf8.count == 1 { return name[...] }
+        let name = string(nameSpans[index])
         guard let colon = name.utf8.lastIndex(of: UInt8(ascii: ":")) else { return name[...] }
         return name[name.utf8.index(after: colon)...]
     }
 
-    /// The leaf's attribute by exact name, as written.
+    /// The leaf's attribute by exact name, decoded.
     public func attribute(_ name: String, of index: Int) -> String? {
-        for position in Int(starts[index])..<Int(starts[index + 1]) where attributes[position].name == name { return attributes[position].value }
+        for position in Int(starts[index])..<Int(starts[index + 1]) where string(attributeNames[position]) == name {
+            return string(attributeValues[position])
+        }
         return nil
     }
 
-    /// The leaf's attributes.
-    public func attributes(of index: Int) -> ArraySlice<XMLAttribute> {
-        attributes[Int(starts[index])..<Int(starts[index + 1])]
+    /// The leaf's attributes, decoded.
+    public func attributes(of index: Int) -> [XMLAttribute] {
+        (Int(starts[index])..<Int(starts[index + 1])).map { XMLAttribute(name: string(attributeNames[$0]), value: string(attributeValues[$0])) }
+    }
+
+    // MARK: As bytes (no strings made)
+
+    /// Whether the leaf's local name is `name` (ASCII).
+    public func localNameIs(_ index: Int, _ name: StaticString) -> Bool {
+        let bytes = slice(nameSpans[index])
+        let length = name.utf8CodeUnitCount
+        guard bytes.count == length || (bytes.count > length && bytes[bytes.endIndex - length - 1] == UInt8(ascii: ":")) else { return false }
+        let base = bytes.endIndex - length
+        for offset in 0..<length where bytes[base + offset] != name.utf8Start[offset] { return false }
+        return true
+    }
+
+    /// The leaf's attributes as bytes: `body(name, value)` for each, in document order.
+    public func forEachRawAttribute(of index: Int, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) throws -> Void) rethrows {
+        for position in Int(starts[index])..<Int(starts[index + 1]) {
+            try body(slice(attributeNames[position]), slice(attributeValues[position]))
+        }
+    }
+
+    /// All leaves as raw bytes, for a reader that walks tens of thousands of them: no string, slice or
+    /// reference count per leaf. The view is valid only inside `body`.
+    public func withRawView<R, E: Error>(_ body: (RawView) throws(E) -> R) throws(E) -> R {
+        try source.withUnsafeBufferPointer { source throws(E) in
+            try own.withUnsafeBufferPointer { own throws(E) in
+                try body(RawView(leaves: self, source: source, own: own))
+            }
+        }
+    }
+
+    public struct RawView {
+        fileprivate let leaves: XMLPackedLeaves
+        fileprivate let source: UnsafeBufferPointer<UInt8>
+        fileprivate let own: UnsafeBufferPointer<UInt8>
+
+        public var count: Int { leaves.nameSpans.count }
+
+        @inline(__always)
+        private func bytes(_ span: Span) -> UnsafeBufferPointer<UInt8> {
+            span.start >= 0
+                ? UnsafeBufferPointer(rebasing: source[Int(span.start)..<Int(span.end)])
+                : UnsafeBufferPointer(rebasing: own[Int(-span.start - 1)..<Int(span.end)])
+        }
+
+        /// Whether the leaf's local name is `name` (ASCII).
+        public func localNameIs(_ index: Int, _ name: StaticString) -> Bool {
+            let bytes = bytes(leaves.nameSpans[index])
+            let length = name.utf8CodeUnitCount
+            guard bytes.count == length || (bytes.count > length && bytes[bytes.count - length - 1] == UInt8(ascii: ":")) else { return false }
+            let base = bytes.count - length
+            for offset in 0..<length where bytes[base + offset] != name.utf8Start[offset] { return false }
+            return true
+        }
+
+        /// `body(name, value)` for each of the leaf's attributes, in document order.
+        @inline(__always)
+        public func forEachAttribute(of index: Int, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+            for position in Int(leaves.starts[index])..<Int(leaves.starts[index + 1]) {
+                try body(bytes(leaves.attributeNames[position]), bytes(leaves.attributeValues[position]))
+            }
+        }
     }
 }
 

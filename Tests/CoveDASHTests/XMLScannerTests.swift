@@ -108,4 +108,17 @@ import Testing
         #expect(timeline.children("S").map(\.text) == ["kept"], "an S with content stays a child")
         #expect(root.packedLeaves == nil && root.children("S").count == 1, "only the named element packs")
     }
+
+    @Test func leavesWhoseValuesNeedDecodingArePackedDecoded() throws {
+        let text = "<SegmentTimeline><S d=\"1\" x=\"a&amp;b\"/><S\n d=\"2\"\tx='c\nd'/><S d=\"3\"/></SegmentTimeline>"
+        let leaves = try #require(try XMLScanner.parse(Array(text.utf8)[...], limits: XMLScannerTests.limits, packingLeavesOf: ["SegmentTimeline"]).root.packedLeaves)
+        #expect(leaves.count == 3)
+        #expect(leaves.attributes(of: 0) == [XMLAttribute(name: "d", value: "1"), XMLAttribute(name: "x", value: "a&b")])
+        #expect(leaves.attribute("x", of: 1) == "c d", "line ends in values normalised")
+        #expect(leaves.attribute("d", of: 2) == "3")
+        #expect((0..<3).allSatisfy { leaves.localNameIs($0, "S") })
+        var raw: [String] = []
+        leaves.forEachRawAttribute(of: 0) { name, value in raw.append(String(decoding: name, as: UTF8.self) + "=" + String(decoding: value, as: UTF8.self)) }
+        #expect(raw == ["d=1", "x=a&b"])
+    }
 }

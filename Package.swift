@@ -57,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "CoveText",
-            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveXML", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(

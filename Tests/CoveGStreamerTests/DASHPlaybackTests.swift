@@ -279,5 +279,43 @@ extension RealEngineTests {
             controller.shutdown()
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
         }
+
+        /// A TTML text set (one file, application/ttml+xml) is a text track whose paragraphs are delivered as
+        /// cues at their times.
+        @Test func aTTMLTextSetShowsCaptions() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            var ttml = "<?xml version=\"1.0\"?><tt xmlns=\"http://www.w3.org/ns/ttml\" xml:lang=\"fr\"><body><div>"
+            for k in 1...10 { ttml += "<p begin=\"\(2 * (k - 1))s\" dur=\"1.9s\">TTML \(k) <span>à</span> \(2 * (k - 1))s</p>" }
+            ttml += "</div></body></tt>"
+            let folder = d.fixture.root.appendingPathComponent("timeline")
+            let suffix = "\(getpid())"
+            try Data(ttml.utf8).write(to: folder.appendingPathComponent("subs-\(suffix).ttml"))
+            let manifest = try String(contentsOf: d.fixture.url(.timeline), encoding: .utf8)
+                .replacingOccurrences(of: "mimeType=\"text/vtt\" lang=\"en\"", with: "mimeType=\"application/ttml+xml\" lang=\"fr\"")
+                .replacingOccurrences(of: "<BaseURL>subs.vtt</BaseURL>", with: "<BaseURL>subs-\(suffix).ttml</BaseURL>")
+            #expect(manifest.contains("application/ttml+xml"))
+            let name = "timeline/ttml-\(suffix).mpd"
+            try Data(manifest.utf8).write(to: d.fixture.root.appendingPathComponent(name))
+            defer {
+                try? FileManager.default.removeItem(at: d.fixture.root.appendingPathComponent(name))
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent("subs-\(suffix).ttml"))
+            }
+            let controller = d.h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: d.server.url(name), properties: [:])])
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "TTML 2 à 2s" } } else { false } }
+            controller.shutdown()
+            let session = try #require(recorder.events.lazy.compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first)
+            #expect(session.textTrackGroup.tracks.contains { $0.language == "fr" })
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            for change in changes {
+                for cue in change.cues {
+                    let k = Double(cue.text.split(separator: " ")[1]) ?? -1
+                    #expect(change.position.seconds >= 2 * (k - 1) - 0.05 && change.position.seconds < 2 * (k - 1) + 1.95, "\(change)")
+                }
+            }
+        }
     }
 }

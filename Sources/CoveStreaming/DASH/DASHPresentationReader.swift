@@ -140,14 +140,15 @@ public struct DASHLayout: Sendable {
         ))
     }
 
-    /// Text sets whose representation is one WebVTT file (`text/vtt`, no segment template or list): the
-    /// common DASH sidecar form. Segmented text (WebVTT or TTML in fMP4, `wvtt`/`stpp`) is left out.
+    /// Text sets whose representation is one WebVTT or TTML file (`text/vtt`, `application/ttml+xml`; no
+    /// segment template or list): the common DASH sidecar form. Segmented text (WebVTT or TTML in fMP4,
+    /// `wvtt`/`stpp`) is left out.
     private static func textRenditions(_ period: Period, mpd: MPD) -> [AlternateRendition] {
         let duration = mpd.mediaPresentationDuration ?? period.duration ?? 0
         var result: [AlternateRendition] = []
         for set in period.adaptationSets where set.contentType == .text {
-            guard let representation = set.representations.first,
-                  (representation.mimeType ?? set.mimeType)?.lowercased() == "text/vtt",
+            let mime = (set.representations.first?.mimeType ?? set.mimeType)?.lowercased()
+            guard let representation = set.representations.first, mime == "text/vtt" || mime == "application/ttml+xml",
                   case .base(let base) = representation.addressing, base.indexRange == nil
             else { continue }
             result.append(AlternateRendition(

@@ -347,12 +347,27 @@ public final class TextRenditionLoader: Sendable {
         return value.isFinite ? Int64(max(min(value, 9e15), -9e15)) : 0
     }
 
-    /// Parses one WebVTT segment into cues on the presentation or the MPEG-TS timeline.
+    /// A TTML document: XML whose first element (within the first 4 kB) is `tt` (any prefix).
+    static func looksLikeTTML(_ body: Data) -> Bool {
+        let window = String(decoding: body.prefix(4096), as: UTF8.self)
+        return window.contains("<tt ") || window.contains("<tt>") || window.range(of: #"<[A-Za-z0-9_]+:tt[ >]"#, options: .regularExpression) != nil
+    }
+
+    /// Parses one WebVTT segment (or a whole TTML file) into cues on the presentation or the MPEG-TS timeline.
     private static func cues(from body: Data, contentType: String?, url: URL) throws(StreamingError) -> [PendingCue] {
         if MediaSniffer.segmentFormat(body) == .isoBMFF {
             throw StreamingError(.unsupportedFeature, "The subtitle segment is WebVTT or IMSC in fMP4, which Cove's streaming engine does not read yet", url: url)
         }
         let head = MediaSniffer.significantHead(body)
+        if head.first == UInt8(ascii: "<"), Self.looksLikeTTML(body) {
+            let cues: [TTML.Cue]
+            do {
+                cues = try TTML.parse([UInt8](body))
+            } catch {
+                throw StreamingError(.notMedia, "The subtitle file is not valid TTML: \(error)", url: url)
+            }
+            return cues.map { PendingCue(base: .presentation, start: $0.start, end: $0.end, identifier: $0.identifier, text: $0.text, settings: "") }
+        }
         guard head.starts(with: Array("WEBVTT".utf8)) else {
             throw StreamingError(.notMedia, "Expected a WebVTT subtitle segment but the server sent \(MediaSniffer.describe(head, contentType: contentType)); the segment is skipped", url: url)
         }

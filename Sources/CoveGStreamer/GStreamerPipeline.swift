@@ -123,6 +123,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         var streamStart: Double?
         /// Cove's streaming: the stream ran dry while playing (0 % reported), waiting for media.
         var streamStarved = false
+        /// Since when (wall seconds) one of two streams has had nothing ahead of the playhead (see `checkStreamingBuffer`).
+        var streamDrySince: Double?
         /// Cove's streaming: the presentation's subtitle renditions as tracks (ids `cove-text-N`), beside
         /// the streams GStreamer finds in the media.
         var coveTextTracks: [(track: EngineTrack, rendition: AlternateRendition)] = []
@@ -886,7 +888,19 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             return now - last.since >= Self.streamFrozen
         }
-        if !starved && !ended && ahead < Self.streamStarvation && frozen && state.withLock({ $0.pipelineAtPlaying }) {
+        // Starved: the playhead stands at the end of what was pushed — or, with a separate audio source (a
+        // DASH audio set, an HLS rendition), one stream has had nothing ahead of the playhead for
+        // `streamOverrun` while the other's clock went on: the picture froze while the sound played (or the
+        // reverse). Either way playback waits until both refill.
+        let overrun = state.withLock { s -> Bool in
+            guard audio != nil, ahead <= 0 else {
+                s.streamDrySince = nil
+                return false
+            }
+            if s.streamDrySince == nil { s.streamDrySince = now }
+            return now - (s.streamDrySince ?? now) >= Self.streamOverrun
+        }
+        if !starved && !ended && ((ahead < Self.streamStarvation && frozen) || overrun) && state.withLock({ $0.pipelineAtPlaying }) {
             state.withLock { s in
                 s.streamStarved = true
                 s.lastBufferingSent = 0
@@ -903,6 +917,9 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     /// Media left at the playhead when it stops: at most the frames the demuxer still holds.
     private static let streamStarvation = 0.3
+    /// How long one stream may have nothing ahead of a moving playhead (a segment's media can outlast its
+    /// nominal duration by a frame or two) before the other stream's clock is known to run without it.
+    private static let streamOverrun = 0.25
     /// How long the playhead must stand still near the end of the pushed media to count as stalled.
     private static let streamFrozen = 0.2
     /// Media buffered again before a stalled stream plays on.

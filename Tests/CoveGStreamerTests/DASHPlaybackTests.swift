@@ -317,5 +317,26 @@ extension RealEngineTests {
                 }
             }
         }
+
+        /// A link too slow for the lowest video representation but not for the audio set: the picture would
+        /// freeze while the sound plays on (the audio source's clock keeps the playhead moving), so playback
+        /// stalls instead, reported as on HLS, and recovers once the link does.
+        @Test func aStarvedVideoSetStallsEvenWhileItsAudioPlaysAndRecovers() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            d.server.setBandwidth(bitsPerSecond: 250_000)
+            let slow = d.h.controller(fast: false)
+            let slowRecorder = EventRecorder(slow)
+            slow.isAutoPlay = true
+            slow.setVideos([d.video(.number)])
+            try await slowRecorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            // The video (440 kbit/s) cannot keep up; the audio (64 kbit/s) can: the picture would freeze while
+            // the sound plays on, so playback stalls instead.
+            try await slowRecorder.waitFor(lifecycle: "PlaybackStalled", timeout: .seconds(20))
+            d.server.setBandwidth(bitsPerSecond: nil)
+            try await slowRecorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+            slow.shutdown()
+            #expect(slowRecorder.errors.isEmpty, "\(slowRecorder.errors)")
+        }
     }
 }

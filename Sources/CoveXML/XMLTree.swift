@@ -12,9 +12,19 @@ public struct XMLTreeElement: Sendable {
     /// The part after the prefix: elements are matched by this, because prefixes vary by server.
     public var localName: String { storage.localName }
     /// The attributes as a dictionary (built on each call: the readers ask `attribute(_:)`).
-    public var attributes: [String: String] { Dictionary(storage.attributes.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }) }
+    public var attributes: [String: String] {
+        switch storage.attributes {
+        case .dictionary(let dictionary): return dictionary
+        case .list(let list): return Dictionary(list.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
     /// The attributes in document order (the scanner's) or the parser's order; names are unique.
-    public var attributeList: [XMLAttribute] { storage.attributes }
+    public var attributeList: [XMLAttribute] {
+        switch storage.attributes {
+        case .dictionary(let dictionary): return dictionary.map { XMLAttribute(name: $0.key, value: $0.value) }
+        case .list(let list): return list
+        }
+    }
     /// The namespace declarations in force here, so a subtree can be written out as a
     /// standalone document. Shared with the parent unless this element declares its own.
     public var scope: NamespaceScope? { storage.scope }
@@ -25,12 +35,19 @@ public struct XMLTreeElement: Sendable {
     /// this element's name: `XMLScanner.parse(_:limits:packingLeavesOf:)`).
     public var packedLeaves: XMLPackedLeaves? { storage.packedLeaves }
 
+    /// From Foundation's parser, which hands over a dictionary: kept as it is (no conversion per element).
     init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
-        self.init(name: name, attributeList: attributes.map { XMLAttribute(name: $0.key, value: $0.value) }, scope: scope, line: line, children: children)
+        storage = Storage(name: name, localName: Self.localName(of: name), attributes: .dictionary(attributes), scope: scope, children: children, line: line, packedLeaves: nil)
     }
 
     init(name: String, attributeList: [XMLAttribute], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = [], packedLeaves: XMLPackedLeaves? = nil) {
-        storage = Storage(name: name, localName: Self.localName(of: name), attributes: attributeList, scope: scope, children: children, line: line, packedLeaves: packedLeaves)
+        storage = Storage(name: name, localName: Self.localName(of: name), attributes: .list(attributeList), scope: scope, children: children, line: line, packedLeaves: packedLeaves)
+    }
+
+    /// Attributes as the reader that built the element had them.
+    enum Attributes: Sendable {
+        case dictionary([String: String])
+        case list([XMLAttribute])
     }
 
     /// The name after its last colon, found on the UTF-8 bytes (a `Character` search would
@@ -44,13 +61,13 @@ public struct XMLTreeElement: Sendable {
     private final class Storage: Sendable {
         let name: String
         let localName: String
-        let attributes: [XMLAttribute]
+        let attributes: Attributes
         let scope: NamespaceScope?
         let children: [XMLTreeNode]
         let line: Int
         let packedLeaves: XMLPackedLeaves?
 
-        init(name: String, localName: String, attributes: [XMLAttribute], scope: NamespaceScope?, children: [XMLTreeNode], line: Int, packedLeaves: XMLPackedLeaves?) {
+        init(name: String, localName: String, attributes: Attributes, scope: NamespaceScope?, children: [XMLTreeNode], line: Int, packedLeaves: XMLPackedLeaves?) {
             self.packedLeaves = packedLeaves
             self.name = name
             self.localName = localName
@@ -123,13 +140,17 @@ public struct XMLTreeElement: Sendable {
     public func attributeKey(anyCase name: String) -> String? {
         if rawAttribute(name) != nil { return name }
         let lowered = name.lowercased()
-        return storage.attributes.map(\.name).filter { $0.lowercased() == lowered }.min()
+        return attributeList.map(\.name).filter { $0.lowercased() == lowered }.min()
     }
 
     /// The attribute's value as written, by exact name (a linear look: elements have a handful).
     public func rawAttribute(_ name: String) -> String? {
-        for attribute in storage.attributes where attribute.name == name { return attribute.value }
-        return nil
+        switch storage.attributes {
+        case .dictionary(let dictionary): return dictionary[name]
+        case .list(let list):
+            for attribute in list where attribute.name == name { return attribute.value }
+            return nil
+        }
     }
 
     public static func trimmed(_ text: String) -> String {

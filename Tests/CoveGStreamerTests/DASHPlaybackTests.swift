@@ -338,5 +338,35 @@ extension RealEngineTests {
             slow.shutdown()
             #expect(slowRecorder.errors.isEmpty, "\(slowRecorder.errors)")
         }
+
+        /// Preloading works on DASH as on HLS: the next DASH video is prepared while the first plays and takes
+        /// over at its end, its first frame reported as a transition.
+        @Test func aPreloadedNextDASHVideoTakesOverAtTheEnd() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            let provider = BasicSessionProvider(options: BasicSessionProviderOptions(sessionPreloadingPolicy: .withProgressPercentage(50)))
+            let controller = d.h.controller(provider: provider)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.isAutoAdvance = true
+            controller.setVideos([
+                Video(url: d.server.url(DASHFixture.Asset.number.rawValue), properties: ["id": "one"]),
+                Video(url: d.server.url(DASHFixture.Asset.base.rawValue), properties: ["id": "two"]),
+            ])
+            do {
+                try await recorder.waitFor(timeout: .seconds(40)) { if case .playlistCompleted = $0 { true } else { false } }
+            } catch {
+                try? d.h.logs.text.write(toFile: "/tmp/dash-preload-hang.log", atomically: true, encoding: .utf8)
+                try? recorder.events.map { "\($0)" }.joined(separator: "\n").write(toFile: "/tmp/dash-preload-events.log", atomically: true, encoding: .utf8)
+                controller.shutdown()
+                throw error
+            }
+            await controller.settle()
+            let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
+            #expect(frames == [.start, .transition])
+            #expect(recorder.lifecycleNames.filter { $0 == "End" }.count == 2)
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
     }
 }

@@ -350,7 +350,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.isAutoAdvance = true
             controller.setVideos([
-                Video(url: d.server.url(DASHFixture.Asset.number.rawValue), properties: ["id": "one"]),
+                Video(url: d.server.url(DASHFixture.Asset.timeline.rawValue), properties: ["id": "one"]),
                 Video(url: d.server.url(DASHFixture.Asset.base.rawValue), properties: ["id": "two"]),
             ])
             do {

@@ -28,6 +28,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
     private let feed = AppSourceFeed(held: true)
     /// How long the audio waits for the main source's selection before it goes anyway.
     private static let holdLimit: Duration = .seconds(1)
+
     private let transport: any HTTPTransport
     private let configuration: StreamingConfiguration
     private let logger: Logger
@@ -92,7 +93,8 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Starts the selected rendition at `position` (where the video starts).
     func start(at position: Double) {
         feed.session?.start(at: position)
-        DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(Self.holdLimit).seconds) { [feed] in feed.release() }
+        // Weakly held: a closed feed is not kept alive (nor touched) by the timer.
+        DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(Self.holdLimit).seconds) { [weak feed] in feed?.release() }
     }
 
     /// The main source's streams were selected: the rendition's audio may reach the decoders now.
@@ -169,7 +171,8 @@ final class AudioRenditionFeed: @unchecked Sendable {
         case .now:
             return seek() ? .restarted : .exhausted
         case .later(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(delay).seconds) { [self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(delay).seconds) { [weak self] in
+                guard let self else { return }
                 state.withLock { s in
                     s.restartPending = false
                     s.restarts.append(ContinuousClock.now)

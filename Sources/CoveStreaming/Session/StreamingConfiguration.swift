@@ -21,6 +21,9 @@ public struct StreamingConfiguration: Sendable {
     /// Decoder time minus presentation time (seconds). Transport-stream buffers are stamped up to their
     /// PCR-to-PTS delay (≤ ~1.5 s) before their presentation time, and a timestamp cannot be negative.
     public var decoderTimeOffset: Double
+    /// Wall-clock time (seconds since 1970): which segments of a live DASH manifest exist now. Injected so
+    /// tests (and apps with a synchronised clock, DASH `UTCTiming`) decide it.
+    public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),

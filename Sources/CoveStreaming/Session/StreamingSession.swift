@@ -533,7 +533,7 @@ public final class StreamingSession: Sendable {
         var indexes = state.withLock { $0.segmentIndexes[variant] ?? [:] }
         var timeline: MediaTimeline?
         while timeline == nil {
-            switch try layout.timeline(for: variant, now: Date().timeIntervalSince1970, indexes: indexes) {
+            switch try layout.timeline(for: variant, now: configuration.wallClock(), indexes: indexes) {
             case .ready(let value):
                 timeline = value
             case .needsIndex(let period, let indexURL, let range):

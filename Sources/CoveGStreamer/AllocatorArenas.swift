@@ -7,8 +7,8 @@ import Foundation
 /// threads (GStreamer's streaming and decoder threads, the HTTP event loops, Swift's cooperative
 /// pool), each arena keeps what its threads freed for reuse, and so a player's resident memory holds
 /// the high-water mark of a dozen or more arenas. Two per core keeps allocation uncontended on the
-/// threads that work at once while bounding that overhead; on the 2-core bench machine it lowers
-/// peak RSS of 20 s of playback by about 4 MB at no measurable CPU cost (`bench/RESULTS.md`).
+/// threads that work at once while bounding that overhead; on the 2-core bench machine it lowered
+/// peak RSS of `cove probe` by about 4 MB at no measurable CPU cost (A/B, 4 runs each).
 ///
 /// This is a process-wide setting, so Cove never applies it on its own: an app (the `cove` CLI does)
 /// calls ``limit(toPerCore:)`` first thing in `main`, before any thread has allocated. A

@@ -51,33 +51,30 @@ extension RealEngineTests {
             #expect(others.allSatisfy { $0.headers["authorization"] == nil }, "the token goes to the key server only")
         }
 
-        @Test func withoutTheTokenTheKeyIsRefusedTyped() async throws {
-            let h = try await Self.start()
+        /// Plays the AES-128 fixture until it fails; the error, what was recorded, and the logs.
+        func failure(wrongKey: Bool = false, token: String?) async throws -> (error: PlaybackError, recorder: EventRecorder, logs: String) {
+            let h = try await Self.start(wrongKey: wrongKey)
             defer { Task { await h.stop() } }
-            let controller = controller(h, token: nil)
+            let controller = controller(h, token: token)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.aes)])
             let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
             controller.shutdown()
-            let error = try #require(failure.lifecycleEvent?.error)
+            return (try #require(failure.lifecycleEvent?.error), recorder, h.logs.text)
+        }
+
+        @Test func withoutTheTokenTheKeyIsRefusedTyped() async throws {
+            let (error, recorder, _) = try await failure(token: nil)
             #expect(error.code == .keyAuthorizationFailed, "\(error)")
             #expect(error.httpStatus == 401)
             #expect(!recorder.lifecycleNames.contains("Play"))
         }
 
         @Test func aWrongKeyIsADecryptionFailureAndTheTokenIsNeverPrinted() async throws {
-            let h = try await Self.start(wrongKey: true)
-            defer { Task { await h.stop() } }
-            let controller = controller(h, token: Self.token)
-            let recorder = EventRecorder(controller)
-            controller.isAutoPlay = true
-            controller.setVideos([h.video(.aes)])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
-            controller.shutdown()
-            let error = try #require(failure.lifecycleEvent?.error)
+            let (error, recorder, logs) = try await failure(wrongKey: true, token: Self.token)
             #expect(error.code == .decryptionFailed, "\(error)")
-            let printed = h.logs.text + recorder.events.map { "\($0)" }.joined() + "\(error)"
+            let printed = logs + recorder.events.map { "\($0)" }.joined() + "\(error)"
             #expect(!printed.contains("cove-key-token"), "the token leaked")
         }
     }

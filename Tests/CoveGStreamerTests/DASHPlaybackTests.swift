@@ -31,7 +31,7 @@ extension RealEngineTests {
                 await h.stop()
             }
 
-            /// Media requests (not the MPD) as (folder, file, byte range).
+            /// The requests since the `start`-th that were not for an MPD.
             func mediaRequests(from start: Int = 0) -> [MediaRequest] {
                 server.requests.dropFirst(start).filter { !$0.path.hasSuffix(".mpd") }
             }

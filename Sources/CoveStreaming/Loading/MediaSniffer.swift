@@ -31,7 +31,7 @@ public enum MediaSniffer {
         let window = [UInt8](body.prefix(4096))
         let marker = Array("<MPD".utf8)
         guard window.count >= marker.count else { return false }
-        for start in 0...(window.count - marker.count) where window[start] == marker[0] && Array(window[start..<start + marker.count]) == marker {
+        for start in 0...(window.count - marker.count) where window[start..<start + marker.count].elementsEqual(marker) {
             let next = start + marker.count < window.count ? window[start + marker.count] : UInt8(ascii: " ")
             if next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == 0x0A || next == 0x0D || next == 0x09 { return true }
         }

@@ -36,6 +36,8 @@ SCENARIOS = [
     ('teaser-p2', 'Teaser abandoned after 5 s, netns tbf 6 Mbit/s + 20 ms (P2)'),
     ('seek-p2', 'Seek to an unbuffered point, netns tbf 6 Mbit/s + 20 ms (P2)'),
     ('stepdown-p4', 'Step-down network 6 → 0.8 → 6 Mbit/s (P4)'),
+    ('startup-dash-p0', 'DASH startup, loopback (P0; the s30 streams remuxed to DASH)'),
+    ('seek-dash-p2', 'DASH seek to an unbuffered point, netns tbf 6 Mbit/s + 20 ms (P2; s120 remuxed to DASH)'),
 ]
 MARKERS = {'cove-bench': ('<!-- cove-bench:begin -->', '<!-- cove-bench:end -->'),
            'peers': ('<!-- peers:begin -->', '<!-- peers:end -->')}
@@ -68,12 +70,18 @@ def fmt_ratio(a, b):
         return '–' if a == 0 else '∞'
     return '%.2f×' % (a / b)
 
+# The DASH copies made by bench/peers.sh keep the ladder's order: representations 0–2 are v0–v2 (video), 3 is audio.
+DASH_VIDEO_SEGMENT = re.compile(r'/chunk-stream([0-2])-(\d+)\.m4s$')
+
 def variant_of(path):
-    m = re.search(r'/(v\d)/', path)
-    return m.group(1) if m else ('mp4' if path.endswith('.mp4') else None)
+    m = re.search(r'/(v\d)/', path) or re.search(r'/(?:chunk|init)-stream([0-2])\b', path)
+    if m:
+        return m.group(1) if m.group(1).startswith('v') else 'v' + m.group(1)
+    return 'mp4' if path.endswith('.mp4') else None
 
 def segments(row):
-    return [l for l in sorted(row.get('log', []), key=lambda l: l['t0']) if re.search(r'/v\d/seg_\d+\.ts$', l['path'])]
+    return [l for l in sorted(row.get('log', []), key=lambda l: l['t0'])
+            if re.search(r'/v\d/seg_\d+\.ts$', l['path']) or DASH_VIDEO_SEGMENT.search(l['path'])]
 
 def main_variant(row):
     segs = segments(row)[-5:]
@@ -186,8 +194,12 @@ LADDER_BPS = {'v0': 510400, 'v1': 1390400, 'v2': 3370400}
 SEGMENT_S = 2
 
 def seg_index(path):
+    """0-based segment index: HLS `seg_007.ts` → 7, DASH `chunk-stream2-00008.m4s` ($Number$ from 1) → 7."""
     m = re.search(r'seg_(\d+)', path)
-    return int(m.group(1)) if m else None
+    if m:
+        return int(m.group(1))
+    m = DASH_VIDEO_SEGMENT.search(path)
+    return int(m.group(2)) - 1 if m else None
 
 def complete(l):
     return not l.get('aborted') and l.get('bytes') == l.get('length')
@@ -428,6 +440,55 @@ def streaming_target_rows(all_rows, tc, meta):
                     verdict(None if not cove or None in olds else all(x == 0 for x in rebuf) and all(x <= 1 for x in olds))))
     return out
 
+def dash_target_rows(all_rows, covebench_text):
+    """Issue 16's DASH targets from the DASH scenarios (the harness's own streams remuxed to DASH by bench/peers.sh):
+    (scenario, what, Cove, target, verdict)."""
+    out = []
+
+    def m(scn, peer, key):
+        return stat(all_rows.get(scn, {}), peer, key)['med']
+
+    def others(scn, key, unit):
+        cells = []
+        for p in sorted(set(all_rows[scn]) - {'cove', 'gst-playbin3'}):
+            runs = all_rows[scn][p]
+            ok = [r for r in runs if r.get('t_first_frame')]
+            if ok:
+                cells.append('%s %s → %s' % (PEER_NAMES.get(p, p), fmt_num(m(scn, p, key), unit), fmt_ratio(m(scn, 'cove', key), m(scn, p, key))))
+            else:
+                why = DASH_FAILS.get(p, 'see the scenario\'s notes')
+                cells.append('%s: no first frame in %d runs (%s)' % (PEER_NAMES.get(p, p), len(runs), why))
+        return ('; ' + '; '.join(cells)) if cells else ''
+
+    scn = 'startup-dash-p0'
+    if scn in all_rows:
+        c, pb = m(scn, 'cove', 'ttff_net_ms'), m(scn, 'gst-playbin3', 'ttff_net_ms')
+        out.append((scn, 'DASH TTFF net ms, loopback', '**%s** (gst-playbin3 + dashdemux2 %s → %s)%s' % (
+            fmt_num(c, 'ms'), fmt_num(pb, 'ms'), fmt_ratio(c, pb), others(scn, 'ttff_net_ms', 'ms')),
+            '≤ 0.60× gst-playbin3', verdict(None if c is None or pb is None else c <= 0.6 * pb)))
+    scn = 'seek-dash-p2'
+    if scn in all_rows:
+        c = m(scn, 'cove', 'seek_ms')
+        out.append((scn, 'DASH seek → frame at target ms, 6 Mbit/s', '**%s**%s' % (fmt_num(c, 'ms'), others(scn, 'seek_ms', 'ms')),
+                    'reported (bench.py drives no seek for gst-launch; playbin3 + dashdemux2 seeks are timed by cove-bench, below)', '–'))
+    for l in (covebench_text or '').splitlines():
+        if l.startswith('|') and re.search(r'DASH seek', l):
+            cells = [x.strip() for x in l.strip().strip('|').split('|')]
+            if len(cells) >= 4:
+                out.append(('cove-bench', 'DASH seek → first frame at target, in-process, loopback (ms)',
+                            '**%s** (playbin3 + dashdemux2 %s → %s)' % (cells[1], cells[2], cells[3].strip('*')), 'reported', '–'))
+            break
+    return out
+
+# Why a peer cannot play the DASH copies at all (shown instead of numbers when it never reached a first frame).
+DASH_FAILS = {
+    'vhs': 'the harness\'s vhs.html gives video.js every source as type application/x-mpegURL, so VHS reads the MPD as an '
+           'HLS playlist with no segments: it fetched the MPD again and again and never asked for a segment; the page is the '
+           'shared harness\'s, not ours to change',
+    'hlsjs': 'hls.js plays HLS only', 'native': 'Chromium has no native DASH',
+}
+
+
 # ------------------------------------------------------------------------------------------------- report
 
 def describe(meta, rows):
@@ -451,7 +512,7 @@ def fmt_g(x):
 def detail_table(scn, rows, meta, floors, tc):
     L = []
     key = {'startup-p0': 'ttff_net_ms', 'startup-p1': 'ttff_net_ms', 'teaser-p0': 'bytes_total',
-           'teaser-p2': 'bytes_total', 'seek-p2': 'seek_ms', 'stepdown-p4': 'rebuf_ms'}.get(scn, 'ttff_net_ms')
+           'teaser-p2': 'bytes_total', 'stepdown-p4': 'rebuf_ms'}.get(scn, 'seek_ms' if scn.startswith('seek') else 'ttff_net_ms')
     unit = 'MB' if key == 'bytes_total' else 'ms'
     cmed = stat(rows, 'cove', key)['med']
     L.append('| peer | ok/runs | TTFF net ms (min–max) | TTFF from play() ms | init ms | MB fetched (min–max) | '
@@ -589,6 +650,15 @@ def report(a):
         out.append('')
         out.append('kbit/s played: each 2 s of media at the declared BANDWIDTH of the variant it played from (the last complete '
                    'download of its segment). CPU and RSS: the whole process (bench.py sums the session), 10 s after the first frame.')
+    dash = dash_target_rows(rows, cb)
+    if dash:
+        out.append('')
+        out.append('### Issue 16 targets (DASH), from the same run')
+        out.append('')
+        out.append('| scenario | metric | Cove median (against the peers) | target | |')
+        out.append('|---|---|---|---|---|')
+        for scn, what, cc, tt, vd in dash:
+            out.append('| %s | %s | %s | %s | %s |' % (scn, what, cc, tt, vd))
     out.append('')
     out.append('Units: ms, or MB (10⁶ bytes) for "MB fetched". TTFF net = first media HTTP request → first frame rendered '
                '(Cove: `firstFrame` from `cove probe --trace`; gst-playbin3: first fakesink `chain` in PLAYING; browsers: first '

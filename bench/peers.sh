@@ -7,8 +7,12 @@
 #   --reps N          measured repetitions per peer and scenario (default 5)
 #   --warmup N        extra leading repetitions run first and dropped from the medians (default 1)
 #   --quick           --reps 2 (development)
-#   --scenarios LIST  subset of: startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4 (default: all)
-#   --peers LIST      default cove,gst-playbin3,hlsjs,vhs,native
+#   --scenarios LIST  subset of: startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,startup-dash-p0,seek-dash-p2
+#                     (default: all)
+#   --peers LIST      default cove,gst-playbin3,hlsjs,vhs,native (the HLS scenarios)
+#   --dash-peers LIST default cove,gst-playbin3,mpv,vhs for startup-dash-p0 and cove,mpv for seek-dash-p2 (the DASH
+#                     scenarios: hls.js and Chromium have no DASH; gst-launch cannot seek in bench.py; the harness's VHS
+#                     page declares every source HLS, so VHS is run once per rep at startup only to show it)
 #   --md FILE         where to write the Markdown peer section (default: <results folder>/peers.md)
 #   --cove-bench FILE cove-bench's output, so the summary can quote its playlist-transition row
 #
@@ -23,8 +27,9 @@ PEER_BENCH=${PEER_BENCH:-$(cd "$REPO/../shared/tools/peer-bench" && pwd)}
 RUN_SH=$PEER_BENCH/run.sh
 export PERF_ROOT=${PERF_ROOT:-/tmp/cove-peer-bench}
 
-ALL_SCENARIOS=startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4
+ALL_SCENARIOS=startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,startup-dash-p0,seek-dash-p2
 REPS=5; WARMUP=1; SCENARIOS=$ALL_SCENARIOS; PEERS=cove,gst-playbin3,hlsjs,vhs,native; MD=""; COVE_BENCH_MD=""
+DASH_PEERS=
 # Step-down profile (P4): seconds after each single-run bench.py call starts, and the rates.
 STEP_AT=${STEP_AT:-10}; STEP_FOR=${STEP_FOR:-10}; RATE_HIGH=6mbit; RATE_LOW=800kbit; TBF="burst 16kb latency 300ms"
 
@@ -35,9 +40,10 @@ while [ $# -gt 0 ]; do
     --quick) REPS=2; shift ;;
     --scenarios) SCENARIOS=$2; shift 2 ;;
     --peers) PEERS=$2; shift 2 ;;
+    --dash-peers) DASH_PEERS=$2; shift 2 ;;
     --md) MD=$2; shift 2 ;;
     --cove-bench) COVE_BENCH_MD=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     *) echo "peers.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -93,6 +99,21 @@ prepare() {
     log "preparing peers and streams (first run only)"
   fi
   bash "$RUN_SH" --peers cove --reps 0 --out /dev/null >/dev/null
+}
+
+# DASH copies of the harness's own streams (issue 16): the same H.264 and AAC remuxed without re-encoding into fMP4
+# segments under one MPD (SegmentTemplate + SegmentTimeline, 2 s), so the DASH rows compare players on the bytes
+# the HLS rows use. Representations keep the ladder's order (0–2 = 240p/480p/720p, 3 = audio).
+make_dash() {  # name (s30 | s120)
+  local src=$PERF_ROOT/media/$1 dst=$PERF_ROOT/media/$1-dash
+  [ -f "$dst/manifest.mpd" ] && return 0
+  log "remuxing $1 to DASH"
+  rm -rf "$dst.tmp"; mkdir -p "$dst.tmp"
+  ffmpeg -hide_banner -loglevel error -y -i "$src/v0/index.m3u8" -i "$src/v1/index.m3u8" -i "$src/v2/index.m3u8" \
+    -map 0:v -map 1:v -map 2:v -map 0:a -c copy -tag:v avc1 -tag:a mp4a \
+    -f dash -seg_duration 2 -use_template 1 -use_timeline 1 -adaptation_sets "id=0,streams=v id=1,streams=a" \
+    "$dst.tmp/manifest.mpd"
+  rm -rf "$dst"; mv "$dst.tmp" "$dst"
 }
 
 # bench.py through run.sh; "$1" = ns|host, rest = bench.py options
@@ -165,6 +186,13 @@ for s in ${SCENARIOS//,/ }; do
         --stream s120/master.m3u8 --stop 10 --delay-ms 20 ;;
     stepdown-p4)
       netns; stepdown ;;
+    startup-dash-p0)
+      make_dash s30
+      PEERS=${DASH_PEERS:-cove,gst-playbin3,mpv,vhs} scenario "$s" host "loopback" "" --stream s30-dash/manifest.mpd --stop 10 --timeout 30 ;;
+    seek-dash-p2)
+      make_dash s120; netns; shape "$RATE_HIGH"
+      PEERS=${DASH_PEERS:-cove,mpv} scenario "$s" ns "netns tbf ${RATE_HIGH} burst 16kb latency 300ms" "&seekat=3&seekto=90" \
+        --stream s120-dash/manifest.mpd --stop 10 --delay-ms 20 ;;
   esac
 done
 python3 "$HERE/peer_results.py" report --results "$OUT" --warmup "$WARMUP" --out "$MD" ${COVE_BENCH_MD:+--cove-bench "$COVE_BENCH_MD"}

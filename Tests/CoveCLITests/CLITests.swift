@@ -347,6 +347,62 @@ struct CLITests {
         #expect(exited.contains("EXIT=0"), "a clean exit after seeking in the live window: \(exited)")
     }
 
+    /// The same control bar on a DASH video (issue 16: the UI works on DASH as on HLS): seeking, the captions
+    /// menu listing the MPD's WebVTT text set, and the bitrate menu listing its video representations.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func theControlBarDrivesADASHVideo() async throws {
+        let fixture = try await DASHFixture.prepare()
+        let server = try await MediaServer.start(root: fixture.root)
+        defer { Task { await server.stop() } }
+        let tmux = try await Self.playInTmux([server.url(DASHFixture.Asset.timeline.rawValue).absoluteString])
+        defer { tmux.stop() }
+        let paused = try await Self.pause(tmux)
+        let before = try #require(Self.shownTime(paused))
+        try await tmux.send("Right")
+        try await tmux.waitForScreen("a 10 s seek") { Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true }
+        try await tmux.send("c")
+        try await tmux.waitForScreen("the captions menu with the text set") { $0.contains("Captions:  1 Off") && $0.contains("2 English") }
+        try await tmux.send("1")
+        try await tmux.waitForScreen("captions off") { $0.contains("Captions: Off") }
+        try await tmux.send("b")
+        try await tmux.waitForScreen("the bitrate menu with both representations") {
+            $0.contains("Bitrate:  1 Auto") && $0.contains("720p · ") && $0.contains("240p · ")
+        }
+        try await tmux.send("3")
+        try await tmux.waitForScreen("240p chosen") { $0.contains("Bitrate: 240p") && $0.contains(" 240p ") }
+        try await tmux.send("q")
+        let exited = try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+        #expect(exited.contains("EXIT=0"), "\(exited)")
+        #expect(!server.requests.contains { $0.path.hasSuffix(".m3u8") }, "it played the MPD")
+    }
+
+    /// A live DASH stream with a 70 s time-shift window shows the live DVR bar as HLS does: "● Live" at the edge,
+    /// "Go to live" after seeking back, and `g` returns to the edge.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func liveDASHWithADVRWindowGoesBackToLive() async throws {
+        let fixture = try await DASHFixture.prepare(duration: 96)
+        let server = try await MediaServer.start(root: fixture.root)
+        defer { Task { await server.stop() } }
+        let vod = try String(contentsOf: fixture.url(.timeline), encoding: .utf8)
+        // 70 s published now: a window over the 60 s that makes a live stream a DVR one once the 4 s presentation
+        // delay is taken off its edge; 26 s more to come.
+        LiveDASH(vod: vod, availabilityStart: Date().addingTimeInterval(-70)).serve(on: server, at: "/timeline/live.mpd", timeShiftBufferDepth: 120)
+        let tmux = try await Self.playInTmux([server.url("timeline/live.mpd").absoluteString])
+        defer { tmux.stop() }
+        // The slider shows a playhead (a clock before the bar) once playback has reported where it is.
+        let live = try await tmux.waitForScreen("the live DVR bar at the edge") {
+            $0.contains("VideoType(LiveDVR)") && $0.contains("● Live") && $0.contains("❚❚") && $0.range(of: #"\d:\d\d ━"#, options: .regularExpression) != nil
+        }
+        #expect(live.contains("↺10") && !live.contains("Go to live"), "\(live)")
+        try await tmux.send("Left")
+        try await tmux.waitForScreen("behind the edge") { $0.contains("Go to live") && !$0.contains("● Live") }
+        try await tmux.send("g")
+        try await tmux.waitForScreen("back at the edge") { $0.contains("● Live") && !$0.contains("Go to live") }
+        try await tmux.send("q")
+        let exited = try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
+        #expect(exited.contains("EXIT=0"), "a clean exit after seeking in the live window: \(exited)")
+    }
+
     /// The bumper look in the terminal (`cove demo` plays the sample catalog's 4 s bumper first): the
     /// bar follows the bumper's clock with no playhead and no jump back, and the seek keys do nothing.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))

@@ -67,6 +67,9 @@ struct CoveBench: AsyncParsableCommand {
             var extra = last.threadNames
             for name in fiftieth.threadNames { if let index = extra.firstIndex(of: name) { extra.remove(at: index) } }
             if !extra.isEmpty { say("threads after the last that were not there after the 50th: \(extra.joined(separator: ", "))") }
+            var extraDescriptors = last.descriptorKinds
+            for kind in fiftieth.descriptorKinds { if let index = extraDescriptors.firstIndex(of: kind) { extraDescriptors.remove(at: index) } }
+            if !extraDescriptors.isEmpty { say("descriptors after the last that were not there after the 50th: \(extraDescriptors.joined(separator: ", "))") }
             if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors || report.failedUnprovoked > 0 { throw ExitCode(1) }
             return
         }

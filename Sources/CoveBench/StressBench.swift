@@ -1,5 +1,6 @@
 import CoveCore
 import CoveGStreamer
+import CoveNetworking
 import CoveTesting
 import Foundation
 
@@ -15,6 +16,9 @@ enum StressBench {
         let fileDescriptors: Int
         /// The threads' names (`/proc/self/task/*/comm`), to name one that was left behind.
         let threadNames: [String]
+        /// What each descriptor is (`/proc/self/fd/*` link targets: `socket:[inode]`, `pipe:[inode]`,
+        /// `anon_inode:[eventfd]`, a path), to name one that was left behind.
+        let descriptorKinds: [String]
 
         static func now() -> Footprint {
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
@@ -24,8 +28,15 @@ enum StressBench {
             let names = tasks.map { task in
                 ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
             }.sorted()
-            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-            return Footprint(residentKB: rss, threads: tasks.isEmpty ? -1 : tasks.count, fileDescriptors: fds, threadNames: names)
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            let kinds = descriptors.map { fd in
+                // Inode numbers differ between snapshots; the kind is what can be compared.
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? "?"
+                return target.hasPrefix("socket:") ? "socket" : target.hasPrefix("pipe:") ? "pipe" : target
+            }.sorted()
+            return Footprint(
+                residentKB: rss, threads: tasks.isEmpty ? -1 : tasks.count, fileDescriptors: descriptors.isEmpty ? -1 : descriptors.count,
+                threadNames: names, descriptorKinds: kinds)
         }
 
         var description: String { String(format: "RSS %.1f MB, %d threads, %d fds", Double(residentKB) / 1024, threads, fileDescriptors) }
@@ -64,6 +75,9 @@ enum StressBench {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
+        // Its own transport, whose kept-alive connections close 1 s after their last request: the settled
+        // footprints then hold no pooled connection, and any socket left is one a session left behind.
+        let transport = AsyncHTTPClientTransport(idleConnectionTimeout: .seconds(1))
         var random = SeededRandom(seed: seed)
         var report = Report()
         let assets: [FixtureMedia.Asset] = [.ladder, .fmp4, .alternateAudio, .subtitles, .aes, .audioOnly]
@@ -79,7 +93,7 @@ enum StressBench {
             }
             let realTime = random.chance(0.5)
             let configuration = PlaybackControllerConfiguration(pacing: realTime ? .realTime : .unsynchronized, retryPolicy: RetryPolicy(maximumAttempts: 1, initialDelay: .milliseconds(100)))
-            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), configuration: configuration)
+            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(transport: transport), configuration: configuration)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: server.url(asset))])
@@ -112,6 +126,7 @@ enum StressBench {
                 say("session \(index + 1): \(Footprint.now())")
             }
         }
+        await transport.shutdown()
         return report
     }
 }

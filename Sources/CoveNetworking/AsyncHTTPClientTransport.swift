@@ -16,8 +16,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     private let client: HTTPClient
 
-    /// `trustRoots` replaces the system roots (tests use it for a private CA).
-    public init(trustRoots: NIOSSLTrustRoots? = nil, connectTimeout: Duration = .seconds(10)) {
+    /// `trustRoots` replaces the system roots (tests use it for a private CA). `idleConnectionTimeout` is how
+    /// long a kept-alive connection waits in the pool for the next request before it is closed (AsyncHTTPClient's
+    /// default, 60 s, suits playback: the next segment comes within a segment duration); a process that wants
+    /// its descriptors back soon after playback stops chooses less.
+    public init(trustRoots: NIOSSLTrustRoots? = nil, connectTimeout: Duration = .seconds(10), idleConnectionTimeout: Duration = .seconds(60)) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.minimumTLSVersion = .tlsv12
         tls.certificateVerification = .fullVerification
@@ -28,6 +31,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         // A refused connection fails at once instead of being retried silently until the deadline:
         // callers (the playback service, the engine) own retry policy and report each failure.
         configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.connectionPool.idleTimeout = .nanoseconds(Self.nanoseconds(idleConnectionTimeout))
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 

@@ -10,7 +10,7 @@ import Foundation
 struct PlayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a URL (HLS, MP4) with a live progress line and the event log."
+        abstract: "Play a URL (HLS, DASH, MP4) with a live progress line and the event log."
     )
 
     @Argument(help: "Media URL or file path.")

@@ -334,8 +334,14 @@ struct CLITests {
         let tmux = try await Self.playInTmux([server.url("live/dvr.m3u8").absoluteString])
         defer { tmux.stop() }
         // The slider covers the 66 s window; playing live is a few seconds short of its end (1:0x).
+        try await Self.goesBehindTheLiveEdgeAndBack(tmux) { $0.range(of: #"  1:0\d "#, options: .regularExpression) != nil }
+    }
+
+    /// From the live DVR bar at the edge (`atEdge` adds what the stream's own bar shows there): `Left` seeks back
+    /// and the live control reads "Go to live"; `g` goes back and it reads "● Live"; `q` exits cleanly.
+    static func goesBehindTheLiveEdgeAndBack(_ tmux: TmuxSession, atEdge: @escaping (String) -> Bool) async throws {
         let live = try await tmux.waitForScreen("the live DVR bar at the edge") {
-            $0.contains("VideoType(LiveDVR)") && $0.contains("● Live") && $0.contains("❚❚") && $0.range(of: #"  1:0\d "#, options: .regularExpression) != nil
+            $0.contains("VideoType(LiveDVR)") && $0.contains("● Live") && $0.contains("❚❚") && atEdge($0)
         }
         #expect(live.contains("↺10") && !live.contains("Go to live"), "\(live)")
         try await tmux.send("Left")
@@ -390,17 +396,7 @@ struct CLITests {
         let tmux = try await Self.playInTmux([server.url("timeline/live.mpd").absoluteString])
         defer { tmux.stop() }
         // The slider shows a playhead (a clock before the bar) once playback has reported where it is.
-        let live = try await tmux.waitForScreen("the live DVR bar at the edge") {
-            $0.contains("VideoType(LiveDVR)") && $0.contains("● Live") && $0.contains("❚❚") && $0.range(of: #"\d:\d\d ━"#, options: .regularExpression) != nil
-        }
-        #expect(live.contains("↺10") && !live.contains("Go to live"), "\(live)")
-        try await tmux.send("Left")
-        try await tmux.waitForScreen("behind the edge") { $0.contains("Go to live") && !$0.contains("● Live") }
-        try await tmux.send("g")
-        try await tmux.waitForScreen("back at the edge") { $0.contains("● Live") && !$0.contains("Go to live") }
-        try await tmux.send("q")
-        let exited = try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
-        #expect(exited.contains("EXIT=0"), "a clean exit after seeking in the live window: \(exited)")
+        try await Self.goesBehindTheLiveEdgeAndBack(tmux) { $0.range(of: #"\d:\d\d ━"#, options: .regularExpression) != nil }
     }
 
     /// The bumper look in the terminal (`cove demo` plays the sample catalog's 4 s bumper first): the

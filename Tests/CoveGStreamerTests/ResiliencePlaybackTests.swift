@@ -76,18 +76,24 @@ extension RealEngineTests {
             try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark, timeout: .seconds(5))
             try await recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
             await controller.settle()
-            let after = recorder.events.dropFirst(mark).compactMap { $0.lifecycleEvent?.name }
-            #expect(after.first == "ResumeBegin")
-            #expect(!after.contains("Ready") && !after.contains("Play") && !after.contains("ResumeFail"), "\(after)")
-            let fired = recorder.passages.flatMap { $0.cuePoints.map(\.type) }
-            #expect(fired.filter { $0 == "EARLY" }.count == 1, "\(fired)")
-            #expect(fired.filter { $0 == "LATE" }.count == 1)
+            Self.expectResumedWithoutRepeatingEvents(recorder, from: mark)
             #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
             #expect(recorder.lifecycleNames.filter { $0 == "Play" }.count == 1)
             // The rebuilt pipeline started at the resume time, not at the beginning.
             let resumed = Self.segments(h.server.segmentRequests.dropFirst(0)).drop { $0.index != 4 }
             #expect(!resumed.isEmpty)
             controller.shutdown()
+        }
+
+        /// After `resumeVideo` (events from `mark` on): `ResumeBegin` first, no second `Ready` or `Play`, no
+        /// `ResumeFail`, and the video's `EARLY` (1 s) and `LATE` (15 s) cue points each fired once in all.
+        static func expectResumedWithoutRepeatingEvents(_ recorder: EventRecorder, from mark: Int) {
+            let after = recorder.events.dropFirst(mark).compactMap { $0.lifecycleEvent?.name }
+            #expect(after.first == "ResumeBegin")
+            #expect(!after.contains("Ready") && !after.contains("Play") && !after.contains("ResumeFail"), "\(after)")
+            let fired = recorder.passages.flatMap { $0.cuePoints.map(\.type) }
+            #expect(fired.filter { $0 == "EARLY" }.count == 1, "\(fired)")
+            #expect(fired.filter { $0 == "LATE" }.count == 1, "\(fired)")
         }
 
         /// hlsdemux2 reports 0 % as soon as its own queue is empty, though the media it handed on still

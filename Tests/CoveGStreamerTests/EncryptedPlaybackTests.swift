@@ -71,6 +71,33 @@ extension RealEngineTests {
             #expect(!recorder.lifecycleNames.contains("Play"))
         }
 
+        /// SAMPLE-AES with FairPlay's key format (what an Apple-only stream lists) is a key system Cove does not
+        /// have: a typed drmUnsupported naming it, before any key or segment is requested.
+        @Test func sampleAESIsDRMUnsupportedBeforeAnyRequestForItsMedia() async throws {
+            let h = try await Self.start()
+            defer { Task { await h.stop() } }
+            let media = try String(contentsOf: h.fixtures.root.appendingPathComponent("aes/v0/index.m3u8"), encoding: .utf8)
+            let sampleAES = media.replacingOccurrences(
+                of: #"METHOD=AES-128,URI="../key.bin""#,
+                with: #"METHOD=SAMPLE-AES,URI="skd://cove-key-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
+            #expect(sampleAES != media, "the fixture's key line changed: the test proves nothing")
+            h.server.addRoute(prefix: "/aes/v0/sample-aes.m3u8") { _ in
+                MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(sampleAES.utf8), headers: [:])
+            }
+            let controller = controller(h, token: Self.token)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: h.server.url("aes/v0/sample-aes.m3u8"))])
+            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .drmUnsupported, "\(error)")
+            #expect("\(error)".contains("SAMPLE-AES"), "the error names what is missing: \(error)")
+            #expect(!recorder.lifecycleNames.contains("Play"))
+            let fetched = h.server.requests.map(\.path).filter { $0.hasSuffix(".ts") || $0.hasSuffix("key.bin") }
+            #expect(fetched.isEmpty, "\(fetched)")
+        }
+
         @Test func aWrongKeyIsADecryptionFailureAndTheTokenIsNeverPrinted() async throws {
             let (error, recorder, logs) = try await failure(wrongKey: true, token: Self.token)
             #expect(error.code == .decryptionFailed, "\(error)")

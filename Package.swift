@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
+        .library(name: "CoveOffline", targets: ["CoveOffline"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
     dependencies: [
@@ -36,6 +37,9 @@ let package = Package(
         // AES-128 segment decryption (AES._CBC in _CryptoExtras). 3.12.3 is the floor; the graph already
         // resolves 4.x (swift-certificates, swift-nio-extras), whose CBC runs BoringSSL over whole buffers.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // The offline store's index (downloads, files with their SHA-256, keys): SQLite in WAL mode, one
+        // transaction per finished file, so a process killed at any moment leaves a consistent index.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -98,6 +102,16 @@ let package = Package(
             dependencies: ["CoveCore"],
             swiftSettings: strict
         ),
+        // Downloads (the seed's offline video manager): the streaming engine's loaders write into a store on
+        // disk indexed with GRDB; offline playback reads it back through `LocalResources` (`cove-offline:`).
+        .target(
+            name: "CoveOffline",
+            dependencies: [
+                "CoveCore", "CoveStreaming", "CoveHLS", "CoveDASH", "CoveText", "CovePlaybackService", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .systemLibrary(
             name: "CGStreamer",
             pkgConfig: "gstreamer-video-1.0",
@@ -129,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -151,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI"],
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -195,6 +209,11 @@ let package = Package(
         .testTarget(
             name: "CovePlayerUITests",
             dependencies: ["CovePlayerUI", "CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveOfflineTests",
+            dependencies: ["CoveOffline", "CoveCore", "CoveStreaming", "CoveTesting", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -270,7 +270,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file; an
     /// unknown name is probed by the session (an HLS playlist or a DASH manifest plays, a media file goes
     /// to GStreamer, an HTML page or junk is a typed error at once).
+    /// A scheme registered in `LocalResources` (downloaded media, `cove-offline:`) is Cove's too: only its
+    /// streaming can read it.
     static func isStreamedByCove(_ url: URL) -> Bool {
+        if LocalResources.handles(url) { return !progressiveExtensions.contains(url.pathExtension.lowercased()) }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }

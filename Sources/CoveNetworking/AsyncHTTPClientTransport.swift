@@ -54,7 +54,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         try await exchange(request, reporting: progress)
     }
 
-    private func exchange(_ request: HTTPRequest, reporting progress: TransferProgress.Handler?) async throws(HTTPTransportError) -> HTTPResponse {
+    public func exchange(_ request: HTTPRequest, consumingBody consumer: @escaping BodyConsumer) async throws(HTTPTransportError) -> HTTPResponse {
+        try await exchange(request, reporting: nil, consumer: consumer)
+    }
+
+    private func exchange(_ request: HTTPRequest, reporting progress: TransferProgress.Handler?, consumer: BodyConsumer? = nil) async throws(HTTPTransportError) -> HTTPResponse {
         let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
             throw HTTPTransportError(.invalidURL, url: request.url, detail: "only absolute http(s) URLs can be fetched")
@@ -74,6 +78,15 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // A compressed body's Content-Length counts compressed bytes; progress counts what arrives decoded.
             let expected = response.headers.first(name: "content-encoding") == nil ? announced : nil
             progress?(TransferProgress(received: 0, expected: expected))
+            if let consumer, (200..<300).contains(Int(response.status.code)) {
+                do {
+                    try consumer(.head(status: Int(response.status.code), headers: headers))
+                } catch {
+                    throw HTTPTransportError(.bodyConsumerFailed, url: request.url, detail: "the body could not be stored: \(error)")
+                }
+                try await Self.stream(response.body, to: consumer, upTo: request.maxResponseBytes, before: deadline, url: request.url)
+                return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(), url: request.url)
+            }
             let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) { received in
                 progress?(TransferProgress(received: received, expected: expected))
             }
@@ -122,6 +135,36 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 throw HTTPTransportError(.timeout, url: url, detail: "the body did not arrive before the deadline")
             }
             return buffer
+        }
+    }
+
+    /// Hands each chunk to `consumer` as it comes, within the same deadline and size cap as `collect`.
+    private static func stream(_ body: HTTPClientResponse.Body, to consumer: @escaping BodyConsumer, upTo limit: Int, before deadline: NIODeadline, url: URL) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var total = 0
+                for try await chunk in body {
+                    total += chunk.readableBytes
+                    guard total <= limit else {
+                        throw HTTPTransportError(.responseTooLarge, url: url, detail: "the body exceeded \(limit) bytes")
+                    }
+                    do {
+                        try consumer(.bytes(Data(chunk.readableBytesView)))
+                    } catch {
+                        throw HTTPTransportError(.bodyConsumerFailed, url: url, detail: "the body could not be stored: \(error)")
+                    }
+                }
+                return true
+            }
+            group.addTask {
+                let remaining = deadline - NIODeadline.now()
+                if remaining.nanoseconds > 0 { try await Task.sleep(nanoseconds: UInt64(remaining.nanoseconds)) }
+                return false
+            }
+            defer { group.cancelAll() }
+            guard let finished = try await group.next(), finished else {
+                throw HTTPTransportError(.timeout, url: url, detail: "the body did not arrive before the deadline")
+            }
         }
     }
 

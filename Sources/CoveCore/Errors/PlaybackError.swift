@@ -31,7 +31,7 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Error codes, grouped by domain like Media3's: 1xxx session, 2xxx network/IO, 3xxx media,
-    /// 4xxx API misuse, 9xxx engine. Plugins define their own codes from `customBase` upward.
+    /// 4xxx API misuse, 5xxx offline (downloaded) media, 9xxx engine. Plugins define their own codes from `customBase` upward.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         public let rawValue: Int
         public let name: String
@@ -77,6 +77,13 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The media needs a key system Cove does not have (Widevine, PlayReady, FairPlay, SAMPLE-AES);
         /// the message names it. Source selection prefers a source without it when there is one.
         public static let drmUnsupported = Code(rawValue: 3005, name: "drmUnsupported")
+
+        /// A downloaded (offline) video's licence has expired or was invalidated (the seed's
+        /// `ExpiredLicense`, 69303): renew it with the offline video manager, online, to play it again.
+        public static let offlineLicenseExpired = Code(rawValue: 5001, name: "offlineLicenseExpired")
+        /// A downloaded (offline) video's files are missing or damaged in the store (deleted by hand, a
+        /// disk restored from backup): delete the download and download it again.
+        public static let offlineContentMissing = Code(rawValue: 5002, name: "offlineContentMissing")
 
         /// An argument was out of range (e.g. an insertion index past the queue).
         public static let invalidArgument = Code(rawValue: 4001, name: "invalidArgument")

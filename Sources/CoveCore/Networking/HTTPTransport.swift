@@ -16,6 +16,24 @@ public protocol HTTPTransport: Sendable {
     /// it for a lower variant before the buffer runs dry, as hls.js and Shaka do). Transports that
     /// cannot stream report once, when the body is complete, and their downloads are never judged.
     func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse
+
+    /// The same exchange, handing a successful (2xx) response to `consumer` as it arrives — its head, then
+    /// the body chunk by chunk — instead of collecting it (the returned response's `body` is then empty; an
+    /// error status's body is collected as usual). A download writes each chunk to disk as it comes, so a
+    /// process killed in the middle of a file keeps what had arrived and resumes from there. A consumer that
+    /// throws ends the exchange with `.bodyConsumerFailed`. Transports that cannot stream hand over the
+    /// whole body at once.
+    func exchange(_ request: HTTPRequest, consumingBody consumer: @escaping BodyConsumer) async throws(HTTPTransportError) -> HTTPResponse
+}
+
+/// Receives a streamed successful response: its head first, then the body's chunks in order.
+public typealias BodyConsumer = @Sendable (BodyPart) throws -> Void
+
+/// One part of a streamed response.
+public enum BodyPart: Sendable {
+    /// The status and headers, before any body byte (a download checks `Content-Range` here).
+    case head(status: Int, headers: HTTPHeaders)
+    case bytes(Data)
 }
 
 /// How much of a response body has arrived during one exchange.
@@ -33,6 +51,23 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 extension HTTPTransport {
+    /// For transports that deliver whole bodies: the whole body, once, when it is complete.
+    public func exchange(_ request: HTTPRequest, consumingBody consumer: @escaping BodyConsumer) async throws(HTTPTransportError) -> HTTPResponse {
+        try Self.handOver(try await exchange(request), to: consumer, url: request.url)
+    }
+
+    /// Gives a complete 2xx body to `consumer` and returns the response without it.
+    public static func handOver(_ response: HTTPResponse, to consumer: BodyConsumer, url: URL) throws(HTTPTransportError) -> HTTPResponse {
+        guard response.isSuccess else { return response }
+        do {
+            try consumer(.head(status: response.status, headers: response.headers))
+            if !response.body.isEmpty { try consumer(.bytes(response.body)) }
+        } catch {
+            throw HTTPTransportError(.bodyConsumerFailed, url: url, detail: "the body could not be stored: \(error)")
+        }
+        return HTTPResponse(status: response.status, headers: response.headers, body: Data(), url: response.url)
+    }
+
     /// For transports that deliver whole bodies: one report when the body is complete.
     public func exchange(_ request: HTTPRequest, progress: @escaping TransferProgress.Handler) async throws(HTTPTransportError) -> HTTPResponse {
         let response = try await exchange(request)
@@ -188,6 +223,12 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
         case invalidURL, insecureRedirect, tooManyRedirects, timeout, connectionFailed, responseTooLarge, cancelled
         /// The TLS handshake failed (an untrusted or invalid certificate, no common protocol).
         case tlsFailure
+        /// Whoever took a streamed body (`consumingBody`) could not: a full disk, a read-only folder.
+        case bodyConsumerFailed
+        /// A local (offline) resource whose licence has expired or was invalidated; renew it to play again.
+        case offlineLicenseExpired
+        /// A local (offline) resource that is not in the store (deleted, or never downloaded).
+        case offlineContentMissing
     }
 
     public let kind: Kind
@@ -207,7 +248,31 @@ public struct HTTPTransportError: Error, Sendable, Hashable, CustomStringConvert
 extension HTTPTransport {
     /// Performs `request`, following redirects per `request.redirects`; `request.timeout` covers every hop.
     /// `progress` (when given) hears each hop's body as it arrives.
+    /// A URL whose scheme is registered in `LocalResources` is answered by its handler, never the network.
     public func send(_ request: HTTPRequest, progress: TransferProgress.Handler? = nil) async throws(HTTPTransportError) -> HTTPResponse {
+        if let local = LocalResources.handler(for: request.url) {
+            let response = try await local.respond(to: request)
+            progress?(TransferProgress(received: response.body.count, expected: response.body.count))
+            return response
+        }
+        return try await followingRedirects(request) { hop throws(HTTPTransportError) in
+            if let progress { return try await exchange(hop, progress: progress) }
+            return try await exchange(hop)
+        }
+    }
+
+    /// `send`, handing a successful body to `consumer` as it arrives (see `exchange(_:consumingBody:)`);
+    /// redirect and error bodies are collected as usual.
+    public func send(_ request: HTTPRequest, consumingBody consumer: @escaping BodyConsumer) async throws(HTTPTransportError) -> HTTPResponse {
+        if let local = LocalResources.handler(for: request.url) {
+            return try Self.handOver(try await local.respond(to: request), to: consumer, url: request.url)
+        }
+        return try await followingRedirects(request) { hop throws(HTTPTransportError) in try await exchange(hop, consumingBody: consumer) }
+    }
+
+    private func followingRedirects(
+        _ request: HTTPRequest, _ exchangeHop: (HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse
+    ) async throws(HTTPTransportError) -> HTTPResponse {
         let deadline = ContinuousClock.now + request.timeout
         var current = request
         var hop = 0
@@ -216,12 +281,7 @@ extension HTTPTransport {
             guard current.timeout > .zero else {
                 throw HTTPTransportError(.timeout, url: current.url, detail: "the redirects took longer than \(MediaTime(request.timeout)) in all")
             }
-            let response: HTTPResponse
-            if let progress {
-                response = try await exchange(current, progress: progress)
-            } else {
-                response = try await exchange(current)
-            }
+            let response = try await exchangeHop(current)
             guard response.body.count <= request.maxResponseBytes else {
                 throw HTTPTransportError(.responseTooLarge, url: current.url, detail: "the body has \(response.body.count) bytes; the limit is \(request.maxResponseBytes)")
             }

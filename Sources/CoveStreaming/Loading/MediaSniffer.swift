@@ -75,6 +75,12 @@ public enum MediaSniffer {
         return Array(bytes[start..<min(bytes.count, start + 64)])
     }
 
+    /// Whether a body is a text document (an HTML page, JSON, a plain-text error) or empty, rather than
+    /// media or ciphertext: what a download refuses to store as a segment.
+    public static func looksLikeDocument(_ body: Data) -> Bool {
+        isDocument(significantHead(body), contentType: nil)
+    }
+
     /// Empty, or text a server sends instead of media (an HTML page, JSON, a plain-text error).
     static func isDocument(_ head: [UInt8], contentType: String?) -> Bool {
         if head.isEmpty || contentType?.lowercased().contains("text/html") == true { return true }

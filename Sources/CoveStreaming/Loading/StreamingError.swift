@@ -34,6 +34,12 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case filterRejected
         /// The request was cancelled (a seek, a teardown): not a failure.
         case cancelled
+        /// The body could not be stored where a download writes it (a full disk, a read-only folder).
+        case storageFailed
+        /// A downloaded (offline) resource whose licence expired or was invalidated.
+        case offlineLicenseExpired
+        /// A downloaded (offline) resource that is missing from the store.
+        case offlineContentMissing
     }
 
     public let code: Code
@@ -95,7 +101,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .keyAuthorizationFailed: code = .keyAuthorizationFailed
         case .decryptionFailed: code = .decryptionFailed
         case .filterRejected: code = .loadFailed
-        case .cancelled: code = .loadFailed
+        case .cancelled, .storageFailed: code = .loadFailed
+        case .offlineLicenseExpired: code = .offlineLicenseExpired
+        case .offlineContentMissing: code = .offlineContentMissing
         }
         return PlaybackError(code, message, url: url, httpStatus: httpStatus)
     }

@@ -11,7 +11,7 @@ public struct StreamingLoader: Sendable {
     public let onRecord: @Sendable (RequestRecord) -> Void
     /// The whole exchange, redirects included, must finish within this.
     public let timeout: Duration
-    private let sleep: @Sendable (Duration) async throws -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
 
     public init(
         transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20),
@@ -56,6 +56,20 @@ public struct StreamingLoader: Sendable {
         }
     }
 
+    static func streamingError(_ error: HTTPTransportError, kind: StreamingRequestKind, url: URL) -> StreamingError {
+        let code: StreamingError.Code
+        switch error.kind {
+        case .responseTooLarge: code = .tooLarge
+        case .invalidURL, .insecureRedirect, .tooManyRedirects: code = .notMedia
+        case .bodyConsumerFailed: code = .storageFailed
+        case .offlineLicenseExpired: code = .offlineLicenseExpired
+        case .offlineContentMissing: code = .offlineContentMissing
+        case .cancelled: code = .cancelled
+        case .timeout, .connectionFailed, .tlsFailure: code = .network
+        }
+        return StreamingError(code, "The \(kind.rawValue) request for \(Redaction.redact(url: url)) failed: \(error.detail)", url: url)
+    }
+
     private func loadOnce(
         _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, progress: TransferProgress.Handler?
     ) async throws(StreamingError) -> Loaded {
@@ -86,13 +100,7 @@ public struct StreamingLoader: Sendable {
             let bytes = arrived.get()?.received ?? 0
             onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
-            let code: StreamingError.Code
-            switch error.kind {
-            case .responseTooLarge: code = .tooLarge
-            case .invalidURL, .insecureRedirect, .tooManyRedirects: code = .notMedia
-            default: code = .network
-            }
-            throw StreamingError(code, "The \(kind.rawValue) request for \(Redaction.redact(url: request.url)) failed: \(error.detail)", url: request.url)
+            throw Self.streamingError(error, kind: kind, url: request.url)
         }
         let elapsed = clock.now - begin
         let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)

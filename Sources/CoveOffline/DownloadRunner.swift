@@ -1,0 +1,124 @@
+import CoveCore
+import CoveStreaming
+import Foundation
+import Synchronization
+
+/// Runs one download from the index: fetches its keys, then its unfinished files over a few parallel
+/// connections, each into a part file that is checked, hashed, renamed and marked done. Throws the first
+/// failure (naming the file) after stopping the other connections; cancellation stops it with every part
+/// kept for a resume.
+struct DownloadRunner: Sendable {
+    let token: OfflineVideoToken
+    let store: OfflineStore
+    let loader: StreamingLoader
+    let connections: Int
+    let checkStorage: @Sendable (Int64) throws(OfflineError) -> Void
+    let onPartial: @Sendable (String, Int) -> Void
+    let onFile: @Sendable (String, Int64) -> Void
+
+    func run() async throws {
+        try await fetchKeys()
+        let pending = try store.files(of: token, pendingOnly: true)
+        // A file renamed into place whose "done" never reached the index (the process ended in between) is
+        // fetched again: the index is the only proof a file is whole.
+        for file in pending {
+            let url = store.file(file.path, of: token)
+            if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
+        }
+        let next = NextIndex()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<min(connections, max(pending.count, 1)) {
+                group.addTask {
+                    while true {
+                        try Task.checkCancellation()
+                        let index = next.take()
+                        guard index < pending.count else { return }
+                        try await fetch(pending[index])
+                    }
+                }
+            }
+            do {
+                try await group.waitForAll()
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
+    private func fetchKeys() async throws {
+        for key in try store.pendingKeys(token) {
+            let loaded: StreamingLoader.Loaded
+            do {
+                loaded = try await loader.load(.key, url: key.url, maxBytes: 4_096)
+            } catch {
+                if error.code == .cancelled { throw CancellationError() }
+                if error.code == .httpStatus, error.httpStatus == 401 || error.httpStatus == 403 {
+                    throw OfflineError(
+                        .downloadFailure,
+                        "The key server refused the decryption key (HTTP \(error.httpStatus!)) for \(Redaction.redact(url: key.url)): it needs the app's token; add it with a request filter for key requests"
+                    )
+                }
+                throw OfflineError.download(error, what: "the decryption key \(key.name)")
+            }
+            guard loaded.body.count == 16 else {
+                throw OfflineError(.downloadFailure, "The decryption key \(key.name) from \(Redaction.redact(url: key.url)) has \(loaded.body.count) bytes; an AES-128 key has 16")
+            }
+            try store.storeKey(token, name: key.name, material: loaded.body)
+        }
+    }
+
+    private func fetch(_ file: FileRow) async throws {
+        try checkStorage(file.estimatedBytes)
+        let part = PartFile(finalURL: store.file(file.path, of: token))
+        defer { part.closeQuietly() }
+        let path = file.path
+        let outcome: DownloadOutcome
+        do {
+            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in onPartial(path, held) }
+        } catch {
+            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+            throw OfflineError.download(error, what: "\(path) (\(Redaction.redact(url: file.url)))")
+        }
+        if file.kind == .segment || file.kind == .initSegment, outcome.length > 0 {
+            try checkMedia(part, path: path, url: file.url)
+        }
+        let sealed: (length: Int, sha256: String)
+        do {
+            sealed = try part.seal()
+        } catch {
+            throw OfflineError(.storageFailed, "Storing \(path) failed: \(error)")
+        }
+        try store.markDone(token, path: path, length: sealed.length, sha256: sealed.sha256)
+        onFile(path, Int64(sealed.length))
+    }
+
+    /// A segment must be media: an HTML error page answered with 200 is a failed download, not a file.
+    private func checkMedia(_ part: PartFile, path: String, url: URL) throws {
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: part.partURL)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 1_024) ?? Data()
+        } catch {
+            throw OfflineError(.storageFailed, "Storing \(path) failed: its bytes could not be read back (\(OfflineStore.reason(error)))")
+        }
+        // Encrypted segments are noise until decrypted: only a document (a page) is refused for them.
+        if MediaSniffer.segmentFormat(head) == nil, MediaSniffer.looksLikeDocument(head) {
+            try? FileManager.default.removeItem(at: part.partURL)
+            throw OfflineError(.downloadFailure, "Downloading \(path) (\(Redaction.redact(url: url))) failed: the server sent a document, not media; check the URL (a captive portal or CDN error page answers like this)")
+        }
+    }
+}
+
+/// Hands out file positions to a download's connections, each once.
+private final class NextIndex: Sendable {
+    private let value = Mutex(0)
+
+    func take() -> Int {
+        value.withLock { current in
+            defer { current += 1 }
+            return current
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import CoveStreaming
+import Crypto
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file being downloaded: `<name>.part` beside its final name, appended as chunks arrive (each chunk
+/// is in the file once `write` returns, so a killed process leaves every byte it had received on disk).
+/// Finished by `seal()`: flushed, hashed, renamed into place.
+final class PartFile: DownloadSink {
+    let finalURL: URL
+    let partURL: URL
+    private let descriptor = Mutex<Int32>(-1)
+
+    init(finalURL: URL) {
+        self.finalURL = finalURL
+        self.partURL = finalURL.appendingPathExtension("part")
+    }
+
+    deinit {
+        let fd = descriptor.withLock { $0 }
+        if fd >= 0 { close(fd) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Opens (creating its folder and the part file when needed) for appending.
+    private func openedDescriptor() throws -> Int32 {
+        try descriptor.withLock { fd in
+            if fd >= 0 { return fd }
+            do {
+                try FileManager.default.createDirectory(at: partURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw Failure(description: "cannot create the folder \(partURL.deletingLastPathComponent().path): \(OfflineStore.reason(error))")
+            }
+            let opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw Failure(description: "cannot write \(partURL.path): \(String(cString: strerror(errno)))") }
+            fd = opened
+            return opened
+        }
+    }
+
+    func heldBytes() throws -> Int {
+        var info = stat()
+        if stat(partURL.path, &info) == 0 { return Int(info.st_size) }
+        if errno == ENOENT { return 0 }
+        throw Failure(description: "cannot read \(partURL.path): \(String(cString: strerror(errno)))")
+    }
+
+    func restart() throws {
+        let fd = try openedDescriptor()
+        guard ftruncate(fd, 0) == 0 else { throw Failure(description: "cannot truncate \(partURL.path): \(String(cString: strerror(errno)))") }
+    }
+
+    func append(_ chunk: Data) throws {
+        let fd = try openedDescriptor()
+        try chunk.withUnsafeBytes { raw in
+            guard var pointer = raw.baseAddress else { return }
+            var remaining = raw.count
+            while remaining > 0 {
+                let written = write(fd, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Failure(description: "cannot write \(partURL.path): \(String(cString: strerror(errno)))")
+                }
+                remaining -= written
+                pointer += written
+            }
+        }
+    }
+
+    /// Flushes the part to disk, hashes it as stored and renames it to its final name. Returns the length
+    /// and the SHA-256 (lowercase hex) of what is now at `finalURL`.
+    func seal() throws -> (length: Int, sha256: String) {
+        let fd = try openedDescriptor()
+        guard fsync(fd) == 0 else { throw Failure(description: "cannot flush \(partURL.path): \(String(cString: strerror(errno)))") }
+        descriptor.withLock { fd in
+            close(fd)
+            fd = -1
+        }
+        let digest = try Self.sha256(of: partURL)
+        guard rename(partURL.path, finalURL.path) == 0 else {
+            throw Failure(description: "cannot rename \(partURL.lastPathComponent) to \(finalURL.lastPathComponent): \(String(cString: strerror(errno)))")
+        }
+        return digest
+    }
+
+    /// Closes without sealing (a paused or failed file keeps its part for a resume).
+    func closeQuietly() {
+        descriptor.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
+    /// Length and SHA-256 of a file, read in 1 MiB blocks.
+    static func sha256(of url: URL) throws -> (length: Int, sha256: String) {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var hasher = SHA256()
+        var length = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            length += count
+        }
+        return (length, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+}

@@ -1,0 +1,192 @@
+import CoveCore
+import Foundation
+import Synchronization
+
+/// Where a download's bytes go: a file being filled. Before every attempt the loader asks how much it
+/// already holds and requests only the rest (HTTP `Range`), so a retry — or a process started again after
+/// being killed — resumes where the bytes stopped instead of fetching the resource again.
+public protocol DownloadSink: Sendable {
+    /// Bytes of the resource already held (0 for a fresh file).
+    func heldBytes() throws -> Int
+    /// The server sent the whole resource although only the rest was asked for: start again from empty.
+    func restart() throws
+    func append(_ chunk: Data) throws
+}
+
+/// What one download fetched.
+public struct DownloadOutcome: Sendable, Hashable {
+    /// Bytes received from the network by this call, over every attempt (resumed bytes not counted).
+    public let bytesFetched: Int
+    /// The resource's whole length as the sink now holds it.
+    public let length: Int
+    /// The length the server announced for the whole resource (or the byte range's), when it did.
+    public let expectedLength: Int?
+}
+
+extension StreamingLoader {
+    /// Fetches `url` (or its `byteRange`) into `sink`, resuming from the bytes the sink already holds, with
+    /// the loader's filters, retry policy and accounting. Checks that the sink ends up holding exactly the
+    /// announced length (a cut body is retried from where it stopped). `progress` hears the sink's length
+    /// as chunks arrive.
+    public func download(
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, into sink: any DownloadSink, maxBytes: Int = 4 << 30,
+        variantIndex: Int? = nil, progress: (@Sendable (Int) -> Void)? = nil
+    ) async throws(StreamingError) -> DownloadOutcome {
+        var attempt = 1
+        var fetched = 0
+        while true {
+            do {
+                let outcome = try await downloadOnce(kind, url: url, byteRange: byteRange, into: sink, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, progress: progress)
+                fetched += outcome.bytesFetched
+                return DownloadOutcome(bytesFetched: fetched, length: outcome.length, expectedLength: outcome.expectedLength)
+            } catch {
+                fetched += error.fetched
+                guard error.failure.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error.failure }
+                do {
+                    try await sleep(retry.delay(beforeAttempt: attempt, random: Double.random(in: 0...1)))
+                } catch {
+                    throw StreamingError(.cancelled, "The request was cancelled", url: url)
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    /// A failed attempt and the bytes it had fetched (they count against the download's bytes).
+    private struct AttemptFailure: Error {
+        let failure: StreamingError
+        let fetched: Int
+    }
+
+    private func downloadOnce(
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, into sink: any DownloadSink, maxBytes: Int, attempt: Int,
+        variantIndex: Int?, progress: (@Sendable (Int) -> Void)?
+    ) async throws(AttemptFailure) -> DownloadOutcome {
+        func fail(_ code: StreamingError.Code, _ message: String, status: Int? = nil, fetched: Int = 0) -> AttemptFailure {
+            AttemptFailure(failure: StreamingError(code, message, url: url, httpStatus: status), fetched: fetched)
+        }
+        guard !Task.isCancelled else { throw fail(.cancelled, "The request was cancelled") }
+        let held: Int
+        do {
+            held = try sink.heldBytes()
+        } catch {
+            throw fail(.storageFailed, "The partly downloaded \(kind.rawValue) could not be read back: \(error)")
+        }
+        if let byteRange, held >= byteRange.length {
+            return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: byteRange.length)
+        }
+        let wanted: ByteSpan? = byteRange.map { ByteSpan(offset: $0.offset + held, length: $0.length - held) }
+        var request = StreamingRequest(kind: kind, url: url, byteRange: wanted, attempt: attempt)
+        for filter in filters {
+            do {
+                try await filter.apply(to: &request)
+            } catch {
+                throw fail(.filterRejected, "A request filter refused the \(kind.rawValue) request: \(error)")
+            }
+        }
+        var http = HTTPRequest(url: request.url, headers: request.headers, timeout: timeout, maxResponseBytes: maxBytes)
+        if let range = request.byteRange {
+            http.headers["Range"] = range.rangeHeader
+        } else if held > 0 {
+            http.headers["Range"] = "bytes=\(held)-"
+        }
+        let resumeFrom = wanted?.offset ?? held
+        let state = Mutex(Receiving(held: held))
+        let consumer: BodyConsumer = { part in
+            try state.withLock { receiving in try receiving.take(part, sink: sink, resumeFrom: resumeFrom, isByteRange: byteRange != nil) }
+            if case .bytes = part, let progress { progress(state.withLock { $0.held }) }
+        }
+        let started = Date().timeIntervalSince1970
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(http, consumingBody: consumer)
+        } catch {
+            let received = state.withLock { $0 }
+            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
+            if error.kind == .cancelled || Task.isCancelled { throw fail(.cancelled, "The request was cancelled", fetched: received.fetched) }
+            if error.kind == .bodyConsumerFailed, let mismatch = received.mismatch {
+                throw fail(.notMedia, "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)", fetched: received.fetched)
+            }
+            throw AttemptFailure(failure: Self.streamingError(error, kind: kind, url: request.url), fetched: received.fetched)
+        }
+        let received = state.withLock { $0 }
+        onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
+        guard response.isSuccess else {
+            throw fail(
+                .httpStatus, "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
+                status: response.status
+            )
+        }
+        let expected = byteRange?.length ?? received.announcedTotal
+        if let expected, received.held != expected {
+            // A body cut short (or longer than announced): retried, from where it stopped when short.
+            if received.held > expected {
+                do { try sink.restart() } catch { throw fail(.storageFailed, "The download could not be started again: \(error)", fetched: received.fetched) }
+            }
+            throw fail(.network, "The \(kind.rawValue) \(Redaction.redact(url: response.url)) arrived with \(received.held) of its \(expected) bytes", fetched: received.fetched)
+        }
+        return DownloadOutcome(bytesFetched: received.fetched, length: received.held, expectedLength: expected)
+    }
+
+}
+
+/// What has arrived during one download attempt.
+private struct Receiving: Sendable {
+    /// Bytes the sink holds.
+    var held: Int
+    /// Bytes received in this attempt.
+    var fetched = 0
+    /// The whole resource's length, from `Content-Range` (206) or `Content-Length` (200).
+    var announcedTotal: Int?
+    /// Why the answer did not fit the range asked for.
+    var mismatch: String?
+
+    mutating func take(_ part: BodyPart, sink: any DownloadSink, resumeFrom: Int, isByteRange: Bool) throws {
+        switch part {
+        case .head(let status, let headers):
+            let length = headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            if status == 206 {
+                guard let range = ContentRange(headers["Content-Range"] ?? ""), range.first == resumeFrom else {
+                    mismatch = "a range that does not start at byte \(resumeFrom) (Content-Range: \(headers["Content-Range"] ?? "none"))"
+                    throw RangeMismatch()
+                }
+                // A segment's byte range has its own expected length; a resumed whole file, the total.
+                announcedTotal = isByteRange ? nil : (range.total ?? length.map { held + $0 })
+            } else {
+                // The whole resource: whatever was held is replaced.
+                if held > 0 {
+                    try sink.restart()
+                    held = 0
+                }
+                announcedTotal = headers["Content-Encoding"] == nil ? length : nil
+            }
+        case .bytes(let chunk):
+            try sink.append(chunk)
+            held += chunk.count
+            fetched += chunk.count
+        }
+    }
+
+    private struct RangeMismatch: Error {}
+}
+
+/// An HTTP `Content-Range: bytes first-last/total` value.
+struct ContentRange: Sendable, Hashable {
+    let first: Int
+    let last: Int
+    let total: Int?
+
+    init?(_ value: String) {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst(6)
+        let halves = spec.split(separator: "/", maxSplits: 1)
+        let bounds = halves.first?.split(separator: "-", maxSplits: 1) ?? []
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), first >= 0, last >= first else { return nil }
+        self.first = first
+        self.last = last
+        total = halves.count == 2 ? Int(halves[1]) : nil
+    }
+}

@@ -57,6 +57,8 @@ public struct OfflineVideoStatus: Sendable, Hashable {
     public let displayName: String
     /// The catalog video's ID, when it came from the Playback Service.
     public let videoID: String?
+    /// The manifest it was downloaded from (redacted: no token or signature in its query).
+    public let sourceURL: String
     public let requestedAt: Date
     public let downloadStartTime: Date?
     public let downloadEndTime: Date?

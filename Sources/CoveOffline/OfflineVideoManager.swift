@@ -322,7 +322,7 @@ public final class OfflineVideoManager: Sendable {
         let partial = Int64(state.withLock { $0.partial[row.token]?.values.reduce(0, +) ?? 0 })
         let done = totals.doneBytes + partial
         return OfflineVideoStatus(
-            token: row.token, state: row.state, displayName: row.displayName, videoID: row.videoID, requestedAt: row.requestedAt,
+            token: row.token, state: row.state, displayName: row.displayName, videoID: row.videoID, sourceURL: Redaction.redact(urlString: row.sourceURL), requestedAt: row.requestedAt,
             downloadStartTime: row.startedAt, downloadEndTime: row.endedAt, bytesDownloaded: done,
             estimatedTotalBytes: max(totals.doneBytes + totals.pendingEstimate, done), filesCompleted: totals.filesDone, fileCount: totals.fileCount,
             error: row.state == .failed ? row.error : nil, licenseExpiration: row.licenseExpiration

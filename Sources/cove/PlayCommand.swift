@@ -2,6 +2,7 @@ import ArgumentParser
 import CoveCore
 import CoveGStreamer
 import CoveNetworking
+import CoveOffline
 import CovePlayerUI
 import CoveSSAI
 import CoveText
@@ -13,8 +14,13 @@ struct PlayCommand: AsyncParsableCommand {
         abstract: "Play a URL (HLS, DASH, MP4) with a live progress line and the event log."
     )
 
-    @Argument(help: "Media URL or file path.")
+    @Argument(help: "Media URL or file path (or, with --offline, a download token).")
     var url: String
+
+    @Flag(help: "Play a downloaded copy: the argument is its token (see `cove downloads`); no network request is made.")
+    var offline = false
+
+    @OptionGroup var store: StoreOptions
 
     @OptionGroup var player: PlayerOptions
 
@@ -40,7 +46,23 @@ struct PlayCommand: AsyncParsableCommand {
         let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(upstream: thumbnailSeeking, transport: AsyncHTTPClientTransport.shared))
         let controller = await player.makeController(provider: provider)
         controller.isAutoPlay = true
-        var video = Video(url: try mediaURL(url))
+        var video: Video
+        var offlineManager: OfflineVideoManager?
+        if offline {
+            let token = try DownloadsCommand.token(url)
+            let manager = try store.openManager()
+            offlineManager = manager
+            do throws(OfflineError) {
+                video = try manager.videoObject(fromOfflineVideoToken: token)
+            } catch {
+                Terminal.error("cove play: \(error)")
+                await manager.close()
+                throw ExitCode(1)
+            }
+        } else {
+            video = Video(url: try mediaURL(url))
+        }
+        defer { if let offlineManager { Task { await offlineManager.close() } } }
         if let thumbnails {
             let track = try mediaURL(thumbnails)
             video = video.update { $0.thumbnailVTTURL = track }

@@ -54,9 +54,6 @@ extension PlaybackSession {
         guard thumbnailSeekingEnabled() else {
             throw ThumbnailError(.unavailable, "Thumbnail seeking is turned off on the controller; set thumbnailSeekingEnabled = true to use it")
         }
-        guard !video.isOfflinePlayback else {
-            throw ThumbnailError(.unavailable, "Thumbnail seeking is not available for offline (downloaded) videos")
-        }
         return thumbnailSource
     }
 

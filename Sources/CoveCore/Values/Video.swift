@@ -100,8 +100,8 @@ public struct Video: Sendable, Hashable {
     }
 
     /// Whether this is a downloaded copy played offline: it carries the offline manager's token
-    /// (`offline_video_token`, the seed's `BCOVOfflineVideo.TokenPropertyKey`). Offline videos get no
-    /// thumbnail seeking, as in the seed.
+    /// (`offline_video_token`, the seed's `BCOVOfflineVideo.TokenPropertyKey`). Unlike the seed's, an
+    /// offline video scrubs with thumbnails when its thumbnail track was downloaded with it.
     public var isOfflinePlayback: Bool { properties[PropertyKey.offlineVideoToken] != nil }
 
     private static func string(_ value: JSONValue?) -> String? {
@@ -135,7 +135,7 @@ public struct Video: Sendable, Hashable {
         public static let thumbnailSources = "thumbnail_sources"
         public static let customFields = "custom_fields"
         public static let offlineEnabled = "offline_enabled"
-        /// Set on downloaded videos by the offline manager (a later module); see `isOfflinePlayback`.
+        /// Set on downloaded videos by the offline manager (`CoveOffline`); see `isOfflinePlayback`.
         public static let offlineVideoToken = "offline_video_token"
         public static let cuePoints = "cue_points"
         public static let sources = "sources"

@@ -30,7 +30,7 @@ public struct ThumbnailSeekingProvider: PlaybackSessionProvider {
 
     public func prepareSession(for video: Video, context: SessionPreparationContext) async throws(PlaybackError) -> SessionPlan {
         var plan = try await upstream.prepareSession(for: video, context: context)
-        if plan.thumbnailSource == nil, !plan.video.isOfflinePlayback, let url = plan.video.thumbnailVTTURL {
+        if plan.thumbnailSource == nil, let url = plan.video.thumbnailVTTURL {
             plan.thumbnailSource = WebVTTThumbnailSource(trackURL: url, transport: transport, imageCodec: codec, options: options)
         }
         return plan

@@ -213,7 +213,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveOfflineTests",
-            dependencies: ["CoveOffline", "CoveCore", "CoveStreaming", "CoveTesting", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CoveOffline", "CoveCore", "CoveStreaming", "CoveTesting", "CoveNetworking", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

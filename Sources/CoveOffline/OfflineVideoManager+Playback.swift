@@ -56,6 +56,18 @@ extension OfflineVideoManager {
         }
     }
 
+    /// The download's files as the index records them: where each came from and, once finished, its length
+    /// and SHA-256 — for diagnostics and audits (`cove downloads verify`).
+    public func storedFiles(of token: OfflineVideoToken) throws(OfflineError) -> [StoredFile] {
+        _ = try existing(token)
+        return try store.files(of: token).map { file in
+            StoredFile(
+                path: file.path, localURL: store.file(file.path, of: token), origin: Redaction.redact(url: file.url),
+                byteRange: file.byteRange.map { ($0.offset, $0.length) }, isComplete: file.done, length: file.length, sha256: file.sha256
+            )
+        }
+    }
+
     /// Checks every stored file against the SHA-256 recorded when it was downloaded; returns the paths that
     /// differ or are gone (empty: the copy is intact).
     public func verify(_ token: OfflineVideoToken) throws(OfflineError) -> [String] {
@@ -123,5 +135,30 @@ extension OfflineVideoManager {
         properties[OfflineVideoPropertyKey.mediaType] = .string("hls")
         let source = Source(url: URL(string: local(layout.masterPath))!, deliveryMethod: .hls, properties: [Source.PropertyKey.type: .string(DeliveryType.hls.rawValue)])
         return Video(sources: [source], cuePoints: original.cuePoints, properties: properties)
+    }
+}
+
+/// One file of a download (see `OfflineVideoManager.storedFiles(of:)`).
+public struct StoredFile: Sendable, Hashable {
+    /// Its path inside the download's folder.
+    public let path: String
+    public let localURL: URL
+    /// The URL it was fetched from (redacted).
+    public let origin: String
+    /// The part of the origin it holds (a segment's byte range), nil for the whole resource.
+    public let byteRange: (offset: Int, length: Int)?
+    public let isComplete: Bool
+    public let length: Int64?
+    /// Lowercase hex, as computed from the bytes on disk when the file was finished.
+    public let sha256: String?
+
+    public static func == (lhs: StoredFile, rhs: StoredFile) -> Bool {
+        lhs.path == rhs.path && lhs.origin == rhs.origin && lhs.isComplete == rhs.isComplete && lhs.length == rhs.length && lhs.sha256 == rhs.sha256
+            && lhs.byteRange?.offset == rhs.byteRange?.offset && lhs.byteRange?.length == rhs.byteRange?.length
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(sha256)
     }
 }

@@ -58,8 +58,9 @@ public final class OfflineVideoManager: Sendable {
         OfflineResourceRouter.shared.remove(self)
     }
 
-    /// Stops every running download (they stay resumable: `paused` with their parts kept), ends the event
-    /// streams and releases the store for another manager.
+    /// Stops every running download — they stay as they were (requested or downloading, their parts kept),
+    /// so the next manager on the store carries them on, as after an app restart — ends the event streams
+    /// and releases the store for another manager.
     public func close() async {
         let (tasks, subscribers) = state.withLock { s -> ([OfflineVideoToken: Task<Void, Never>], [AsyncStream<OfflineEvent>.Continuation]) in
             s.closed = true
@@ -67,13 +68,13 @@ public final class OfflineVideoManager: Sendable {
             defer { s.running = [:]; s.subscribers = [:] }
             return (s.running, Array(s.subscribers.values))
         }
-        for (token, task) in tasks {
+        for task in tasks.values {
             task.cancel()
             await task.value
-            try? store.setState(token, .paused)
         }
         for continuation in subscribers { continuation.finish() }
         OfflineResourceRouter.shared.remove(self)
+        store.release()
         wakeAllWaiters()
     }
 

@@ -37,6 +37,10 @@ public final class MediaServer: Sendable {
         var slowPaths: [SlowPath] = []
         var cutPaths: [CutPath] = []
         var records: [MediaRequest] = []
+        /// Body bytes written over every response since the server started (clearing the log keeps it).
+        var totalBytesSent = 0
+        /// Waiting for `totalBytesSent` to reach a threshold.
+        var byteWaiters: [(id: UUID, threshold: Int, continuation: CheckedContinuation<Void, Never>)] = []
         /// Position of each record by its id; records are addressed by id so clearing the log cannot
         /// make an in-flight response write into the wrong record.
         var recordIndex: [Int: Int] = [:]
@@ -234,9 +238,42 @@ public final class MediaServer: Sendable {
 
     /// Applies `change` to the record with `id`, if it is still in the log.
     private func updateRecord(_ id: Int, _ change: (inout MediaRequest) -> Void) {
-        state.withLock { s in
-            guard let index = s.recordIndex[id] else { return }
+        let released = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            guard let index = s.recordIndex[id] else { return [] }
+            let before = s.records[index].bytesSent
             change(&s.records[index])
+            s.totalBytesSent += s.records[index].bytesSent - before
+            guard !s.byteWaiters.isEmpty else { return [] }
+            let total = s.totalBytesSent
+            let due = s.byteWaiters.filter { $0.threshold <= total }.map(\.continuation)
+            s.byteWaiters.removeAll { $0.threshold <= total }
+            return due
+        }
+        for continuation in released { continuation.resume() }
+    }
+
+    /// Body bytes written over every response since the server started, clearing the request log or not.
+    public var totalBytesSent: Int { state.withLock { $0.totalBytesSent } }
+
+    /// Returns once the server has written `bytes` body bytes in all (counted as each 16 kB chunk goes out),
+    /// or when the task is cancelled: a test acts at a byte position of a transfer without polling.
+    public func waitUntilBytesSent(atLeast bytes: Int) async {
+        let id = UUID()
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { s -> Bool in
+                    if s.totalBytesSent >= bytes || Task.isCancelled { return true }
+                    s.byteWaiters.append((id, bytes, continuation))
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                guard let index = s.byteWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.byteWaiters.remove(at: index).continuation
+            }
+            waiting?.resume()
         }
     }
 

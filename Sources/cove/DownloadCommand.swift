@@ -136,7 +136,12 @@ struct DownloadCommand: AsyncParsableCommand {
                 await manager.close()
                 return
             }
-            if let unfinished = try Self.unfinished(of: video, in: manager) {
+            if let done = try Self.existing(of: video, in: manager, where: { $0 == .completed }) {
+                Terminal.line("Already downloaded: \(done.token). Play it with: cove play --offline \(done.token)")
+                await manager.close()
+                return
+            }
+            if let unfinished = try Self.existing(of: video, in: manager, where: \.isUnfinished) {
                 token = unfinished.token
                 Terminal.line("Resuming download \(token) (\(String(format: "%.0f", unfinished.downloadPercent)) % stored)")
                 try manager.resumeVideoDownload(token)
@@ -158,11 +163,14 @@ struct DownloadCommand: AsyncParsableCommand {
         }
     }
 
-    /// An unfinished download of the same video (catalog ID, else source URL) to resume instead of starting over.
-    static func unfinished(of video: Video, in manager: OfflineVideoManager) throws(OfflineError) -> OfflineVideoStatus? {
+    /// A download of the same video (catalog ID, else source URL) in a state `matching` accepts: an
+    /// unfinished one is resumed instead of starting over, a completed one is not downloaded again.
+    static func existing(
+        of video: Video, in manager: OfflineVideoManager, where matching: (OfflineDownloadState) -> Bool
+    ) throws(OfflineError) -> OfflineVideoStatus? {
         let source = video.sources.first?.url.absoluteString
         return try manager.offlineVideoStatus().first { status in
-            guard status.state.isUnfinished else { return false }
+            guard matching(status.state) else { return false }
             if let id = video.id { return status.videoID == id }
             return status.videoID == nil && source.map { status.sourceURL == Redaction.redact(urlString: $0) } == true
         }

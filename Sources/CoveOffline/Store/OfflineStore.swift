@@ -1,6 +1,7 @@
 import CoveCore
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,8 @@ import Glibc
 final class OfflineStore: Sendable {
     let root: URL
     let database: DatabasePool
-    private let lockDescriptor: Int32
+    /// The held lock's descriptor; -1 once released.
+    private let lockDescriptor: Mutex<Int32>
 
     static let indexName = "index.sqlite"
     static let downloadsFolder = "downloads"
@@ -48,7 +50,7 @@ final class OfflineStore: Sendable {
         _ = ftruncate(descriptor, 0)
         let pid = "\(getpid())\n"
         _ = pid.withCString { write(descriptor, $0, strlen($0)) }
-        lockDescriptor = descriptor
+        lockDescriptor = Mutex(descriptor)
         do {
             var configuration = Configuration()
             configuration.label = "cove.offline"
@@ -56,14 +58,22 @@ final class OfflineStore: Sendable {
             database = try DatabasePool(path: self.root.appendingPathComponent(Self.indexName).path, configuration: configuration)
             try Self.migrator.migrate(database)
         } catch {
+            flock(descriptor, LOCK_UN)
             close(descriptor)
             throw OfflineError(.storageFailed, "The offline store's index in \(self.root.path) could not be opened: \(Self.reason(error))")
         }
     }
 
-    deinit {
-        flock(lockDescriptor, LOCK_UN)
-        close(lockDescriptor)
+    deinit { release() }
+
+    /// Lets another manager open the store (this one must not be used for it afterwards).
+    func release() {
+        lockDescriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     /// The folder of one download.

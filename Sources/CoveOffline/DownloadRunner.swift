@@ -70,9 +70,13 @@ struct DownloadRunner: Sendable {
 
     private func fetch(_ file: FileRow) async throws {
         try checkStorage(file.estimatedBytes)
-        let part = PartFile(finalURL: store.file(file.path, of: token))
-        defer { part.closeQuietly() }
+        let store = self.store
+        let token = self.token
         let path = file.path
+        let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength) { length throws in
+            try store.setExpectedLength(token, path: path, length: length)
+        }
+        defer { part.closeQuietly() }
         let outcome: DownloadOutcome
         do {
             outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in onPartial(path, held) }

@@ -13,8 +13,8 @@ struct OfflineHarness {
     let root: URL
     let logs = LogCapture()
 
-    static func start() async throws -> OfflineHarness {
-        let fixture = try await OfflineFixture.prepare()
+    static func start(duration: Int = 20) async throws -> OfflineHarness {
+        let fixture = try await OfflineFixture.prepare(duration: duration)
         let server = try await MediaServer.start(root: fixture.root)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-test-\(UUID().uuidString)")
         return OfflineHarness(fixture: fixture, server: server, root: root)

@@ -16,7 +16,10 @@ struct OfflineKillTests {
     }
 
     @Test func aDownloadKilledFiftyTimesResumesEachTimeAndEndsWithTheOriginsBytes() async throws {
-        let h = try await OfflineHarness.start()
+        // 90 s of media (~32 MB): a kill loses what was in flight on each connection (about one 16 kB
+        // chunk), so the bound is about resuming parts instead of fetching files again, on a title of
+        // realistic length (a 20 s title would spend its 10 % on in-flight chunks alone).
+        let h = try await OfflineHarness.start(duration: 90)
         defer { Task { await h.stop() } }
         // A 40 Mbit/s link: what a download meets on a network (on unthrottled loopback the server would
         // have megabytes in socket buffers at each kill, bytes no client ever received).

@@ -89,6 +89,8 @@ struct FileRow: Sendable, Hashable {
     let byteRange: ByteSpan?
     let kind: StreamingRequestKind
     let estimatedBytes: Int64
+    /// The whole resource's length as the server announced it (known once a first attempt started).
+    let expectedLength: Int?
     let done: Bool
     let length: Int64?
     let sha256: String?
@@ -102,6 +104,7 @@ struct FileRow: Sendable, Hashable {
         byteRange = offset.flatMap { o in length.map { ByteSpan(offset: o, length: $0) } }
         kind = StreamingRequestKind(rawValue: row["kind"]) ?? .segment
         estimatedBytes = row["estimated_bytes"]
+        expectedLength = row["expected_length"]
         done = (row["done"] as Int) != 0
         self.length = row["length"]
         sha256 = row["sha256"]
@@ -264,6 +267,17 @@ extension OfflineStore {
         }
     }
 
+    /// Keeps a file's announced length (a resume then knows when its part is already whole).
+    func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int) throws(OfflineError) {
+        do {
+            try database.write { db in
+                try db.execute(sql: "UPDATE file SET expected_length = ? WHERE token = ? AND path = ?", arguments: [length, token.rawValue, path])
+            }
+        } catch {
+            throw fail("record a file's length", error)
+        }
+    }
+
     func setState(_ token: OfflineVideoToken, _ state: OfflineDownloadState, error: OfflineError? = nil, started: Date? = nil, ended: Date? = nil) throws(OfflineError) {
         do {
             try database.write { db in
@@ -284,7 +298,7 @@ extension OfflineStore {
     func resetFiles(_ token: OfflineVideoToken) throws(OfflineError) {
         do {
             try database.write { db in
-                try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL WHERE token = ?", arguments: [token.rawValue])
+                try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL WHERE token = ?", arguments: [token.rawValue])
                 try db.execute(sql: "UPDATE key SET material = NULL WHERE token = ?", arguments: [token.rawValue])
             }
         } catch {

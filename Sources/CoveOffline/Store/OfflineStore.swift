@@ -128,6 +128,7 @@ final class OfflineStore: Sendable {
                     range_length INTEGER,
                     kind TEXT NOT NULL,
                     estimated_bytes INTEGER NOT NULL,
+                    expected_length INTEGER,
                     done INTEGER NOT NULL DEFAULT 0,
                     length INTEGER,
                     sha256 TEXT,

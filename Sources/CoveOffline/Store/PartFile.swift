@@ -14,10 +14,27 @@ final class PartFile: DownloadSink {
     let finalURL: URL
     let partURL: URL
     private let descriptor = Mutex<Int32>(-1)
+    private let length: Mutex<Int?>
+    private let onLength: @Sendable (Int) throws -> Void
 
-    init(finalURL: URL) {
+    /// `knownLength`: the whole file's length as an earlier attempt learned it; `onLength` keeps a newly
+    /// learned one (in the index), so a process killed after the last byte but before `seal` does not
+    /// fetch the file again.
+    init(finalURL: URL, knownLength: Int? = nil, onLength: @escaping @Sendable (Int) throws -> Void = { _ in }) {
         self.finalURL = finalURL
         self.partURL = finalURL.appendingPathExtension("part")
+        self.length = Mutex(knownLength)
+        self.onLength = onLength
+    }
+
+    func knownLength() -> Int? { length.withLock { $0 } }
+
+    func learnLength(_ value: Int) throws {
+        let changed = length.withLock { current -> Bool in
+            defer { current = value }
+            return current != value
+        }
+        if changed { try onLength(value) }
     }
 
     deinit {

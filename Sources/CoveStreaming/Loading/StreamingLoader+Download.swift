@@ -11,6 +11,17 @@ public protocol DownloadSink: Sendable {
     /// The server sent the whole resource although only the rest was asked for: start again from empty.
     func restart() throws
     func append(_ chunk: Data) throws
+    /// The whole resource's length, when an earlier attempt (or process) learned it: a sink that already
+    /// holds that many bytes is complete, with no request at all.
+    func knownLength() -> Int?
+    /// The server announced the whole resource's length (`Content-Length` of a 200, the total of a
+    /// `Content-Range`); kept so a resume can tell a complete part from a partial one.
+    func learnLength(_ length: Int) throws
+}
+
+extension DownloadSink {
+    public func knownLength() -> Int? { nil }
+    public func learnLength(_ length: Int) throws {}
 }
 
 /// What one download fetched.
@@ -74,6 +85,9 @@ extension StreamingLoader {
         }
         if let byteRange, held >= byteRange.length {
             return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: byteRange.length)
+        }
+        if byteRange == nil, let known = sink.knownLength(), held == known, held > 0 {
+            return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: known)
         }
         let wanted: ByteSpan? = byteRange.map { ByteSpan(offset: $0.offset + held, length: $0.length - held) }
         var request = StreamingRequest(kind: kind, url: url, byteRange: wanted, attempt: attempt)
@@ -162,6 +176,7 @@ private struct Receiving: Sendable {
                 }
                 announcedTotal = headers["Content-Encoding"] == nil ? length : nil
             }
+            if !isByteRange, let total = announcedTotal { try sink.learnLength(total) }
         case .bytes(let chunk):
             try sink.append(chunk)
             held += chunk.count

@@ -713,6 +713,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt)))
         case .timelineUpdated:
             break
+        case .downloadFailed(let error) where error.isPermanent:
+            // No retry brings an expired licence or a deleted file back: the session fails with the typed error.
+            let report = state.withLock { s -> Bool in
+                defer { s.failed = true }
+                return !s.failed
+            }
+            if report { emit(.failed(error.playbackError)) }
         case .downloadFailed(let error):
             emit(.downloadFailed(error.downloadFailure))
         case .failed(let error):

@@ -70,6 +70,12 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         }
     }
 
+    /// No retry can help: a downloaded copy's licence ran out or its file is gone. Playback fails at once
+    /// with the typed error instead of retrying as for a network failure.
+    public var isPermanent: Bool {
+        code == .offlineLicenseExpired || code == .offlineContentMissing
+    }
+
     /// What to do about an HTTP status, for the message.
     static func advice(forStatus status: Int) -> String {
         switch status {

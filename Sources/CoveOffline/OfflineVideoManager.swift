@@ -164,13 +164,14 @@ public final class OfflineVideoManager: Sendable {
         }
     }
 
-    /// The catalog's `offline_enabled` decides for catalog videos; a video made from a URL has no catalog
-    /// flag and may be downloaded.
+    /// The catalog's `offline_enabled` decides for catalog videos (the seed's `canBeDownloaded`: a catalog
+    /// video without the flag may not be downloaded); a video made from a URL has no catalog and may be.
     private func checkDownloadable(_ video: Video) throws(OfflineError) {
-        if video.properties[Video.PropertyKey.offlineEnabled]?.boolValue == false {
+        let isCatalogVideo = video.id != nil
+        if isCatalogVideo ? !video.canBeDownloaded : video.properties[Video.PropertyKey.offlineEnabled]?.boolValue == false {
             throw OfflineError(
                 .notDownloadable,
-                "The video \(video.id.map { "\"\($0)\" " } ?? "")is not enabled for offline playback in the catalog (offline_enabled is false); enable it in Video Cloud to download it"
+                "The video \(video.id.map { "\"\($0)\" " } ?? "")is not enabled for offline playback in the catalog (offline_enabled is \(video.properties[Video.PropertyKey.offlineEnabled]?.boolValue == false ? "false" : "missing")); enable it in Video Cloud to download it"
             )
         }
         if video.isOfflinePlayback {

@@ -5,7 +5,8 @@ import Foundation
 /// videos (adaptive HLS with an MP4 rendition, cue points and two sidecar caption languages;
 /// audio-only; in-manifest subtitles; AES-128; DASH listed behind a Widevine copy, as Dynamic Delivery
 /// lists DRM sources first), a bumper, and a playlist that also lists a video the
-/// catalog does not have. Generated once and cached next to the fixtures.
+/// catalog does not have. Every video but the SSAI one may be downloaded (`offline_enabled`); the ladder
+/// has a poster. Generated once and cached next to the fixtures.
 ///
 /// The SSAI video (`VideoID.ssai`) plays the ladder's clean content without an `ad_config_id`;
 /// with one, its source carries a `vmap` URL (`ssai/content.vmap`) whose stitched stream and
@@ -39,14 +40,19 @@ public enum SampleCatalog {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
         let dash = try await DASHFixture.prepare()
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v5")
-        return try await FixtureCache.shared.folder(final) { root in try build(into: root, content: content, bumper: bumper, dash: dash) }
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v6")
+        return try await FixtureCache.shared.folder(final) { root in
+            try build(into: root, content: content, bumper: bumper, dash: dash)
+            try await FixtureGenerator.runFFmpeg(
+                ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1:duration=1", "-frames:v", "1", root.appendingPathComponent("media/images/poster.jpg").path], making: "the poster"
+            )
+        }
     }
 
     /// Writes the catalog into `root`, linking the media of `content` and `bumper`.
     private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia, dash: DASHFixture) throws {
         let fm = FileManager.default
-        for folder in ["videos", "playlists", "media/text"] {
+        for folder in ["videos", "playlists", "media/text", "media/images"] {
             try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/main"), withDestinationURL: content.root)
@@ -67,7 +73,7 @@ public enum SampleCatalog {
             VideoID.ladder: [
                 "id": .string(VideoID.ladder), "reference_id": "adaptive-ladder", "name": "Adaptive HLS ladder", "description": "240p to 720p, 2 s segments",
                 "long_description": "A three-variant HLS ladder with a progressive MP4 rendition, cue points and captions in two languages.",
-                "duration": 20000, "economics": "AD_SUPPORTED", "offline_enabled": false, "tags": ["sample", "hls"],
+                "duration": 20000, "economics": "AD_SUPPORTED", "offline_enabled": true, "tags": ["sample", "hls"], "poster": "media/images/poster.jpg",
                 "custom_fields": ["genre": "test pattern"],
                 "sources": [
                     ["src": "media/main/clip.mp4", "container": "MP4", "codec": "H264", "avg_bitrate": 1_064_000, "width": 854, "height": 480, "size": 2_660_000, "duration": 20000],
@@ -83,12 +89,12 @@ public enum SampleCatalog {
                 ],
             ],
             VideoID.audioOnly: [
-                "id": .string(VideoID.audioOnly), "reference_id": "audio-only", "name": "Audio only", "duration": 20000,
+                "id": .string(VideoID.audioOnly), "reference_id": "audio-only", "offline_enabled": true, "name": "Audio only", "duration": 20000,
                 "sources": [["src": "media/main/audio/master.m3u8", "type": "application/x-mpegURL", "codecs": "mp4a"]],
                 "tags": ["audio"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.subtitles: [
-                "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "name": "Subtitles in the manifest", "duration": 20000,
+                "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "offline_enabled": true, "name": "Subtitles in the manifest", "duration": 20000,
                 "sources": [hls("media/main/subtitles/master.m3u8")],
                 "tags": ["subtitles"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
@@ -99,7 +105,7 @@ public enum SampleCatalog {
                 "tags": ["ssai"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.dash: [
-                "id": .string(VideoID.dash), "reference_id": "dash", "name": "DASH (clear and Widevine)", "duration": 20000,
+                "id": .string(VideoID.dash), "reference_id": "dash", "offline_enabled": true, "name": "DASH (clear and Widevine)", "duration": 20000,
                 "description": "240p and 720p video and an AAC audio set, 2 s fMP4 segments",
                 "sources": [
                     [
@@ -111,7 +117,7 @@ public enum SampleCatalog {
                 "tags": ["dash"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.encrypted: [
-                "id": .string(VideoID.encrypted), "reference_id": "aes-128", "name": "AES-128 HLS", "duration": 20000,
+                "id": .string(VideoID.encrypted), "reference_id": "aes-128", "offline_enabled": true, "name": "AES-128 HLS", "duration": 20000,
                 "sources": [hls("media/main/aes/master.m3u8")],
                 "tags": ["encrypted"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],

@@ -9,6 +9,7 @@
 #   --scenarios LIST  only these peer scenarios (see bench/peers.sh)
 #   --no-peers        skip the peer scenarios; their section is carried over from the current RESULTS.md
 #   --no-cove-bench   skip cove-bench; its section is carried over from the current RESULTS.md
+#   --no-offline      skip the download benchmark (bench/offline.py); its section is carried over
 #   BIN=DIR           directory with the release `cove` and `cove-bench` (default: swift build -c release --show-bin-path)
 #   BENCH_SOURCE=TEXT what those binaries were built from, for the header (default: this tree's commit)
 #   OUT=FILE          result file (default bench/RESULTS.md)
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$(swift build -c release --show-bin-path)}
 OUT=${OUT:-bench/RESULTS.md}
-PEER_ARGS=(); CB_ARGS=(); RUN_PEERS=1; RUN_CB=1
+PEER_ARGS=(); CB_ARGS=(); RUN_PEERS=1; RUN_CB=1; RUN_OFFLINE=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) PEER_ARGS+=(--quick); CB_ARGS+=(--reps 4); shift ;;
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
     --scenarios) PEER_ARGS+=(--scenarios "$2"); shift 2 ;;
     --no-peers) RUN_PEERS=0; shift ;;
     --no-cove-bench) RUN_CB=0; shift ;;
+    --no-offline) RUN_OFFLINE=0; shift ;;
     --) shift; CB_ARGS+=("$@"); break ;;
     *) CB_ARGS+=("$1"); shift ;;   # anything else goes to cove-bench, as before
   esac
@@ -44,6 +46,14 @@ if [ "$RUN_PEERS" = 1 ]; then
   COVE_BIN="$BIN/cove" bash bench/peers.sh "${PEER_ARGS[@]}" --md "$TMP/peers.md" --cove-bench "$CB_MD"
   ASSEMBLE+=(--peers "$TMP/peers.md")
 fi
+if [ "$RUN_OFFLINE" = 1 ]; then
+  echo "== downloads (bench/offline.py)" >&2
+  PERF_ROOT=${PERF_ROOT:-/tmp/cove-peer-bench}
+  # The harness's own 120 s stream, made by its generator when the peer run has not made it yet.
+  [ -f "$PERF_ROOT/media/s120/master.m3u8" ] || bash ../shared/tools/peer-bench/gen.sh "$PERF_ROOT/media/s120" 120
+  command -v wget >/dev/null || { sudo=$([ "$(id -u)" = 0 ] || echo sudo); $sudo apt-get install -y -qq --no-install-recommends wget; }
+  python3 bench/offline.py --cove "$BIN/cove" --media "$PERF_ROOT/media/s120" --md "$TMP/offline.md"
+fi
 # What the binaries were built from; set BENCH_SOURCE when BIN points at binaries built from another tree.
 if [ -z "${BENCH_SOURCE:-}" ]; then
   BENCH_SOURCE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -60,4 +70,19 @@ Media3's onRenderedFirstFrame and Chromium's frame callbacks count it — not at
 audio's head start later: ~83 ms on these streams, which the gst-playbin3 peer's first \`chain\` in PLAYING includes).
 \`cove probe\` warms GStreamer's plugins up before it plays (\`GStreamerEngine.warmUp()\`, what an app does at launch), so
 that cost (cold libav alone: 70–400 ms) is in its \`init\` column, as a browser's media stack is in the browsers' \`init\`."
+# The download section (bench/offline.py): kept aside before assembling, then the new one, else the old one.
+python3 - extract "$OUT" "$TMP/previous-offline.md" <<'PY'
+import os, re, sys
+_, out, keep = sys.argv[1:]
+m = re.search(r'<!-- offline:begin -->.*?<!-- offline:end -->\n?', open(out).read() if os.path.exists(out) else '', re.S)
+if m: open(keep, 'w').write(m.group(0))
+PY
 python3 bench/peer_results.py assemble "${ASSEMBLE[@]}" --header "$HEADER"
+python3 - "$OUT" "$TMP/offline.md" "$TMP/previous-offline.md" <<'PY'
+import os, sys
+out, new, old = sys.argv[1:]
+section = next((open(p).read() for p in (new, old) if os.path.exists(p)), None)
+if section:
+    text = open(out).read().rstrip('\n') + '\n\n' + section
+    open(out, 'w').write(text)
+PY

@@ -23,12 +23,12 @@ struct StoreOptions: ParsableArguments {
 
     /// The manager for the store; a command is a short-lived app, so downloads another process left
     /// unfinished stay paused until a command resumes them.
-    func openManager() throws -> OfflineVideoManager {
+    func openManager(connections: Int = OfflineConfiguration().connectionsPerDownload) throws -> OfflineVideoManager {
         do {
             var logger = Logger(label: "cove.offline")
             logger.logLevel = .warning
             return try OfflineVideoManager(
-                root: root, transport: AsyncHTTPClientTransport.shared, configuration: OfflineConfiguration(resumesInterruptedDownloads: false), logger: logger
+                root: root, transport: AsyncHTTPClientTransport.shared, configuration: OfflineConfiguration(connectionsPerDownload: connections, resumesInterruptedDownloads: false), logger: logger
             )
         } catch {
             Terminal.error("cove: \(error)")
@@ -120,8 +120,12 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "Print the size estimate and stop.")
     var estimate = false
 
+    @Option(help: "Files fetched at once (parallel connections to the origin).")
+    var connections: Int = OfflineConfiguration().connectionsPerDownload
+
     func run() async throws {
-        let manager = try store.openManager()
+        guard (1...8).contains(connections) else { throw ValidationError("--connections takes 1 to 8") }
+        let manager = try store.openManager(connections: connections)
         let video = try await catalog.video(self.video)
         let parameters = OfflineDownloadParameters(
             requestedBitrate: bitrate, maximumHeight: maxHeight, audioLanguages: audio, captionLanguages: noCaptions ? [] : (captions.isEmpty ? nil : captions),

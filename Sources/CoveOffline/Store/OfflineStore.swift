@@ -32,7 +32,7 @@ final class OfflineStore: Sendable {
         do {
             try fm.createDirectory(at: self.root.appendingPathComponent(Self.downloadsFolder), withIntermediateDirectories: true)
         } catch {
-            throw OfflineError(.storageFailed, "The offline store's folder \(self.root.path) could not be created: \(Self.reason(error)); choose a writable folder")
+            throw OfflineError(.storageFailed, "The offline store at \(self.root.path) could not be set up: \(Self.reason(error)); choose a folder this process can write to")
         }
         let lockPath = self.root.appendingPathComponent(".lock").path
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)

@@ -14,7 +14,15 @@ final class PartFile: DownloadSink {
     let finalURL: URL
     let partURL: URL
     private let descriptor = Mutex<Int32>(-1)
+    /// The SHA-256 of the bytes in the part so far, kept as they are appended (the bytes already there when
+    /// the part is reopened for a resume are read back once): sealing needs no second pass over the file.
+    private let digest = Mutex<Digest?>(nil)
     private let length: Mutex<Int?>
+
+    private struct Digest {
+        var hasher = SHA256()
+        var count = 0
+    }
     private let onLength: @Sendable (Int) throws -> Void
 
     /// `knownLength`: the whole file's length as an earlier attempt learned it; `onLength` keeps a newly
@@ -58,6 +66,9 @@ final class PartFile: DownloadSink {
             let opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard opened >= 0 else { throw Failure(description: "cannot write \(partURL.path): \(String(cString: strerror(errno)))") }
             fd = opened
+            // Bytes an earlier attempt or process left: hashed once, so the digest covers the whole part.
+            let existing = try Self.hashing(partURL)
+            digest.withLock { $0 = Digest(hasher: existing.hasher, count: existing.length) }
             return opened
         }
     }
@@ -72,6 +83,7 @@ final class PartFile: DownloadSink {
     func restart() throws {
         let fd = try openedDescriptor()
         guard ftruncate(fd, 0) == 0 else { throw Failure(description: "cannot truncate \(partURL.path): \(String(cString: strerror(errno)))") }
+        digest.withLock { $0 = Digest() }
     }
 
     func append(_ chunk: Data) throws {
@@ -89,10 +101,15 @@ final class PartFile: DownloadSink {
                 pointer += written
             }
         }
+        digest.withLock { state in
+            state?.hasher.update(data: chunk)
+            state?.count += chunk.count
+        }
     }
 
-    /// Flushes the part to disk, hashes it as stored and renames it to its final name. Returns the length
-    /// and the SHA-256 (lowercase hex) of what is now at `finalURL`.
+    /// Flushes the part to disk, checks its length on disk against what was written and renames it to its
+    /// final name. Returns the length
+    /// and the SHA-256 (lowercase hex, of the bytes as written) of what is now at `finalURL`.
     func seal() throws -> (length: Int, sha256: String) {
         let fd = try openedDescriptor()
         guard fsync(fd) == 0 else { throw Failure(description: "cannot flush \(partURL.path): \(String(cString: strerror(errno)))") }
@@ -100,7 +117,12 @@ final class PartFile: DownloadSink {
             close(fd)
             fd = -1
         }
-        let digest = try Self.sha256(of: partURL)
+        guard let state = self.digest.withLock({ $0 }) else { throw Failure(description: "\(partURL.lastPathComponent) was never opened") }
+        var info = stat()
+        guard stat(partURL.path, &info) == 0, Int(info.st_size) == state.count else {
+            throw Failure(description: "\(partURL.lastPathComponent) holds \(info.st_size) bytes on disk but \(state.count) were written")
+        }
+        let digest = (length: state.count, sha256: state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
         guard rename(partURL.path, finalURL.path) == 0 else {
             throw Failure(description: "cannot rename \(partURL.lastPathComponent) to \(finalURL.lastPathComponent): \(String(cString: strerror(errno)))")
         }
@@ -117,7 +139,14 @@ final class PartFile: DownloadSink {
 
     /// Length and SHA-256 of a file, read in 1 MiB blocks.
     static func sha256(of url: URL) throws -> (length: Int, sha256: String) {
+        let state = try hashing(url)
+        return (state.length, state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
+    }
+
+    /// The hasher fed with a file's bytes (empty when the file does not exist) and their count.
+    private static func hashing(_ url: URL) throws -> (hasher: SHA256, length: Int) {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { return (SHA256(), 0) }
         guard fd >= 0 else { throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var hasher = SHA256()
@@ -133,6 +162,6 @@ final class PartFile: DownloadSink {
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             length += count
         }
-        return (length, hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        return (hasher, length)
     }
 }

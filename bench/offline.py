@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Issue 15's download benchmark: `cove download` of the 120 s stream's top variant against wget fetching the
+same files one after another (one process, keep-alive), on loopback and at 20 Mbit/s per connection, served by
+the shared peer harness's server.py (imported from ../shared/tools/peer-bench, not copied), interleaved.
+
+  python3 bench/offline.py --cove .build/release/cove --media $PERF_ROOT/media/s120 [--reps 5] --md out.md
+
+Timed per run: the whole command (exec to exit, what a user waits for) and the transfer window (first request
+to the last byte written, from the server's own log: process start-up left out, as TTFF net leaves it out for
+playback); peak RSS of the process (/usr/bin/time %M); bytes sent. Cove stores each file as a part, checks,
+hashes (SHA-256), fsyncs and renames it and records it in its index; wget just writes the files.
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HARNESS = os.path.normpath(os.path.join(HERE, '..', '..', 'shared', 'tools', 'peer-bench'))
+sys.path.insert(0, HARNESS)
+import server  # noqa: E402  (the harness's server: Range, keep-alive, per-connection pacing, request log)
+
+
+def timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time; returns (seconds, peak RSS KiB, returncode, stderr)."""
+    out = subprocess.run(['/usr/bin/time', '-f', '__TIME__ %e %M'] + cmd, capture_output=True, text=True, env=env)
+    line = [l for l in out.stderr.splitlines() if l.startswith('__TIME__ ')][-1].split()
+    return float(line[1]), int(line[2]), out.returncode, out.stderr
+
+
+def window(log):
+    ok = [r for r in log if r.get('status') in (200, 206)]
+    if not ok:
+        return None, 0
+    return max(r['t1'] for r in ok) - min(r['t0'] for r in ok), sum(r['bytes'] for r in ok)
+
+
+def run_wget(base, files, scratch):
+    lst = os.path.join(scratch, 'urls.txt')
+    with open(lst, 'w') as f:
+        f.write(''.join(base + p + '\n' for p in files))
+    dest = os.path.join(scratch, 'wget')
+    os.makedirs(dest)
+    return timed(['wget', '-q', '-nH', '-x', '-P', dest, '-i', lst])
+
+
+def run_cove(cove, base, scratch):
+    store = os.path.join(scratch, 'store')
+    return timed([cove, 'download', base + 'master.m3u8', '--store', store, '--no-images', '--no-captions'])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cove', required=True)
+    ap.add_argument('--media', required=True, help='the harness s120 stream folder')
+    ap.add_argument('--reps', type=int, default=5)
+    ap.add_argument('--warmup', type=int, default=1)
+    ap.add_argument('--md', required=True)
+    a = ap.parse_args()
+    media = os.path.realpath(a.media)
+    files = ['master.m3u8', 'v2/index.m3u8'] + sorted('v2/' + n for n in os.listdir(os.path.join(media, 'v2')) if n.endswith('.ts'))
+    size = sum(os.path.getsize(os.path.join(media, p)) for p in files)
+    rows = []
+    for label, kbps in [('loopback', 0), ('20 Mbit/s per connection', 20000)]:
+        srv = server.start(media, 0, kbps * 1000 / 8, 0)
+        base = 'http://127.0.0.1:%d/' % srv.server_address[1]
+        res = {'wget': [], 'cove': []}
+        for rep in range(a.warmup + a.reps):
+            for peer in ('wget', 'cove'):
+                scratch = tempfile.mkdtemp(prefix='cove-offline-bench-')
+                with srv.lock:
+                    srv.log.clear()
+                seconds, rss, rc, err = run_wget(base, files, scratch) if peer == 'wget' else run_cove(a.cove, base, scratch)
+                time.sleep(0.2)  # the server thread records the last request after its final write
+                with srv.lock:
+                    win, sent = window(list(srv.log))
+                shutil.rmtree(scratch, ignore_errors=True)
+                if rc != 0:
+                    print('%s failed (%d): %s' % (peer, rc, err[-400:]), file=sys.stderr)
+                    continue
+                if rep >= a.warmup:
+                    res[peer].append({'wall': seconds, 'window': win, 'rss': rss / 1024, 'bytes': sent})
+                print('%s %s rep %d: %.2f s wall, %.2f s window, %.0f MiB, %d bytes' % (label, peer, rep, seconds, win or 0, rss / 1024, sent), file=sys.stderr)
+        srv.shutdown()
+        med = {p: {k: statistics.median(r[k] for r in res[p]) for k in ('wall', 'window', 'rss', 'bytes')} for p in res if res[p]}
+        rows.append((label, med, {p: len(res[p]) for p in res}))
+    with open(a.md, 'w') as out:
+        out.write('<!-- offline:begin -->\n## Downloads: Cove against wget (issue #15)\n\n')
+        out.write('The harness\'s 120 s stream, its top variant (3 Mbit/s, 60 TS segments, %.1f MB with both playlists), served by\n' % (size / 1e6))
+        out.write('the shared peer harness\'s `server.py`; `cove download URL --no-images --no-captions` into a fresh store against\n')
+        out.write('`wget -i` of the same %d files (one process, keep-alive, one after another), interleaved, %d measured runs each\n' % (len(files), a.reps))
+        out.write('(plus %d warm-up). "Transfer" is first request to last byte from the server\'s log (process start-up left out);\n' % a.warmup)
+        out.write('"whole command" is exec to exit. Cove fetches over 2 connections (`connectionsPerDownload`) and fsyncs, hashes and\n')
+        out.write('indexes every file; pacing is per connection, as the harness does it, so a second connection adds throughput.\n\n')
+        out.write('| link | metric | Cove median | wget median | Cove/wget | target | |\n|---|---|---|---|---|---|---|\n')
+        for label, med, counts in rows:
+            if 'cove' not in med or 'wget' not in med:
+                out.write('| %s | – | failed | | | | |\n' % label)
+                continue
+            c, w = med['cove'], med['wget']
+            r_win = c['window'] / w['window'] if w['window'] else float('nan')
+            r_wall = c['wall'] / w['wall'] if w['wall'] else float('nan')
+            out.write('| %s | transfer s | **%.2f** | %.2f | **%.2f×** | ≤ 0.80× | %s |\n' % (label, c['window'], w['window'], r_win, 'met' if r_win <= 0.8 else 'not met'))
+            out.write('| %s | whole command s | %.2f | %.2f | %.2f× | reported | |\n' % (label, c['wall'], w['wall'], r_wall))
+            out.write('| %s | peak RSS MiB | %.0f | %.0f | – | stated | |\n' % (label, c['rss'], w['rss']))
+            out.write('| %s | bytes fetched | %d | %d | %.3f× | | |\n' % (label, c['bytes'], w['bytes'], c['bytes'] / w['bytes'] if w['bytes'] else float('nan')))
+        out.write('<!-- offline:end -->\n')
+
+
+if __name__ == '__main__':
+    main()

@@ -26,20 +26,34 @@ struct DownloadRunner: Sendable {
             if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
         }
         let next = NextIndex()
+        // Files whose bytes are in: flushed, renamed and recorded one after another by one task, while the
+        // connections go on with the next files (an fsync per file would otherwise stall each connection).
+        let (written, committer) = AsyncStream<(FileRow, PartFile.Written)>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(connections, max(pending.count, 1)) {
-                group.addTask {
-                    while true {
-                        try Task.checkCancellation()
-                        let index = next.take()
-                        guard index < pending.count else { return }
-                        try await fetch(pending[index])
+            group.addTask {
+                for await (file, part) in written { try commit(file, part) }
+            }
+            group.addTask {
+                defer { committer.finish() }
+                try await withThrowingTaskGroup(of: Void.self) { connections in
+                    for _ in 0..<min(self.connections, max(pending.count, 1)) {
+                        connections.addTask {
+                            while true {
+                                try Task.checkCancellation()
+                                let index = next.take()
+                                guard index < pending.count else { return }
+                                let file = pending[index]
+                                committer.yield((file, try await fetch(file)))
+                            }
+                        }
                     }
+                    try await connections.waitForAll()
                 }
             }
             do {
                 try await group.waitForAll()
             } catch {
+                // The first failure (a file, or making one final) stops the rest; finished parts stay for a resume.
                 group.cancelAll()
                 throw error
             }
@@ -68,7 +82,8 @@ struct DownloadRunner: Sendable {
         }
     }
 
-    private func fetch(_ file: FileRow) async throws {
+    /// Fetches one file into its part; returns it written and checked, not yet final.
+    private func fetch(_ file: FileRow) async throws -> PartFile.Written {
         try checkStorage(file.estimatedBytes)
         let store = self.store
         let token = self.token
@@ -87,14 +102,22 @@ struct DownloadRunner: Sendable {
         if file.kind == .segment || file.kind == .initSegment, outcome.length > 0 {
             try checkMedia(part, path: path, url: file.url)
         }
-        let sealed: (length: Int, sha256: String)
         do {
-            sealed = try part.seal()
+            return try part.finishWriting()
         } catch {
             throw OfflineError(.storageFailed, "Storing \(path) failed: \(error)")
         }
-        try store.markDone(token, path: path, length: sealed.length, sha256: sealed.sha256)
-        onFile(path, Int64(sealed.length))
+    }
+
+    /// Makes a written file final — flushed to disk, at its name — and only then records it done.
+    private func commit(_ file: FileRow, _ part: PartFile.Written) throws {
+        do {
+            try part.commit()
+        } catch {
+            throw OfflineError(.storageFailed, "Storing \(file.path) failed: \(error)")
+        }
+        try store.markDone(token, path: file.path, length: part.length, sha256: part.sha256)
+        onFile(file.path, Int64(part.length))
     }
 
     /// A segment must be media: an HTML error page answered with 200 is a failed download, not a file.

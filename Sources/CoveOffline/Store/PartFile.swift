@@ -9,7 +9,7 @@ import Glibc
 
 /// A file being downloaded: `<name>.part` beside its final name, appended as chunks arrive (each chunk
 /// is in the file once `write` returns, so a killed process leaves every byte it had received on disk).
-/// Finished by `seal()`: flushed, hashed, renamed into place.
+/// Finished by `finishWriting()` and `Written.commit()`: checked, flushed, renamed into place.
 final class PartFile: DownloadSink {
     let finalURL: URL
     let partURL: URL
@@ -107,12 +107,30 @@ final class PartFile: DownloadSink {
         }
     }
 
-    /// Flushes the part to disk, checks its length on disk against what was written and renames it to its
-    /// final name. Returns the length
-    /// and the SHA-256 (lowercase hex, of the bytes as written) of what is now at `finalURL`.
-    func seal() throws -> (length: Int, sha256: String) {
-        let fd = try openedDescriptor()
-        guard fsync(fd) == 0 else { throw Failure(description: "cannot flush \(partURL.path): \(String(cString: strerror(errno)))") }
+    /// A part whose bytes are all written: its length and SHA-256 (lowercase hex, of the bytes as written),
+    /// checked against the file's length on disk. The descriptor is closed; `commit` makes it final.
+    struct Written: Sendable {
+        let partURL: URL
+        let finalURL: URL
+        let length: Int
+        let sha256: String
+
+        /// Flushes the bytes to disk (`fsync`) and renames the part to its final name. Runs off the
+        /// connection's path (the next request is already under way): the flush is the slow part.
+        func commit() throws {
+            let fd = open(partURL.path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(description: "cannot reopen \(partURL.path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            guard fsync(fd) == 0 else { throw Failure(description: "cannot flush \(partURL.path): \(String(cString: strerror(errno)))") }
+            guard rename(partURL.path, finalURL.path) == 0 else {
+                throw Failure(description: "cannot rename \(partURL.lastPathComponent) to \(finalURL.lastPathComponent): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// Ends writing: closes the part and checks its length on disk against what was written.
+    func finishWriting() throws -> Written {
+        _ = try openedDescriptor()
         descriptor.withLock { fd in
             close(fd)
             fd = -1
@@ -122,11 +140,7 @@ final class PartFile: DownloadSink {
         guard stat(partURL.path, &info) == 0, Int(info.st_size) == state.count else {
             throw Failure(description: "\(partURL.lastPathComponent) holds \(info.st_size) bytes on disk but \(state.count) were written")
         }
-        let digest = (length: state.count, sha256: state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
-        guard rename(partURL.path, finalURL.path) == 0 else {
-            throw Failure(description: "cannot rename \(partURL.lastPathComponent) to \(finalURL.lastPathComponent): \(String(cString: strerror(errno)))")
-        }
-        return digest
+        return Written(partURL: partURL, finalURL: finalURL, length: state.count, sha256: state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
     }
 
     /// Closes without sealing (a paused or failed file keeps its part for a resume).

@@ -41,6 +41,13 @@ def run_wget(base, files, scratch):
     return timed(['wget', '-q', '-nH', '-x', '-P', dest, '-i', lst])
 
 
+def run_wget_each(base, files, scratch):
+    """One wget per file, one after another (a new process and connection each): the naive loop."""
+    dest = os.path.join(scratch, 'wget')
+    script = ''.join('wget -q -nH -x -P %s %s || exit 1\n' % (dest, base + p) for p in files)
+    return timed(['sh', '-c', script])
+
+
 def run_cove(cove, base, scratch):
     store = os.path.join(scratch, 'store')
     return timed([cove, 'download', base + 'master.m3u8', '--store', store, '--no-images', '--no-captions'])
@@ -61,13 +68,18 @@ def main():
     for label, kbps in [('loopback', 0), ('20 Mbit/s per connection', 20000)]:
         srv = server.start(media, 0, kbps * 1000 / 8, 0)
         base = 'http://127.0.0.1:%d/' % srv.server_address[1]
-        res = {'wget': [], 'cove': []}
+        res = {'wget': [], 'wget-each': [], 'cove': []}
         for rep in range(a.warmup + a.reps):
-            for peer in ('wget', 'cove'):
+            for peer in ('wget', 'wget-each', 'cove'):
                 scratch = tempfile.mkdtemp(prefix='cove-offline-bench-')
                 with srv.lock:
                     srv.log.clear()
-                seconds, rss, rc, err = run_wget(base, files, scratch) if peer == 'wget' else run_cove(a.cove, base, scratch)
+                if peer == 'wget':
+                    seconds, rss, rc, err = run_wget(base, files, scratch)
+                elif peer == 'wget-each':
+                    seconds, rss, rc, err = run_wget_each(base, files, scratch)
+                else:
+                    seconds, rss, rc, err = run_cove(a.cove, base, scratch)
                 time.sleep(0.2)  # the server thread records the last request after its final write
                 with srv.lock:
                     win, sent = window(list(srv.log))
@@ -85,7 +97,8 @@ def main():
         out.write('<!-- offline:begin -->\n## Downloads: Cove against wget (issue #15)\n\n')
         out.write('The harness\'s 120 s stream, its top variant (3 Mbit/s, 60 TS segments, %.1f MB with both playlists), served by\n' % (size / 1e6))
         out.write('the shared peer harness\'s `server.py`; `cove download URL --no-images --no-captions` into a fresh store against\n')
-        out.write('`wget -i` of the same %d files (one process, keep-alive, one after another), interleaved, %d measured runs each\n' % (len(files), a.reps))
+        out.write('`wget -i` of the same %d files (one process, keep-alive, one after another; the target is judged against it), and\n' % len(files))
+        out.write('a wget per file (a process and a connection each, one after another), interleaved, %d measured runs each\n' % a.reps)
         out.write('(plus %d warm-up). "Transfer" is first request to last byte from the server\'s log (process start-up left out);\n' % a.warmup)
         out.write('"whole command" is exec to exit. Cove fetches over 2 connections (`connectionsPerDownload`) and fsyncs, hashes and\n')
         out.write('indexes every file; pacing is per connection, as the harness does it, so a second connection adds throughput.\n\n')
@@ -101,6 +114,9 @@ def main():
             out.write('| %s | whole command s | %.2f | %.2f | %.2f× | reported | |\n' % (label, c['wall'], w['wall'], r_wall))
             out.write('| %s | peak RSS MiB | %.0f | %.0f | – | stated | |\n' % (label, c['rss'], w['rss']))
             out.write('| %s | bytes fetched | %d | %d | %.3f× | | |\n' % (label, c['bytes'], w['bytes'], c['bytes'] / w['bytes'] if w['bytes'] else float('nan')))
+            if 'wget-each' in med:
+                e = med['wget-each']
+                out.write('| %s | transfer s, against one wget per file | %.2f | %.2f | %.2f× | reported | |\n' % (label, c['window'], e['window'], c['window'] / e['window'] if e['window'] else float('nan')))
         out.write('\nOn loopback the transfer is CPU-bound on a 2-core machine: the origin (Python) and the client share the cores\n')
         out.write('and the whole download takes about a tenth of a second. Cove\'s per-file work (SHA-256 over every byte, an fsync, a\n')
         out.write('rename and an index transaction per file, committed by one task while the connections fetch on) costs CPU that\n')

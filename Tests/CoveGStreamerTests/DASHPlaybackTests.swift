@@ -47,7 +47,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.setVideos([d.video(asset)])
             defer { controller.shutdown() }
-            try await recorder.waitFor(lifecycle: "End")
+            try await d.h.diagnosingFailure(server: d.server) { try await recorder.waitFor(lifecycle: "End") }
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             let elements = GStreamerEngine.elementsCreated

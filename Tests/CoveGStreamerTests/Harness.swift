@@ -40,6 +40,19 @@ struct Harness {
     func stop() async {
         await server.stop()
     }
+
+    /// Runs `body`; when it throws (a wait that timed out), records the engine's last log lines and the
+    /// server's last requests beside the failure, so a rare failure explains itself from the CI log.
+    func diagnosingFailure<T>(server: MediaServer? = nil, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            let lines = logs.text.split(separator: "\n").suffix(120).joined(separator: "\n")
+            let requests = (server ?? self.server).requests.suffix(40).map { "\($0.path) \($0.range ?? "-") \($0.status) \($0.bytesSent)" }.joined(separator: "\n")
+            Issue.record("last log lines:\n\(lines)\n--- last requests:\n\(requests)")
+            throw error
+        }
+    }
 }
 
 extension MediaServer {

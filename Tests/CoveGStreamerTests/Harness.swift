@@ -43,6 +43,7 @@ struct Harness {
 
     /// Runs `body`; when it throws (a wait that timed out), records the engine's last log lines and the
     /// server's last requests beside the failure, so a rare failure explains itself from the CI log.
+    @discardableResult
     func diagnosingFailure<T>(server: MediaServer? = nil, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

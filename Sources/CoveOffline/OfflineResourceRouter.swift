@@ -5,7 +5,7 @@ import Synchronization
 /// Answers `cove-offline://TOKEN/PATH` requests from the store of whichever open manager holds TOKEN: the
 /// offline playlists and media files (with `Range`), and AES-128 keys from the index. Every request checks
 /// the download's licence first, so a copy stops playing the moment its licence runs out. Registered in
-/// `LocalResources` while any manager is open.
+/// `LocalResources` from the first manager on.
 final class OfflineResourceRouter: LocalResourceHandler {
     static let shared = OfflineResourceRouter()
 
@@ -20,13 +20,13 @@ final class OfflineResourceRouter: LocalResourceHandler {
         LocalResources.register(scheme: OfflineVideoManager.scheme, handler: self)
     }
 
+    /// The scheme stays registered when the last manager goes: a copy played with no manager open gets the
+    /// typed "open the store" answer, not a generic "not an http URL".
     func remove(_ manager: OfflineVideoManager) {
-        let empty = managers.withLock { table -> Bool in
+        managers.withLock { table in
             table[ObjectIdentifier(manager)] = nil
             table = table.filter { $0.value.manager != nil }
-            return table.isEmpty
         }
-        if empty { LocalResources.unregister(scheme: OfflineVideoManager.scheme) }
     }
 
     private func manager(holding token: OfflineVideoToken) -> OfflineVideoManager? {

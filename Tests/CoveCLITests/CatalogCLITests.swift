@@ -117,14 +117,15 @@ struct CatalogCLITests {
     }
 
     @Test func fetchWithTheServiceDownIsAConnectionError() async throws {
-        let server = try await Self.catalog()
-        let base = server.baseURL.absoluteString
-        await server.stop()
+        // Down for sure: a stopped server's port could be taken by a server another test starts meanwhile.
+        let refusing = try RefusingPort()
+        let base = refusing.url("playback/v1").absoluteString
         let run = try await Self.cove(["fetch", "video", "1", "--account", "1", "--policy-key", "k-0000000", "--base-url", base, "--json"])
         #expect(run.status == 1)
         let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["error"] == "connectionError")
         #expect(json["cause"] == "connectionFailed")
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func serveAnswersThePlaybackAPIUntilInterrupted() async throws {

@@ -205,9 +205,9 @@ struct HostileResponseTests {
     }
 
     @Test func anUnreachableServiceIsAConnectionErrorWithItsCause() async throws {
-        let server = try await MediaServer.start(root: FileManager.default.temporaryDirectory)
-        let base = server.url("playback/v1")
-        await server.stop()
+        // Refused for sure: a stopped server's port could be taken by a server another test starts meanwhile.
+        let refusing = try RefusingPort()
+        let base = refusing.url("playback/v1")
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.policyKey, baseURL: base, timeout: .seconds(5))
         let service = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport(), retry: .init(maximumAttempts: 1, initialDelay: .zero))
         let started = ContinuousClock.now
@@ -222,6 +222,7 @@ struct HostileResponseTests {
         }
         // Refused at once, not retried inside the transport until the 5 s deadline.
         #expect(ContinuousClock.now - started < .seconds(4))
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func anOversizedBodyWithoutALengthIsCutAtTheLimit() async throws {

@@ -28,8 +28,8 @@ public enum ProcessRunner {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let out = Pipe()
-        let err = Pipe()
+        let out = Pipe.closedOnExec()
+        let err = Pipe.closedOnExec()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -90,7 +90,7 @@ extension ProcessRunner {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let out = Pipe()
+        let out = Pipe.closedOnExec()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
@@ -117,5 +117,18 @@ extension ProcessRunner {
             lineSink.finish()
         }
         return Running(process: process, lines: lines, exit: exit)
+    }
+}
+
+extension Pipe {
+    /// A pipe whose descriptors other programs started meanwhile do not inherit (the child still gets its end
+    /// as standard output: the copy made for it is not closed on exec). Without it, a long-lived process that
+    /// another test starts at the same moment keeps the write end open, and the reader never sees the end.
+    static func closedOnExec() -> Pipe {
+        let pipe = Pipe()
+        for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
+            _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
+        }
+        return pipe
     }
 }

@@ -210,7 +210,6 @@ struct HostileResponseTests {
         let base = refusing.url("playback/v1")
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.policyKey, baseURL: base, timeout: .seconds(5))
         let service = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport(), retry: .init(maximumAttempts: 1, initialDelay: .zero))
-        let started = ContinuousClock.now
         do {
             _ = try await service.findVideo(PlaybackServiceConfiguration(assetID: "1"))
             Issue.record("expected a connection error")
@@ -220,8 +219,8 @@ struct HostileResponseTests {
             #expect(error.code == 1)
             #expect(transportError.url.hasPrefix("http://127.0.0.1:"))
         }
-        // Refused at once, not retried inside the transport until the 5 s deadline.
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // Refused at once, not retried inside the transport until the 5 s deadline: that would end as a timeout
+        // (the kind checked above), not a refused connection. (A wall-clock bound here failed under a loaded run.)
         withExtendedLifetime(refusing) {}
     }
 

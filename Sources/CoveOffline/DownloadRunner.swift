@@ -88,8 +88,8 @@ struct DownloadRunner: Sendable {
         let store = self.store
         let token = self.token
         let path = file.path
-        let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength) { length throws in
-            try store.setExpectedLength(token, path: path, length: length)
+        let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength, knownValidator: file.validator) { length, validator throws in
+            try store.setExpectedLength(token, path: path, length: length, validator: validator)
         }
         defer { part.closeQuietly() }
         let outcome: DownloadOutcome

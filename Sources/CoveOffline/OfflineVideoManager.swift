@@ -38,6 +38,15 @@ public final class OfflineVideoManager: Sendable {
         var lastProgress: [OfflineVideoToken: ContinuousClock.Instant] = [:]
         /// Waiting for a download to end (completed, failed, paused, cancelled).
         var waiters: [OfflineVideoToken: [CheckedContinuation<Void, Never>]] = [:]
+        /// Being stopped by pause, cancel or delete: not settled until that call has recorded the new state.
+        var stopping: Set<OfflineVideoToken> = []
+        /// Resumed while its task was still finishing (a failure just reported): queued again when it ends.
+        var requeue: Set<OfflineVideoToken> = []
+    }
+
+    /// No task, no queue entry, no stop in progress: the state in the index is the download's final word.
+    private static func isSettled(_ token: OfflineVideoToken, _ s: ManagerState) -> Bool {
+        s.running[token] == nil && !s.queue.contains(token) && !s.stopping.contains(token) && !s.requeue.contains(token)
     }
 
     /// Opens (or creates) the store at `root`. `transport` makes the downloads' requests (the app's
@@ -51,7 +60,8 @@ public final class OfflineVideoManager: Sendable {
         loader = StreamingLoader(transport: transport, filters: streaming.requestFilters, retry: streaming.retryPolicy, timeout: streaming.requestTimeout)
         planner = DownloadPlanner(loader: loader, wallClock: { configuration.now().timeIntervalSince1970 })
         OfflineResourceRouter.shared.add(self)
-        try recover()
+        // Queued only once recovery succeeded: an init that throws leaves nothing running.
+        for token in try recover() { enqueue(token) }
     }
 
     deinit {
@@ -131,6 +141,8 @@ public final class OfflineVideoManager: Sendable {
         try checkOpen()
         try checkDownloadable(video)
         let plan = try await planner.plan(video, parameters: parameters)
+        // Closed while planning: the store may already belong to another manager.
+        try checkOpen()
         try checkStorage(adding: plan.estimatedBytes)
         let token = OfflineVideoToken.make()
         let source = try DownloadPlanner.downloadableSource(of: video)
@@ -204,8 +216,11 @@ public final class OfflineVideoManager: Sendable {
             if row.state == .paused { return }
             throw OfflineError(.invalidState, "Download \(token) is \(row.state); only a requested or running download can be paused")
         }
+        try checkOpen()
         await stop(token)
-        try store.setState(token, .paused)
+        defer { stopped(token) }
+        // It may have completed (or failed) while it was being stopped: that state stands.
+        guard try store.transition(token, to: .paused, from: [.requested, .downloading]) else { return }
         emit(.paused(token))
     }
 
@@ -216,10 +231,10 @@ public final class OfflineVideoManager: Sendable {
         switch row.state {
         case .paused, .failed:
             try checkStorage(adding: 0)
-            try store.setState(token, .requested)
+            guard try store.transition(token, to: .requested, from: [.paused, .failed]) else { return try resumeVideoDownload(token) }
             enqueue(token)
         case .requested, .downloading:
-            if !state.withLock({ $0.running[token] != nil || $0.queue.contains(token) }) { enqueue(token) }
+            enqueue(token)
         case .completed:
             throw OfflineError(.invalidState, "Download \(token) is already complete")
         case .cancelled:
@@ -233,25 +248,34 @@ public final class OfflineVideoManager: Sendable {
         guard row.state != .completed && row.state != .cancelled else {
             throw OfflineError(.invalidState, "Download \(token) is \(row.state); delete it instead")
         }
+        try checkOpen()
         await stop(token)
-        try? FileManager.default.removeItem(at: store.folder(of: token))
+        defer { stopped(token) }
+        // The index first, then the files: a process ending in between leaves a cancelled download whose folder
+        // the next manager removes, never a "completed" one with its files gone.
+        guard try store.transition(token, to: .cancelled, from: [.requested, .downloading, .paused, .failed]) else {
+            throw OfflineError(.invalidState, "Download \(token) completed before it could be cancelled; delete it instead")
+        }
         try store.resetFiles(token)
-        try store.setState(token, .cancelled)
+        try? FileManager.default.removeItem(at: store.folder(of: token))
         emit(.cancelled(token))
         emit(.storageChanged(usedBytes: (try? store.usedBytes()) ?? 0))
     }
 
     /// Removes a download — files, keys and its index entry — whatever its state.
     public func deleteOfflineVideo(_ token: OfflineVideoToken) async throws(OfflineError) {
+        try checkOpen()
         _ = try existing(token)
         await stop(token)
+        defer { stopped(token) }
+        // The index entry first: a folder without one is removed by the next manager if this process ends here.
+        try store.remove(token)
         do {
             let folder = store.folder(of: token)
             if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
         } catch {
-            throw OfflineError(.storageFailed, "The files of download \(token) could not be removed: \(OfflineStore.reason(error))")
+            throw OfflineError(.storageFailed, "The files of download \(token) could not be removed: \(OfflineStore.reason(error)); the download is forgotten, the folder is removed when a manager next opens the store")
         }
-        try store.remove(token)
         emit(.deleted(token))
         emit(.storageChanged(usedBytes: (try? store.usedBytes()) ?? 0))
     }
@@ -260,11 +284,11 @@ public final class OfflineVideoManager: Sendable {
     /// deleted) and returns its status then (nil when deleted).
     public func waitUntilSettled(_ token: OfflineVideoToken) async -> OfflineVideoStatus? {
         while true {
-            let settled = state.withLock { s in s.running[token] == nil && !s.queue.contains(token) }
+            let settled = state.withLock { s in Self.isSettled(token, s) }
             if settled { return try? status(of: token) }
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { s -> Bool in
-                    if s.running[token] == nil && !s.queue.contains(token) { return true }
+                    if Self.isSettled(token, s) { return true }
                     s.waiters[token, default: []].append(continuation)
                     return false
                 }
@@ -286,13 +310,21 @@ public final class OfflineVideoManager: Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
+    /// Stops the download's task; it counts as unsettled until `stopped(_:)` (after its caller recorded the
+    /// new state), so a waiter never reads the state in between.
     private func stop(_ token: OfflineVideoToken) async {
         let task = state.withLock { s -> Task<Void, Never>? in
             s.queue.removeAll { $0 == token }
+            s.requeue.remove(token)
+            s.stopping.insert(token)
             return s.running[token]
         }
         task?.cancel()
         await task?.value
+    }
+
+    private func stopped(_ token: OfflineVideoToken) {
+        state.withLock { _ = $0.stopping.remove(token) }
         wakeWaiters(token)
     }
 
@@ -339,6 +371,7 @@ public final class OfflineVideoManager: Sendable {
     /// Starts the licence again from now with `terms` (the seed's renew). Online apps call it after
     /// checking the viewer's rights.
     public func renewLicense(_ token: OfflineVideoToken, terms: OfflineLicenseTerms) throws(OfflineError) {
+        try checkOpen()
         try terms.validate()
         _ = try existing(token)
         try store.updateLicense(token, requestedAt: configuration.now(), terms: terms)
@@ -347,6 +380,7 @@ public final class OfflineVideoManager: Sendable {
 
     /// Makes the download unplayable until renewed (the seed's invalidate).
     public func invalidateLicense(_ token: OfflineVideoToken) throws(OfflineError) {
+        try checkOpen()
         _ = try existing(token)
         try store.invalidateLicense(token)
         emit(.licenseChanged(token, expiration: configuration.now()))
@@ -354,7 +388,8 @@ public final class OfflineVideoManager: Sendable {
 
     // MARK: Scheduling
 
-    private func recover() throws(OfflineError) {
+    /// Tidies what an ended process left and returns the downloads to carry on.
+    private func recover() throws(OfflineError) -> [OfflineVideoToken] {
         let rows = try store.downloads()
         let known = Set(rows.map(\.token.rawValue))
         // A folder without an index entry was being recorded when a process ended: nothing refers to it.
@@ -362,19 +397,36 @@ public final class OfflineVideoManager: Sendable {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? [] where !known.contains(name) {
             try? FileManager.default.removeItem(at: downloads.appendingPathComponent(name))
         }
-        for row in rows where row.state == .downloading || row.state == .requested {
-            if configuration.resumesInterruptedDownloads {
-                try store.setState(row.token, .requested)
-                enqueue(row.token)
-            } else {
-                try store.setState(row.token, .paused)
+        var resume: [OfflineVideoToken] = []
+        for row in rows {
+            switch row.state {
+            case .downloading, .requested:
+                if configuration.resumesInterruptedDownloads {
+                    try store.setState(row.token, .requested)
+                    resume.append(row.token)
+                } else {
+                    try store.setState(row.token, .paused)
+                }
+            case .cancelled:
+                // Cancelled, but the process ended before its files were removed.
+                let folder = store.folder(of: row.token)
+                if FileManager.default.fileExists(atPath: folder.path) { try? FileManager.default.removeItem(at: folder) }
+            default:
+                break
             }
         }
+        return resume
     }
 
     private func enqueue(_ token: OfflineVideoToken) {
         state.withLock { s in
-            if !s.queue.contains(token) && s.running[token] == nil { s.queue.append(token) }
+            guard !s.closed, !s.queue.contains(token) else { return }
+            if s.running[token] != nil {
+                // Its task is still finishing (a failure being reported): queued again when it has.
+                s.requeue.insert(token)
+            } else {
+                s.queue.append(token)
+            }
         }
         schedule()
     }
@@ -398,6 +450,7 @@ public final class OfflineVideoManager: Sendable {
             s.running[token] = nil
             s.partial[token] = nil
             s.lastProgress[token] = nil
+            if s.requeue.remove(token) != nil, !s.closed { s.queue.append(token) }
         }
         wakeWaiters(token)
         schedule()

@@ -191,9 +191,21 @@ enum DownloadProgress {
         let interrupted = Flag()
         let stop = Interrupt.install {
             interrupted.set()
-            Task { try? await manager.pauseVideoDownload(token) }
+            Task {
+                do {
+                    try await manager.pauseVideoDownload(token)
+                    // Completed or failed while pausing: its own event ends the loop below.
+                } catch {
+                    // Not pausable (or the index refused): closing ends the event stream, so this still returns.
+                    Terminal.error("cove download: \(error)")
+                    await manager.close()
+                }
+            }
         }
-        defer { stop.cancel() }
+        defer {
+            stop.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
         var firstBytes: Int64?
         for await event in events where event.token == token {
             switch event {

@@ -270,6 +270,7 @@ struct DownloadPlanner: Sendable {
             let path = "text-\(index).m3u8"
             let part = try OfflinePlaylistWriter.mediaPlaylist(for: .init(playlistPath: path, folder: "text-\(index)", timeline: timeline), bitrate: 8_000, keyNames: &keyNames)
             documents[path] = part.playlist
+            keys += part.keys
             textFiles += part.files.map { PlannedFile(path: $0.path, url: $0.url, byteRange: $0.byteRange, kind: .text, estimatedBytes: $0.estimatedBytes) }
             textEntries.append(.init(name: rendition.name, language: rendition.language, isDefault: rendition.isDefault, isForced: rendition.isForced, playlistPath: path))
         }

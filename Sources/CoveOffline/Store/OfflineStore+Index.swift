@@ -91,6 +91,8 @@ struct FileRow: Sendable, Hashable {
     let estimatedBytes: Int64
     /// The whole resource's length as the server announced it (known once a first attempt started).
     let expectedLength: Int?
+    /// The version the announced length belongs to (`ETag` or `Last-Modified`), sent back with `If-Range`.
+    let validator: String?
     let done: Bool
     let length: Int64?
     let sha256: String?
@@ -105,6 +107,7 @@ struct FileRow: Sendable, Hashable {
         kind = StreamingRequestKind(rawValue: row["kind"]) ?? .segment
         estimatedBytes = row["estimated_bytes"]
         expectedLength = row["expected_length"]
+        validator = row["validator"]
         done = (row["done"] as Int) != 0
         self.length = row["length"]
         sha256 = row["sha256"]
@@ -268,13 +271,26 @@ extension OfflineStore {
     }
 
     /// Keeps a file's announced length (a resume then knows when its part is already whole).
-    func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int) throws(OfflineError) {
+    func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int, validator: String?) throws(OfflineError) {
         do {
             try database.write { db in
-                try db.execute(sql: "UPDATE file SET expected_length = ? WHERE token = ? AND path = ?", arguments: [length, token.rawValue, path])
+                try db.execute(sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
             }
         } catch {
             throw fail("record a file's length", error)
+        }
+    }
+
+    /// Moves the download to `state` only from one of `from`; false when it was in another state by then.
+    func transition(_ token: OfflineVideoToken, to state: OfflineDownloadState, from: [OfflineDownloadState]) throws(OfflineError) -> Bool {
+        do {
+            return try database.write { db in
+                let allowed = from.map { String($0.rawValue) }.joined(separator: ",")
+                try db.execute(sql: "UPDATE download SET state = ?, error_code = NULL, error_message = NULL WHERE token = ? AND state IN (\(allowed))", arguments: [state.rawValue, token.rawValue])
+                return db.changesCount > 0
+            }
+        } catch {
+            throw fail("record the download's state", error)
         }
     }
 
@@ -298,7 +314,7 @@ extension OfflineStore {
     func resetFiles(_ token: OfflineVideoToken) throws(OfflineError) {
         do {
             try database.write { db in
-                try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL WHERE token = ?", arguments: [token.rawValue])
+                try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL, validator = NULL WHERE token = ?", arguments: [token.rawValue])
                 try db.execute(sql: "UPDATE key SET material = NULL WHERE token = ?", arguments: [token.rawValue])
             }
         } catch {

@@ -144,6 +144,9 @@ final class OfflineStore: Sendable {
                 );
                 """)
         }
+        migrator.registerMigration("v2: file validators") { db in
+            try db.execute(sql: "ALTER TABLE file ADD COLUMN validator TEXT")
+        }
         return migrator
     }
 }

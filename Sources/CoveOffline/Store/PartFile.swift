@@ -17,32 +17,34 @@ final class PartFile: DownloadSink {
     /// The SHA-256 of the bytes in the part so far, kept as they are appended (the bytes already there when
     /// the part is reopened for a resume are read back once): sealing needs no second pass over the file.
     private let digest = Mutex<Digest?>(nil)
-    private let length: Mutex<Int?>
+    private let length: Mutex<(length: Int?, validator: String?)>
 
     private struct Digest {
         var hasher = SHA256()
         var count = 0
     }
-    private let onLength: @Sendable (Int) throws -> Void
+    private let onLength: @Sendable (Int, String?) throws -> Void
 
     /// `knownLength`: the whole file's length as an earlier attempt learned it; `onLength` keeps a newly
     /// learned one (in the index), so a process killed after the last byte but before `seal` does not
     /// fetch the file again.
-    init(finalURL: URL, knownLength: Int? = nil, onLength: @escaping @Sendable (Int) throws -> Void = { _ in }) {
+    init(finalURL: URL, knownLength: Int? = nil, knownValidator: String? = nil, onLength: @escaping @Sendable (Int, String?) throws -> Void = { _, _ in }) {
         self.finalURL = finalURL
         self.partURL = finalURL.appendingPathExtension("part")
-        self.length = Mutex(knownLength)
+        self.length = Mutex((knownLength, knownValidator))
         self.onLength = onLength
     }
 
-    func knownLength() -> Int? { length.withLock { $0 } }
+    func knownLength() -> Int? { length.withLock { $0.length } }
 
-    func learnLength(_ value: Int) throws {
+    func knownValidator() -> String? { length.withLock { $0.validator } }
+
+    func learnLength(_ value: Int, validator: String?) throws {
         let changed = length.withLock { current -> Bool in
-            defer { current = value }
-            return current != value
+            defer { current = (value, validator) }
+            return current.length != value || current.validator != validator
         }
-        if changed { try onLength(value) }
+        if changed { try onLength(value, validator) }
     }
 
     deinit {

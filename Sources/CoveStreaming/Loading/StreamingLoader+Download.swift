@@ -15,13 +15,17 @@ public protocol DownloadSink: Sendable {
     /// holds that many bytes is complete, with no request at all.
     func knownLength() -> Int?
     /// The server announced the whole resource's length (`Content-Length` of a 200, the total of a
-    /// `Content-Range`); kept so a resume can tell a complete part from a partial one.
-    func learnLength(_ length: Int) throws
+    /// `Content-Range`) and its validator (`ETag`, else `Last-Modified`); kept so a resume can tell a complete
+    /// part from a partial one, and ask with `If-Range` for the rest of the same version only.
+    func learnLength(_ length: Int, validator: String?) throws
+    /// The validator an earlier attempt learned with the length.
+    func knownValidator() -> String?
 }
 
 extension DownloadSink {
     public func knownLength() -> Int? { nil }
-    public func learnLength(_ length: Int) throws {}
+    public func learnLength(_ length: Int, validator: String?) throws {}
+    public func knownValidator() -> String? { nil }
 }
 
 /// What one download fetched.
@@ -84,7 +88,10 @@ extension StreamingLoader {
             throw fail(.storageFailed, "The partly downloaded \(kind.rawValue) could not be read back: \(error)")
         }
         if let byteRange, held >= byteRange.length {
-            return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: byteRange.length)
+            if held == byteRange.length { return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: byteRange.length) }
+            // Longer than its range: not this segment's bytes. Start it again.
+            do { try sink.restart() } catch { throw fail(.storageFailed, "The download could not be started again: \(error)") }
+            throw fail(.network, "The stored part of the \(kind.rawValue) was longer than its byte range; fetching it again")
         }
         if byteRange == nil, let known = sink.knownLength(), held == known, held > 0 {
             return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: known)
@@ -99,10 +106,14 @@ extension StreamingLoader {
             }
         }
         var http = HTTPRequest(url: request.url, headers: request.headers, timeout: timeout, maxResponseBytes: maxBytes)
+        // Byte offsets must count the resource's own bytes, not a compressed stream's.
+        http.headers["Accept-Encoding"] = "identity"
         if let range = request.byteRange {
             http.headers["Range"] = range.rangeHeader
         } else if held > 0 {
             http.headers["Range"] = "bytes=\(held)-"
+            // Only the rest of the same version: a changed resource comes whole (200) and the part starts over.
+            if let validator = sink.knownValidator() { http.headers["If-Range"] = validator }
         }
         let resumeFrom = wanted?.offset ?? held
         let state = Mutex(Receiving(held: held))
@@ -121,12 +132,20 @@ extension StreamingLoader {
             onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw fail(.cancelled, "The request was cancelled", fetched: received.fetched) }
             if error.kind == .bodyConsumerFailed, let mismatch = received.mismatch {
-                throw fail(.notMedia, "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)", fetched: received.fetched)
+                throw fail(received.mismatchRetryable ? .network : .notMedia, "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)", fetched: received.fetched)
             }
             throw AttemptFailure(failure: Self.streamingError(error, kind: kind, url: request.url), fetched: received.fetched)
         }
         let received = state.withLock { $0 }
         onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
+        if response.status == 416, held > 0 {
+            // Nothing left to send from `held` on: whole when the resource is exactly that long, else start over.
+            let total = response.headers["Content-Range"].flatMap { $0.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+            let whole = byteRange.map { held == $0.length } ?? (total == held)
+            if whole { return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: held) }
+            do { try sink.restart() } catch { throw fail(.storageFailed, "The download could not be started again: \(error)") }
+            throw fail(.network, "The server could not send the rest of the \(kind.rawValue) from byte \(resumeFrom) (HTTP 416); fetching it again", status: 416)
+        }
         guard response.isSuccess else {
             throw fail(
                 .httpStatus, "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
@@ -156,6 +175,8 @@ private struct Receiving: Sendable {
     var announcedTotal: Int?
     /// Why the answer did not fit the range asked for.
     var mismatch: String?
+    /// The part was started over (the resource changed): another attempt can fetch it whole.
+    var mismatchRetryable = false
 
     mutating func take(_ part: BodyPart, sink: any DownloadSink, resumeFrom: Int, isByteRange: Bool) throws {
         switch part {
@@ -169,14 +190,29 @@ private struct Receiving: Sendable {
                 // A segment's byte range has its own expected length; a resumed whole file, the total.
                 announcedTotal = isByteRange ? nil : (range.total ?? length.map { held + $0 })
             } else {
+                if isByteRange {
+                    // The whole file for a segment's byte range: its first bytes are not the segment's.
+                    mismatch = "the whole resource (HTTP \(status)) instead of the byte range; the server must honour Range requests for byte-ranged segments"
+                    throw RangeMismatch()
+                }
                 // The whole resource: whatever was held is replaced.
                 if held > 0 {
                     try sink.restart()
                     held = 0
                 }
-                announcedTotal = headers["Content-Encoding"] == nil ? length : nil
+                announcedTotal = headers["Content-Encoding"].map { $0.lowercased() == "identity" } ?? true ? length : nil
             }
-            if !isByteRange, let total = announcedTotal { try sink.learnLength(total) }
+            if !isByteRange, let total = announcedTotal {
+                // A different length than an earlier attempt learned: another version of the resource.
+                if let known = sink.knownLength(), known != total, held > 0 {
+                    mismatch = "a resource of \(total) bytes where an earlier attempt was told \(known) (it changed on the server)"
+                    mismatchRetryable = true
+                    try sink.restart()
+                    held = 0
+                    throw RangeMismatch()
+                }
+                try sink.learnLength(total, validator: headers["ETag"] ?? headers["Last-Modified"])
+            }
         case .bytes(let chunk):
             try sink.append(chunk)
             held += chunk.count

@@ -55,19 +55,10 @@ struct CatalogOptions: ParsableArguments {
     func video(_ argument: String) async throws -> Video {
         if argument.contains("://") || FileManager.default.fileExists(atPath: argument) { return Video(url: try mediaURL(argument)) }
         guard let account else { throw ValidationError("'\(argument)' is not a URL; to download a catalog video by ID, give --account (and --policy-key, --base-url)") }
-        let environment = ProcessInfo.processInfo.environment
-        let policyKey = self.policyKey ?? environment["COVE_POLICY_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        let authToken = self.authToken ?? environment["COVE_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        guard policyKey != nil || authToken != nil else {
-            throw ValidationError("a policy key is needed: pass --policy-key or set COVE_POLICY_KEY (or give a Playback Rights JWT with --auth-token or COVE_AUTH_TOKEN)")
-        }
-        let base = try baseURL.map { text -> URL in
-            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--base-url must be an absolute URL") }
-            return url
-        }
-        var configuration = PlaybackServiceConfiguration(authToken: authToken)
+        let access = try CatalogAccess(policyKey: policyKey, authToken: authToken, baseURL: baseURL)
+        var configuration = PlaybackServiceConfiguration(authToken: access.authToken)
         configuration.assetID = argument
-        let service = PlaybackService(accountID: account, policyKey: policyKey, baseURL: base, transport: AsyncHTTPClientTransport.shared)
+        let service = PlaybackService(accountID: account, policyKey: access.policyKey, baseURL: access.baseURL, transport: AsyncHTTPClientTransport.shared)
         do throws(PlaybackServiceError) {
             return try await service.findVideo(configuration).value
         } catch {
@@ -158,13 +149,7 @@ struct DownloadCommand: AsyncParsableCommand {
             await manager.close()
             throw ExitCode(1)
         }
-        let outcome = await DownloadProgress.follow(token, manager: manager, events: events)
-        await manager.close()
-        switch outcome {
-        case .completed: break
-        case .failed: throw ExitCode(1)
-        case .interrupted: throw ExitCode(130)
-        }
+        try await DownloadProgress.followToTheEnd(token, manager: manager, events: events)
     }
 
     /// A download of the same video (catalog ID, else source URL) in a state `matching` accepts: an
@@ -184,6 +169,17 @@ struct DownloadCommand: AsyncParsableCommand {
 /// Draws a download's progress bar until it settles; Ctrl-C pauses it.
 enum DownloadProgress {
     enum Outcome { case completed, failed, interrupted }
+
+    /// Follows the download, closes the manager and exits as the CLI does: 0 complete, 1 failed, 130 Ctrl-C.
+    static func followToTheEnd(_ token: OfflineVideoToken, manager: OfflineVideoManager, events: AsyncStream<OfflineEvent>) async throws {
+        let outcome = await follow(token, manager: manager, events: events)
+        await manager.close()
+        switch outcome {
+        case .completed: break
+        case .failed: throw ExitCode(1)
+        case .interrupted: throw ExitCode(130)
+        }
+    }
 
     static func follow(_ token: OfflineVideoToken, manager: OfflineVideoManager, events: AsyncStream<OfflineEvent>) async -> Outcome {
         let status = StatusLine()

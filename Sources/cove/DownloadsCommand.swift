@@ -113,13 +113,7 @@ struct DownloadsCommand: AsyncParsableCommand {
                 await manager.close()
                 throw ExitCode(1)
             }
-            let outcome = await DownloadProgress.follow(token, manager: manager, events: events)
-            await manager.close()
-            switch outcome {
-            case .completed: break
-            case .failed: throw ExitCode(1)
-            case .interrupted: throw ExitCode(130)
-            }
+            try await DownloadProgress.followToTheEnd(token, manager: manager, events: events)
         }
     }
 

@@ -65,19 +65,10 @@ struct FetchCommand: AsyncParsableCommand {
         query.configID = extra.removeValue(forKey: "config_id")
         query.livePlaybackToken = extra.removeValue(forKey: "livePlaybackToken")
         query.extra = extra
-        let environment = ProcessInfo.processInfo.environment
-        let policyKey = self.policyKey ?? environment["COVE_POLICY_KEY"].flatMap { $0.isEmpty ? nil : $0 }
-        let authToken = self.authToken ?? environment["COVE_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-        guard policyKey != nil || authToken != nil else {
-            throw ValidationError("a policy key is needed: pass --policy-key or set COVE_POLICY_KEY (or give a Playback Rights JWT with --auth-token or COVE_AUTH_TOKEN)")
-        }
-        var configuration = PlaybackServiceConfiguration(authToken: authToken, bumperID: bumperID)
+        let access = try CatalogAccess(policyKey: policyKey, authToken: authToken, baseURL: baseURL)
+        var configuration = PlaybackServiceConfiguration(authToken: access.authToken, bumperID: bumperID)
         if ref { configuration.assetReferenceID = id } else { configuration.assetID = id }
-        let base = try baseURL.map { text -> URL in
-            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--base-url must be an absolute URL") }
-            return url
-        }
-        let service = PlaybackService(accountID: account, policyKey: policyKey, baseURL: base, transport: AsyncHTTPClientTransport.shared)
+        let service = PlaybackService(accountID: account, policyKey: access.policyKey, baseURL: access.baseURL, transport: AsyncHTTPClientTransport.shared)
         do throws(PlaybackServiceError) {
             switch kind {
             case .video:

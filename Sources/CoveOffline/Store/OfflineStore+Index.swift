@@ -138,6 +138,16 @@ extension OfflineStore {
         OfflineError(.storageFailed, "The offline store's index could not \(what): \(Self.reason(error))")
     }
 
+    /// One write transaction; a failure is `storageFailed` saying what could not be done.
+    @discardableResult
+    func transaction<T>(_ what: String, _ body: (Database) throws -> T) throws(OfflineError) -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw fail(what, error)
+        }
+    }
+
     /// Writes the plan's documents, then records the download, its files and keys in one transaction.
     func insert(_ row: NewDownload, plan: DownloadPlan) throws(OfflineError) {
         let folder = self.folder(of: row.token)
@@ -261,23 +271,15 @@ extension OfflineStore {
 
     /// Marks a verified file done (it is already at its final name).
     func markDone(_ token: OfflineVideoToken, path: String, length: Int, sha256: String) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?", arguments: [length, sha256, token.rawValue, path])
-            }
-        } catch {
-            throw fail("record a finished file", error)
+        try transaction("record a finished file") { db in
+            try db.execute(sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?", arguments: [length, sha256, token.rawValue, path])
         }
     }
 
     /// Keeps a file's announced length (a resume then knows when its part is already whole).
     func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int, validator: String?) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
-            }
-        } catch {
-            throw fail("record a file's length", error)
+        try transaction("record a file's length") { db in
+            try db.execute(sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
         }
     }
 
@@ -295,42 +297,30 @@ extension OfflineStore {
     }
 
     func setState(_ token: OfflineVideoToken, _ state: OfflineDownloadState, error: OfflineError? = nil, started: Date? = nil, ended: Date? = nil) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(
-                    sql: """
-                        UPDATE download SET state = ?, error_code = ?, error_message = ?, started_at = COALESCE(?, started_at),
-                            ended_at = CASE WHEN ? = 4 THEN ? ELSE ended_at END WHERE token = ?
-                        """,
-                    arguments: [state.rawValue, error?.code.rawValue, error?.message, started?.timeIntervalSince1970, state.rawValue, ended?.timeIntervalSince1970, token.rawValue]
-                )
-            }
-        } catch {
-            throw fail("record the download's state", error)
+        try transaction("record the download's state") { db in
+            try db.execute(
+                sql: """
+                    UPDATE download SET state = ?, error_code = ?, error_message = ?, started_at = COALESCE(?, started_at),
+                        ended_at = CASE WHEN ? = 4 THEN ? ELSE ended_at END WHERE token = ?
+                    """,
+                arguments: [state.rawValue, error?.code.rawValue, error?.message, started?.timeIntervalSince1970, state.rawValue, ended?.timeIntervalSince1970, token.rawValue]
+            )
         }
     }
 
     /// Forgets which files were finished (the files themselves are removed by the caller).
     func resetFiles(_ token: OfflineVideoToken) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL, validator = NULL WHERE token = ?", arguments: [token.rawValue])
-                try db.execute(sql: "UPDATE key SET material = NULL WHERE token = ?", arguments: [token.rawValue])
-            }
-        } catch {
-            throw fail("reset the download", error)
+        try transaction("reset the download") { db in
+            try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL, validator = NULL WHERE token = ?", arguments: [token.rawValue])
+            try db.execute(sql: "UPDATE key SET material = NULL WHERE token = ?", arguments: [token.rawValue])
         }
     }
 
     func remove(_ token: OfflineVideoToken) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "DELETE FROM file WHERE token = ?", arguments: [token.rawValue])
-                try db.execute(sql: "DELETE FROM key WHERE token = ?", arguments: [token.rawValue])
-                try db.execute(sql: "DELETE FROM download WHERE token = ?", arguments: [token.rawValue])
-            }
-        } catch {
-            throw fail("forget the download", error)
+        try transaction("forget the download") { db in
+            try db.execute(sql: "DELETE FROM file WHERE token = ?", arguments: [token.rawValue])
+            try db.execute(sql: "DELETE FROM key WHERE token = ?", arguments: [token.rawValue])
+            try db.execute(sql: "DELETE FROM download WHERE token = ?", arguments: [token.rawValue])
         }
     }
 
@@ -348,12 +338,8 @@ extension OfflineStore {
     }
 
     func storeKey(_ token: OfflineVideoToken, name: String, material: Data) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "UPDATE key SET material = ? WHERE token = ? AND name = ?", arguments: [material, token.rawValue, name])
-            }
-        } catch {
-            throw fail("store a key", error)
+        try transaction("store a key") { db in
+            try db.execute(sql: "UPDATE key SET material = ? WHERE token = ? AND name = ?", arguments: [material, token.rawValue, name])
         }
     }
 
@@ -368,18 +354,14 @@ extension OfflineStore {
     }
 
     func updateLicense(_ token: OfflineVideoToken, requestedAt: Date, terms: OfflineLicenseTerms) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(
-                    sql: """
-                        UPDATE download SET license_requested_at = ?, rental_expires_at = ?, play_duration = ?, first_played_at = NULL,
-                            license_invalidated = 0 WHERE token = ?
-                        """,
-                    arguments: [requestedAt.timeIntervalSince1970, terms.rentalDuration.map { requestedAt.timeIntervalSince1970 + $0 }, terms.playDuration, token.rawValue]
-                )
-            }
-        } catch {
-            throw fail("record the licence", error)
+        try transaction("record the licence") { db in
+            try db.execute(
+                sql: """
+                    UPDATE download SET license_requested_at = ?, rental_expires_at = ?, play_duration = ?, first_played_at = NULL,
+                        license_invalidated = 0 WHERE token = ?
+                    """,
+                arguments: [requestedAt.timeIntervalSince1970, terms.rentalDuration.map { requestedAt.timeIntervalSince1970 + $0 }, terms.playDuration, token.rawValue]
+            )
         }
     }
 
@@ -393,12 +375,8 @@ extension OfflineStore {
 
     /// Records the first offline play (the play-duration clock starts there); later plays change nothing.
     func notePlayed(_ token: OfflineVideoToken, at date: Date) throws(OfflineError) {
-        do {
-            try database.write { db in
-                try db.execute(sql: "UPDATE download SET first_played_at = ? WHERE token = ? AND first_played_at IS NULL", arguments: [date.timeIntervalSince1970, token.rawValue])
-            }
-        } catch {
-            throw fail("record the first play", error)
+        try transaction("record the first play") { db in
+            try db.execute(sql: "UPDATE download SET first_played_at = ? WHERE token = ? AND first_played_at IS NULL", arguments: [date.timeIntervalSince1970, token.rawValue])
         }
     }
 }

@@ -66,6 +66,22 @@ struct SessionVODTests {
         #expect(harness.session.seekableRange == 0...12)
     }
 
+    /// The estimate is what the link carried, timed on the transfer clock: on a 1.2 Mbit/s link the
+    /// 1.5 Mbit/s variant never fits and the 600 kbit/s one does, however busy the machine running it is.
+    @Test func aLinkBelowTheTopVariantHoldsTheOneThatFits() async throws {
+        let ladder = Ladder()
+        let cdn = FakeCDN(link: SimulatedLink(bitsPerSecond: 1_200_000))
+        ladder.install(on: cdn)
+        let harness = Harness(cdn: cdn, url: ladder.masterURL)
+        defer { harness.session.close() }
+        harness.session.start(at: nil)
+        try await waitUntil("the end of the stream") { !harness.output.endOfStream.isEmpty }
+        let variants = harness.output.media.map(\.variantIndex)
+        #expect(variants == [0] + Array(repeating: 1, count: 11), "\(variants)")
+        let estimate = try #require(harness.session.bandwidthEstimate)
+        #expect(abs(estimate - 1_200_000) < 1_000, "the estimate is the link's rate: \(estimate)")
+    }
+
     @Test func aBitrateCapKeepsEverySegmentAtOrBelowIt() async throws {
         let ladder = Ladder()
         let harness = Self.started(ladder, cap: 700_000)
@@ -199,7 +215,9 @@ struct SessionVODTests {
         }
         let output = RecordingOutput()
         let events = EventLog()
-        let session = StreamingSession(url: FakeCDN.url("/old/master.m3u8"), transport: transport, configuration: Harness.fastConfiguration, output: output) { events.append($0) }
+        var configuration = Harness.fastConfiguration
+        configuration.transferClock = cdn.link.clock
+        let session = StreamingSession(url: FakeCDN.url("/old/master.m3u8"), transport: transport, configuration: configuration, output: output) { events.append($0) }
         defer { session.close() }
         session.start(at: nil)
         try await waitUntil("the end of the stream") { !output.endOfStream.isEmpty }

@@ -75,9 +75,12 @@ final class FakeCDN: Sendable {
 
     private let table = Table()
     let transport: ScriptedHTTPTransport
+    /// What a session measures its downloads with: every answer takes its bytes' time on this link.
+    let link: SimulatedLink
 
-    init() {
+    init(link: SimulatedLink = SimulatedLink()) {
         let table = self.table
+        self.link = link
         transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
             if let guarded = table.protected.withLock({ $0[request.url.path] }), request.headers[guarded.header] != guarded.value {
                 return HTTPResponse(status: guarded.status, headers: HTTPHeaders(), body: Data("denied".utf8), url: request.url)
@@ -85,6 +88,7 @@ final class FakeCDN: Sendable {
             let resource = table.resources.withLock { $0[request.url.path] } ?? Resource(status: 404, contentType: "text/plain", body: Data("not found".utf8))
             var headers = HTTPHeaders()
             if let type = resource.contentType { headers["Content-Type"] = type }
+            link.carry(bytes: resource.body.count)
             return HTTPResponse(status: resource.status, headers: headers, body: resource.body, url: request.url)
         }
     }
@@ -110,6 +114,28 @@ final class FakeCDN: Sendable {
 
     /// Paths requested so far, in order.
     var requestedPaths: [String] { transport.requests.map(\.url.path) }
+}
+
+/// A link of a fixed rate on a simulated clock: each answer advances the clock by its bytes' time, so a
+/// session's throughput estimate reads the link and not the machine's load (a busy CI machine once
+/// made an instant in-memory answer look like a slow network). Real time still runs the rest.
+final class SimulatedLink: Sendable {
+    let bitsPerSecond: Double
+    private let elapsed = Mutex<Duration>(.zero)
+
+    /// 100 Mbit/s: far above every test ladder's top variant.
+    init(bitsPerSecond: Double = 100_000_000) {
+        self.bitsPerSecond = bitsPerSecond
+    }
+
+    func carry(bytes: Int) {
+        let seconds = Double(bytes) * 8 / bitsPerSecond
+        elapsed.withLock { $0 += .nanoseconds(Int64(seconds * 1e9)) }
+    }
+
+    var clock: TransferClock {
+        TransferClock { [self] in elapsed.withLock { $0 } }
+    }
 }
 
 /// A VOD ladder: a master playlist and one media playlist per variant, every segment `duration`
@@ -255,6 +281,8 @@ struct Harness {
     init(cdn: FakeCDN, url: URL, configuration: StreamingConfiguration = Harness.fastConfiguration) {
         self.cdn = cdn
         let events = self.events
+        var configuration = configuration
+        configuration.transferClock = cdn.link.clock
         session = StreamingSession(url: url, transport: cdn.transport, configuration: configuration, output: output) { events.append($0) }
     }
 

@@ -122,14 +122,13 @@ extension StreamingLoader {
             if case .bytes = part, let progress { progress(state.withLock { $0.held }) }
         }
         let started = Date().timeIntervalSince1970
-        let clock = ContinuousClock()
-        let begin = clock.now
+        let begin = clock.now()
         let response: HTTPResponse
         do {
             response = try await transport.send(http, consumingBody: consumer)
         } catch {
             let received = state.withLock { $0 }
-            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
+            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw fail(.cancelled, "The request was cancelled", fetched: received.fetched) }
             if error.kind == .bodyConsumerFailed, let mismatch = received.mismatch {
                 throw fail(received.mismatchRetryable ? .network : .notMedia, "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)", fetched: received.fetched)
@@ -137,7 +136,7 @@ extension StreamingLoader {
             throw AttemptFailure(failure: Self.streamingError(error, kind: kind, url: request.url), fetched: received.fetched)
         }
         let received = state.withLock { $0 }
-        onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started, duration: clock.now - begin, attempt: attempt, variantIndex: variantIndex))
+        onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
         if response.status == 416, held > 0 {
             // Nothing left to send from `held` on: whole when the resource is exactly that long, else start over.
             let total = response.headers["Content-Range"].flatMap { $0.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }

@@ -11,10 +11,12 @@ public struct StreamingLoader: Sendable {
     public let onRecord: @Sendable (RequestRecord) -> Void
     /// The whole exchange, redirects included, must finish within this.
     public let timeout: Duration
+    /// Times each exchange for its record (and so for the throughput estimate).
+    public let clock: TransferClock
     let sleep: @Sendable (Duration) async throws -> Void
 
     public init(
-        transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20),
+        transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20), clock: TransferClock = .continuous,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         onRecord: @escaping @Sendable (RequestRecord) -> Void = { _ in }
     ) {
@@ -22,6 +24,7 @@ public struct StreamingLoader: Sendable {
         self.filters = filters
         self.retry = retry
         self.timeout = timeout
+        self.clock = clock
         self.sleep = sleep
         self.onRecord = onRecord
     }
@@ -85,8 +88,7 @@ public struct StreamingLoader: Sendable {
         var http = HTTPRequest(url: request.url, headers: request.headers, timeout: timeout, maxResponseBytes: maxBytes)
         if let range = request.byteRange { http.headers["Range"] = range.rangeHeader }
         let started = Date().timeIntervalSince1970
-        let clock = ContinuousClock()
-        let begin = clock.now
+        let begin = clock.now()
         // Bytes that arrived before a failure or a cancellation (an abandoned download) still count.
         let arrived = ProgressBox()
         let response: HTTPResponse
@@ -96,13 +98,13 @@ public struct StreamingLoader: Sendable {
                 progress?(now)
             }
         } catch {
-            let elapsed = clock.now - begin
+            let elapsed = clock.now() - begin
             let bytes = arrived.get()?.received ?? 0
             onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
             throw Self.streamingError(error, kind: kind, url: request.url)
         }
-        let elapsed = clock.now - begin
+        let elapsed = clock.now() - begin
         let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)
         onRecord(record)
         guard response.isSuccess else {

@@ -24,6 +24,8 @@ public struct StreamingConfiguration: Sendable {
     /// Wall-clock time (seconds since 1970): which segments of a live DASH manifest exist now. Injected so
     /// tests (and apps with a synchronised clock, DASH `UTCTiming`) decide it.
     public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// Times transfers for the throughput estimate and the abandonment watch (a simulated link in tests).
+    public var transferClock: TransferClock = .continuous
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),

@@ -80,7 +80,7 @@ public final class StreamingSession: Sendable {
         state = Mutex(initial)
         let tally = bytesTally
         self.loader = StreamingLoader(
-            transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
+            transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout, clock: configuration.transferClock,
             onRecord: { record in
                 tally.withLock { $0 += record.bytes }
                 onEvent(.request(record))
@@ -668,7 +668,8 @@ public final class StreamingSession: Sendable {
         let progress = ProgressBox()
         let cursor = SampleCursor()
         let minimumSample = configuration.throughput.minimumBytes
-        let begin = ContinuousClock.now
+        let clock = configuration.transferClock
+        let begin = clock.now()
         let rule = configuration.abandonment
         do {
             return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
@@ -676,14 +677,14 @@ public final class StreamingSession: Sendable {
                     let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) })
                     // What the watch has not given the estimator yet, on the watch's clock.
                     let done = cursor.done
-                    return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(ContinuousClock.now - begin).seconds - done.seconds))
+                    return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(clock.now() - begin).seconds - done.seconds))
                 }
                 group.addTask { [self] in
                     // (seconds since the request, bytes received) every 100 ms: the rate of the last half second.
                     var history: [(at: Double, received: Int)] = []
                     while true {
                         try await Task.sleep(for: .milliseconds(100))
-                        let elapsed = MediaTime(ContinuousClock.now - begin).seconds
+                        let elapsed = MediaTime(clock.now() - begin).seconds
                         // No report yet: the response head is not in, or the transport reports only whole
                         // bodies. Nothing to judge either way.
                         guard let now = progress.get() else { continue }

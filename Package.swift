@@ -117,9 +117,17 @@ let package = Package(
             pkgConfig: "gstreamer-video-1.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]
         ),
+        // XCB for programs that open X11 windows of their own to embed the video in (tests, the example).
+        .systemLibrary(
+            name: "CXCB",
+            providers: [.apt(["libxcb1-dev"])]
+        ),
         .target(
             name: "CCoveGst",
-            dependencies: ["CGStreamer"]
+            dependencies: ["CGStreamer"],
+            // XCB reads the size of an app's window the video is embedded in (errors come back as values,
+            // where Xlib's default handler would exit the process on a window that went away).
+            linkerSettings: [.linkedLibrary("xcb"), .linkedLibrary("X11")]
         ),
         .target(
             name: "CoveGStreamer",
@@ -129,7 +137,7 @@ let package = Package(
         .target(
             name: "CoveTesting",
             dependencies: [
-                "CoveCore",
+                "CoveCore", "CXCB",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

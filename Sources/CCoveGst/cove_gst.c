@@ -40,6 +40,8 @@ void cove_set_from_string(gpointer o, const char *p, const char *v) { gst_util_s
 
 guint cove_get_uint(gpointer o, const char *p) { guint v = 0; g_object_get(o, p, &v, NULL); return v; }
 guint64 cove_get_uint64(gpointer o, const char *p) { guint64 v = 0; g_object_get(o, p, &v, NULL); return v; }
+gdouble cove_get_double(gpointer o, const char *p) { gdouble v = 0; g_object_get(o, p, &v, NULL); return v; }
+gboolean cove_get_bool(gpointer o, const char *p) { gboolean v = FALSE; g_object_get(o, p, &v, NULL); return v; }
 gboolean cove_has_property(gpointer o, const char *p) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(o), p) != NULL;
 }

@@ -26,8 +26,10 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// first and then the stale video-only one, and remove the audio output for good (the source stops
     /// "not-linked" on every restart). Seen in about 1 start of 15 with DASH's separate audio set.
     private let feed = AppSourceFeed(held: true)
-    /// How long the audio waits for the main source's selection before it goes anyway.
-    private static let holdLimit: Duration = .seconds(1)
+    /// How long the audio waits for the main source's selection before it goes anyway. Generous: nothing
+    /// plays before the video's first segment is in anyway, and on a slow link (a first segment taking
+    /// seconds) audio released early met the stale selection again and never linked.
+    private static let holdLimit: Duration = .seconds(10)
 
     private let transport: any HTTPTransport
     private let configuration: StreamingConfiguration
@@ -56,9 +58,11 @@ final class AudioRenditionFeed: @unchecked Sendable {
     /// Errors this soon after a restart belong to the same relink (the demuxer re-exposes its pads once
     /// per program change, and each exposure can stop the source once more).
     private static let settleTime: Duration = .milliseconds(300)
-    /// More restarts than this within `restartWindow` means the source is broken.
+    /// More restarts than this within `restartWindow` means the source is broken: the failure then
+    /// reaches the controller, whose retry rebuilds the pipeline, instead of restarting the source
+    /// forever (a relink that never succeeds repeats every couple of seconds).
     private static let restartLimit = 6
-    private static let restartWindow: Duration = .seconds(5)
+    private static let restartWindow: Duration = .seconds(30)
 
     /// nil when the presentation's first variant has no audio renditions with playlists.
     init?(

@@ -47,8 +47,8 @@ struct EngineErrorClassifier {
     static func classify(_ report: Report, url: String) -> PlaybackError {
         let cause = [report.text, report.debug].filter { !$0.isEmpty }.joined(separator: " — ")
         if report.sourceElement.hasPrefix("cove-video-sink") || report.sourceElement.hasPrefix("cove-audio-sink") {
-            let what = report.sourceElement.hasPrefix("cove-video") ? "video output (is DISPLAY set and the X server running?)" : "audio output (is a sound device available?)"
-            return PlaybackError(.engineFailure, "The engine could not open its \(what): \(report.text)", url: url, underlying: cause)
+            let what = report.sourceElement.hasPrefix("cove-video") ? "video output (is DISPLAY set and the X server running?)" : "audio output (is the sound server running, and the device name one it lists?)"
+            return PlaybackError(.outputUnavailable, "The engine could not open its \(what): \(report.text)", url: url, underlying: cause)
         }
         if report.httpStatus == 0 {
             // souphttpsrc reports status 0 when no HTTP response arrived at all.

@@ -82,6 +82,8 @@ final class GStreamerPlayer: EnginePlayer {
     func setMaxBitrate(_ bitsPerSecond: Int?) { pipeline.setMaxBitrate(bitsPerSecond) }
     func setForwardBufferDuration(_ duration: Duration?) { pipeline.setForwardBufferDuration(duration) }
     func selectTracks(audio: String?, text: String?) { pipeline.selectTracks(audio: audio, text: text) }
+    func setVolume(_ volume: AudioVolume) { pipeline.setVolume(volume) }
+    func showCaptions(_ cues: [TextCue]) { pipeline.showCaptions(cues) }
     var position: MediaTime? { pipeline.currentPosition() }
     var seekableRanges: [TimeRange] { pipeline.seekableRanges() }
     var status: EngineStatus { pipeline.status }

@@ -18,8 +18,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     let events: AsyncStream<EngineEvent>
     private let continuation: AsyncStream<EngineEvent>.Continuation
     private let playbin: ElementRef
-    private let videoSink: ElementRef
-    private let audioSink: ElementRef
+    /// The sinks for the app's outputs, and what serves them (window, frames, samples, captions).
+    private let outputs: PipelineOutputs
+    private var videoSink: ElementRef { outputs.videoSink }
+    private var audioSink: ElementRef { outputs.audioSink }
     private let configuration: EnginePlayerConfiguration
     private let logger: Logger
     private let state: Mutex<State>
@@ -166,8 +168,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
         let sync = configuration.pacing == .realTime
         do {
-            self.videoSink = try Self.makeVideoSink(configuration.videoOutput, sync: sync)
-            self.audioSink = try Self.makeAudioSink(configuration.audioOutput, sync: sync)
+            self.outputs = try PipelineOutputs(configuration: configuration, logger: logger)
         } catch {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
@@ -187,6 +188,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         if route == .gstreamer { GStreamerRuntime.shareSession(with: playbin) }
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
+        cove_set_double(object, "volume", configuration.volume.level)
+        cove_set_bool(object, "mute", configuration.volume.isMuted ? 1 : 0)
         // The stream's subtitles come to a sink of ours instead of being burnt into the picture: the
         // controller delivers their cues like a sidecar track's. Not async, so a sparse text stream
         // never holds the preroll.
@@ -242,6 +245,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             feed.attach(session: session, playhead: { [weak self] in self?.streamingPlayhead() })
         }
 
+        outputs.start(decoderOffset: { [weak self] in self?.decoderOffset ?? 0 })
         let thread = Thread { [self] in self.readBus() }
         thread.name = "cove-gst-bus"
         thread.start()
@@ -308,48 +312,11 @@ final class GStreamerPipeline: @unchecked Sendable {
             return s.demuxers
         }
         for demuxer in demuxers { gst_object_unref(demuxer.object) }
-        gst_object_unref(videoSink.object)
-        gst_object_unref(audioSink.object)
         gst_object_unref(playbin.object)
         MemoryReturn.afterPipelineReleased()
     }
 
     private var isClosed: Bool { state.withLock { $0.closed } }
-
-    // MARK: Sinks
-
-    private static func makeVideoSink(_ output: VideoOutput, sync: Bool) throws(PlaybackError) -> ElementRef {
-        let description: String
-        switch output {
-        case .headless:
-            // The caps filter forces decoding: fakesink accepts anything, and without it the
-            // pipeline could link compressed video straight to the sink.
-            description = "capsfilter caps=video/x-raw ! fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true signal-handoffs=true"
-        case .x11(let display):
-            let target = display.map { " display=\"\($0.filter { $0.isLetter || $0.isNumber || $0 == ":" || $0 == "." })\"" } ?? ""
-            description = "ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true\(target)"
-        }
-        return try makeBin(description, what: "video sink")
-    }
-
-    private static func makeAudioSink(_ output: AudioOutput, sync: Bool) throws(PlaybackError) -> ElementRef {
-        switch output {
-        case .discard:
-            return try makeBin("capsfilter caps=audio/x-raw ! fakesink name=cove-audio-sink sync=\(sync) signal-handoffs=true", what: "audio sink")
-        case .system:
-            return try makeBin("autoaudiosink name=cove-audio-sink sync=\(sync)", what: "audio sink")
-        }
-    }
-
-    private static func makeBin(_ description: String, what: String) throws(PlaybackError) -> ElementRef {
-        var message: UnsafeMutablePointer<CChar>?
-        guard let bin = cove_bin_from_description(description, &message) else {
-            let text = takeGString(message) ?? "unknown"
-            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base and gstreamer1.0-x", underlying: description)
-        }
-        gst_object_ref_sink(UnsafeMutableRawPointer(bin))
-        return ElementRef(pointer: bin)
-    }
 
     // MARK: Commands
 
@@ -490,6 +457,20 @@ final class GStreamerPipeline: @unchecked Sendable {
         for demuxer in demuxers { cove_set_uint(demuxer.object, "connection-bitrate", 0) }
     }
 
+    /// Sets playbin3's volume and mute (the soft-volume element before the audio sink), then reports
+    /// what it applied from the bus thread, in order with the other events.
+    func setVolume(_ volume: AudioVolume) {
+        guard !isClosed else { return }
+        cove_set_double(playbin.object, "volume", volume.level)
+        cove_set_bool(playbin.object, "mute", volume.isMuted ? 1 : 0)
+        cove_post_application_message(playbin.pointer, "cove-volume")
+    }
+
+    func showCaptions(_ cues: [TextCue]) {
+        guard !isClosed else { return }
+        outputs.showCaptions(cues)
+    }
+
     func setRate(_ rate: Double) {
         let rate = rate > 0 ? rate : 1
         let (apply, pending) = state.withLock { s -> (Bool, (id: Int, target: MediaTime, seqnum: UInt32)?) in
@@ -619,6 +600,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// finishes when it is done.
     func close() {
         guard let handlers = beginClose() else { return }
+        outputs.close()
         seekGate.close()
         selectionGate.close()
         feed?.close()
@@ -1355,6 +1337,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         switch name {
         case "cove-stop":
             return false
+        case "cove-volume":
+            emit(.volumeChanged(AudioVolume(level: cove_get_double(playbin.object, "volume"), isMuted: cove_get_bool(playbin.object, "mute") != 0)))
         case "cove-ladder":
             reportLadder()
         case "cove-media-ended":

@@ -78,6 +78,8 @@ public final class ScriptedPlayer: EnginePlayer {
         case setMaxBitrate(Int?)
         case setForwardBufferDuration(Duration?)
         case selectTracks(audio: String?, text: String?)
+        case setVolume(AudioVolume)
+        case showCaptions([String])
         case close
     }
 
@@ -209,6 +211,16 @@ public final class ScriptedPlayer: EnginePlayer {
         guard record(.selectTracks(audio: audio, text: text)) != nil else { return }
         let video = state.withLock { $0.behavior.tracks.filter { $0.kind == .video }.map(\.id) }
         continuation.yield(.tracksSelected(video + [audio, text].compactMap { $0 }))
+    }
+
+    /// Applied at once and reported back, as an engine does.
+    public func setVolume(_ volume: AudioVolume) {
+        guard record(.setVolume(volume)) != nil else { return }
+        continuation.yield(.volumeChanged(volume))
+    }
+
+    public func showCaptions(_ cues: [TextCue]) {
+        _ = record(.showCaptions(cues.map(\.text)))
     }
 
     public var position: MediaTime? { state.withLock { $0.position } }

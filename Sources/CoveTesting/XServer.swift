@@ -84,6 +84,25 @@ public enum ImageProbe {
         return try await meanBrightness(ofFile: file.path)
     }
 
+    /// The mean brightness (0…1) of the `width`×`height` region at (`x`, `y`).
+    public static func meanBrightness(ofFile path: String, x: Int, y: Int, width: Int, height: Int) async throws -> Double {
+        let result = try await ProcessRunner.run("convert", [path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// The image's width and height.
+    public static func size(ofFile path: String) async throws -> (width: Int, height: Int) {
+        let result = try await ProcessRunner.run("identify", ["-format", "%w %h", path])
+        let parts = result.output.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard parts.count == 2 else { throw RecorderError(description: "identify could not read \(path): \(result.errorOutput)") }
+        return (parts[0], parts[1])
+    }
+
+    /// A hash of the pixels alone: two grabs with the same picture have the same signature.
+    public static func signature(ofFile path: String) async throws -> String {
+        try await ProcessRunner.run("identify", ["-format", "%#", path]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     public static func meanBrightness(ofFile path: String) async throws -> Double {
         let result = try await ProcessRunner.run("convert", [path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
         return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

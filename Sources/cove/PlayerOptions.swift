@@ -9,11 +9,26 @@ struct PlayerOptions: ParsableArguments {
     @Flag(help: "Show the video in an X11 window (needs DISPLAY); headless otherwise.")
     var window = false
 
+    @Option(name: .customLong("window-id"), help: "Draw the video into this existing X11 window (its ID, decimal or 0x-hex, as xwininfo prints it), scaled to it.")
+    var windowID: String?
+
+    @Flag(name: .customLong("captions-on-picture"), help: "Draw the selected captions onto the video (a window or --window-id).")
+    var captionsOnPicture = false
+
     @Flag(help: "Play as fast as the media decodes instead of in real time.")
     var fast = false
 
     @Flag(help: "Play sound on the system's audio device (audio is decoded and discarded otherwise).")
     var audio = false
+
+    @Option(name: .customLong("audio-device"), help: "Play sound on this sound-server device (as `pactl list short sinks` names it).")
+    var audioDevice: String?
+
+    @Option(help: "Volume, 0 (silent) to 1 (the stream's own level).")
+    var volume: Double = 1
+
+    @Flag(help: "Start muted.")
+    var mute = false
 
     @Option(help: "Playback rate (values <= 0 become 1.0).")
     var rate: Double = 1
@@ -31,17 +46,47 @@ struct PlayerOptions: ParsableArguments {
         var logger = Logger(label: "cove")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
         let configuration = PlaybackControllerConfiguration(
-            videoOutput: window ? .window : .headless,
-            audioOutput: audio ? .system : .discard,
+            videoOutput: videoOutput, audioOutput: audioOutput,
             pacing: fast ? .unsynchronized : .realTime,
-            logger: logger
+            logger: logger, captionsOnPicture: captionsOnPicture
         )
         let engine = GStreamerEngine(logger: logger)
         try? await engine.warmUp()
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
         if rate != 1 { controller.playbackRate = rate }
+        if volume != 1 { controller.volume = volume }
+        if mute { controller.isMuted = true }
         if let peakBitrate { controller.setPreferredPeakBitRate(peakBitrate) }
         return controller
+    }
+}
+
+extension PlayerOptions {
+    /// `--window-id` (checked in `validate`) wins over `--window`.
+    var videoOutput: VideoOutput {
+        if let id = windowID.flatMap(Self.parseWindowID) { return .x11Window(id: id, display: nil) }
+        return window ? .window : .headless
+    }
+
+    var audioOutput: AudioOutput {
+        if let audioDevice { return .device(name: audioDevice) }
+        return audio ? .system : .discard
+    }
+
+    func validate() throws {
+        if let windowID, Self.parseWindowID(windowID) == nil {
+            throw ValidationError("--window-id '\(windowID)' is not an X11 window ID: give it in decimal (12582913) or hex (0xc00001), as xwininfo prints it")
+        }
+        guard volume.isFinite, (0...1).contains(volume) else {
+            throw ValidationError("--volume \(volume) is out of range: give a level from 0 (silent) to 1 (the stream's own level)")
+        }
+    }
+
+    static func parseWindowID(_ text: String) -> UInt? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = trimmed.hasPrefix("0x") ? UInt(trimmed.dropFirst(2), radix: 16) : UInt(trimmed)
+        guard let value, value > 0, value <= UInt(UInt32.max) else { return nil }
+        return value
     }
 }
 

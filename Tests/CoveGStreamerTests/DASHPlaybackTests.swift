@@ -329,12 +329,14 @@ extension RealEngineTests {
             let slowRecorder = EventRecorder(slow)
             slow.isAutoPlay = true
             slow.setVideos([d.video(.number)])
-            try await slowRecorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
-            // The video (440 kbit/s) cannot keep up; the audio (64 kbit/s) can: the picture would freeze while
-            // the sound plays on, so playback stalls instead.
-            try await slowRecorder.waitFor(lifecycle: "PlaybackStalled", timeout: .seconds(20))
-            d.server.setBandwidth(bitsPerSecond: nil)
-            try await slowRecorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+            try await d.h.diagnosingFailure(server: d.server) {
+                try await slowRecorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+                // The video (440 kbit/s) cannot keep up; the audio (64 kbit/s) can: the picture would freeze while
+                // the sound plays on, so playback stalls instead.
+                try await slowRecorder.waitFor(lifecycle: "PlaybackStalled", timeout: .seconds(20))
+                d.server.setBandwidth(bitsPerSecond: nil)
+                try await slowRecorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+            }
             slow.shutdown()
             #expect(slowRecorder.errors.isEmpty, "\(slowRecorder.errors)")
         }
@@ -354,10 +356,12 @@ extension RealEngineTests {
                 Video(url: d.server.url(DASHFixture.Asset.base.rawValue), properties: ["id": "two"]),
             ])
             do {
-                try await recorder.waitFor(timeout: .seconds(40)) { if case .playlistCompleted = $0 { true } else { false } }
+                try await d.h.diagnosingFailure(server: d.server) {
+                    try await recorder.waitFor(timeout: .seconds(40)) { if case .playlistCompleted = $0 { true } else { false } }
+                }
             } catch {
-                try? d.h.logs.text.write(toFile: "/tmp/dash-preload-hang.log", atomically: true, encoding: .utf8)
-                try? recorder.events.map { "\($0)" }.joined(separator: "\n").write(toFile: "/tmp/dash-preload-events.log", atomically: true, encoding: .utf8)
+                let progress = recorder.events.compactMap { if case .progress(_, let t) = $0 { t.seconds } else { nil } }.suffix(5)
+                Issue.record("last progress: \(Array(progress))")
                 controller.shutdown()
                 throw error
             }

@@ -313,9 +313,3 @@ extension StreamingError {
     }
 }
 
-/// Values appended from any task, read by the test.
-final class Recorded<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-    func append(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
-}

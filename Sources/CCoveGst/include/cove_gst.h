@@ -25,6 +25,8 @@ void cove_set_from_string(gpointer object, const char *property, const char *val
 
 guint cove_get_uint(gpointer object, const char *property);
 guint64 cove_get_uint64(gpointer object, const char *property);
+gdouble cove_get_double(gpointer object, const char *property);
+gboolean cove_get_bool(gpointer object, const char *property);
 gboolean cove_has_property(gpointer object, const char *property);
 
 /// The element's factory name ("hlsdemux2"), or "" when it has none.

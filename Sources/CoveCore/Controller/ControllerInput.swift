@@ -38,6 +38,10 @@ enum ControllerInput: Sendable {
         /// An event a plugin reports for its session.
         case report(sessionID: Int, PlaybackEvent)
         case setRate(Double)
+        /// The controller's volume (every session without one of its own).
+        case setVolume(AudioVolume)
+        /// One session's own volume (nil: follow the controller's again).
+        case setSessionVolume(sessionID: Int, AudioVolume?)
         case setPeakBitrate(Int?)
         case setResolutionCap
         case resume(MediaTime, autoPlay: Bool)

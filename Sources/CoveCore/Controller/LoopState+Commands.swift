@@ -55,6 +55,17 @@ extension LoopState {
         case .setRate(let rate):
             current?.player?.setRate(rate)
             current?.bumper?.player.setRate(rate)
+        case .setVolume(let volume):
+            for runtime in [current, preloaded?.runtime].compactMap({ $0 }) where runtime.volumeOverride == nil {
+                runtime.player?.setVolume(volume)
+                runtime.bumper?.player.setVolume(volume)
+            }
+        case .setSessionVolume(let sessionID, let volume):
+            guard let runtime = [current, preloaded?.runtime].compactMap({ $0 }).first(where: { $0.session.id == sessionID }) else { return }
+            runtime.volumeOverride = volume
+            let applied = effectiveVolume(of: runtime)
+            runtime.player?.setVolume(applied)
+            runtime.bumper?.player.setVolume(applied)
         case .setPeakBitrate(let cap):
             if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
             current?.bumper?.player.setMaxBitrate(cap)

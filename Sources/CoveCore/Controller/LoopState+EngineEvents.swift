@@ -118,6 +118,10 @@ extension LoopState {
             }
         case .warning(let text):
             logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
+        case .volumeChanged(let volume):
+            guard volume != runtime.reportedVolume else { return }
+            runtime.reportedVolume = volume
+            emit(.volumeChanged(session, volume))
         case .endOfStream:
             guard runtime.phase == .ready else { return }
             if runtime.seekInFlight != nil {

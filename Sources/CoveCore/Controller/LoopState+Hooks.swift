@@ -104,11 +104,14 @@ extension LoopState {
         if let shown = runtime.reportedCueTrack, shown != track, !runtime.reportedCues.isEmpty {
             emit(.textCuesChanged(runtime.session, TextCueChange(track: shown, cues: [], position: position)))
             runtime.reportedCues = []
+            if configuration.captionsOnPicture { runtime.player?.showCaptions([]) }
         }
         runtime.reportedCueTrack = track
         if let track, cues != runtime.reportedCues {
             runtime.reportedCues = cues
             emit(.textCuesChanged(runtime.session, TextCueChange(track: track, cues: cues, position: position)))
+            // The picture shows what the events say, at the same moment.
+            if configuration.captionsOnPicture { runtime.player?.showCaptions(cues) }
         }
         let rate = max(settings.rate, 0.1)
         let next = runtime.isPlaying ? index?.nextChange(after: position) : nil

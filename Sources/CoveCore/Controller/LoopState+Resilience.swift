@@ -230,7 +230,7 @@ extension LoopState {
             if held.cause == .start { runtime.reportedFirstFrame = false }
         }
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
-        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap)
+        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime))
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -246,6 +246,8 @@ extension LoopState {
         runtime.lastWatchedPosition = nil
         runtime.bufferingPercent = nil
         listen(to: player, in: runtime)
+        // The captions on screen when the old pipeline went stay on the new one's picture.
+        if self.configuration.captionsOnPicture, !runtime.reportedCues.isEmpty { player.showCaptions(runtime.reportedCues) }
         player.load(playWhenReady: playWhenReady)
     }
 

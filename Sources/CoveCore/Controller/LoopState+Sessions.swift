@@ -135,12 +135,19 @@ extension LoopState {
     }
 
     /// The engine configuration for this controller's outputs and current rate.
-    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?) -> EnginePlayerConfiguration {
-        EnginePlayerConfiguration(
+    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil) -> EnginePlayerConfiguration {
+        let current = settings
+        return EnginePlayerConfiguration(
             url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
-            pacing: configuration.pacing, rate: settings.rate, maxBitrate: maxBitrate,
-            forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy
+            pacing: configuration.pacing, rate: current.rate, maxBitrate: maxBitrate,
+            forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy,
+            captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume
         )
+    }
+
+    /// The volume a session plays at: its own when the app set one, else the controller's.
+    func effectiveVolume(of runtime: SessionRuntime) -> AudioVolume {
+        runtime.volumeOverride ?? settings.volume
     }
 
     /// A new session starts at the optimizer's first target and the app's peak cap (the ladder, and

@@ -133,6 +133,25 @@ public final class PlaybackController: Sendable {
         }
     }
 
+    /// The audio volume, 0 (silent) to 1 (the stream's level), for every session that has no volume of
+    /// its own (`PlaybackSession.setVolume`); values outside are clamped. Reported back per session as
+    /// `.volumeChanged` once the engine applied it.
+    public var volume: Double {
+        get { shared.settings.withLock { $0.volume.level } }
+        set { setVolume(AudioVolume(level: newValue, isMuted: isMuted)) }
+    }
+
+    /// Silences every session that has no volume of its own, keeping the level for unmuting.
+    public var isMuted: Bool {
+        get { shared.settings.withLock { $0.volume.isMuted } }
+        set { setVolume(AudioVolume(level: volume, isMuted: newValue)) }
+    }
+
+    private func setVolume(_ volume: AudioVolume) {
+        shared.settings.withLock { $0.volume = volume }
+        loop.send(.command(.setVolume(volume)))
+    }
+
     /// Caps adaptive streaming at `bitsPerSecond` for the current session and every later one;
     /// 0 or nil removes the cap (the seed's `setPreferredPeakBitRate`).
     public func setPreferredPeakBitRate(_ bitsPerSecond: Int?) {

@@ -24,13 +24,18 @@ public struct PlaybackControllerConfiguration: Sendable {
     /// Where the viewer's caption choice is remembered across sessions (nil: not remembered). The
     /// choice the app makes through `selectTextTrack` is saved; each new session applies it.
     public var captionPreferences: CaptionPreferences?
+    /// The selected text track's cues are drawn onto the picture by the engine (windows and frame
+    /// callbacks); the cue events are reported either way, for apps that draw captions themselves.
+    public var captionsOnPicture: Bool
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
         pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
         retryPolicy: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove"), captionPreferences: CaptionPreferences? = nil
+        clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove"), captionPreferences: CaptionPreferences? = nil,
+        captionsOnPicture: Bool = false
     ) {
+        self.captionsOnPicture = captionsOnPicture
         self.captionPreferences = captionPreferences
         self.retryPolicy = retryPolicy
         self.startPolicy = startPolicy
@@ -56,4 +61,5 @@ struct ControllerSettings: Sendable {
     var bufferOptimizer = BufferOptimizer.default
     var thumbnailSeekingEnabled = true
     var adsDisabled = false
+    var volume = AudioVolume.full
 }

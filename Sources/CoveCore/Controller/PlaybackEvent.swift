@@ -29,6 +29,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case mediaTransferred(PlaybackSession, MediaTransfer)
     /// The forward-buffer target the buffer optimizer set on the engine.
     case forwardBufferChanged(PlaybackSession, Duration)
+    /// The session's audio volume or mute changed (as the engine applied it).
+    case volumeChanged(PlaybackSession, AudioVolume)
     /// The controller is about to retry after a failure (rebuilding the engine pipeline).
     case retry(PlaybackSession, RetryAttempt)
     /// A frame reached the screen: the first after loading, or the first at a seek target. Timing for
@@ -60,7 +62,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _), .mediaTransferred(let s, _),
-            .forwardBufferChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
+            .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
             .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
@@ -93,6 +95,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .variantsDiscovered: return "Variants"
         case .mediaTransferred: return "Transfer"
         case .forwardBufferChanged: return "ForwardBuffer"
+        case .volumeChanged: return "Volume"
         case .retry: return "Retry"
         case .framePresented(_, let f): return f.cause.eventName
         case .adSequenceEntered: return "AdSequenceEnter"
@@ -128,6 +131,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .variantsDiscovered(_, let l): return "Variants(\(l.variants.map { String($0.bandwidth) }.joined(separator: ",")))"
         case .mediaTransferred(_, let t): return "Transfer(\(t.kind.rawValue) \(t.status) \(t.bytes) bytes in \(t.duration))"
         case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"
+        case .volumeChanged(_, let v): return "Volume(\(v.level)\(v.isMuted ? ", muted" : ""))"
         case .retry(_, let r): return "Retry(\(r.kind.rawValue) \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") in \(r.delay): \(r.error.code.name))"
         case .framePresented(_, let f): return "\(f.cause.eventName)(\(f.wallTime))"
         case .adSequenceEntered(_, let q): return "AdSequenceEnter(\(q))"

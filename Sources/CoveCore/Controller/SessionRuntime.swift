@@ -149,6 +149,10 @@ final class SessionRuntime {
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?
+    /// The volume the app set for this session alone (nil: the controller's).
+    var volumeOverride: AudioVolume?
+    /// The volume last reported for this session, so only changes are reported.
+    var reportedVolume: AudioVolume?
     /// Cues of the stream's own text rendition, as the engine delivers them.
     var streamCues = TextCueIndex()
     /// The app chose this session's text itself: the remembered choice no longer applies to it.

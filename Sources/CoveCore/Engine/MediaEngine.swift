@@ -36,6 +36,10 @@ public protocol EnginePlayer: AnyObject, Sendable {
     func setForwardBufferDuration(_ duration: Duration?)
     /// Chooses which audio and text tracks play; nil text id turns text off.
     func selectTracks(audio: String?, text: String?)
+    /// Sets the volume; the engine reports it back with `.volumeChanged` once applied.
+    func setVolume(_ volume: AudioVolume)
+    /// The cues to draw on the picture now (empty: none), when built with `captionsOnPicture`.
+    func showCaptions(_ cues: [TextCue])
     /// Current playback position, when known.
     var position: MediaTime? { get }
     /// Where the playhead may go now (a live window moves).
@@ -55,12 +59,17 @@ extension EnginePlayer {
     public var choosesSeekVariant: Bool { false }
 }
 
-/// How the engine presents video.
+/// How the engine presents video: the seed's view strategy, chosen per controller.
 public enum VideoOutput: Sendable, Hashable {
     /// Decode every frame but display nothing (servers, probes, CI).
     case headless
-    /// Show the video in an X11 window on `display` (`":0"`), or on `$DISPLAY` when nil.
+    /// Show the video in an X11 window of its own on `display` (`":0"`), or on `$DISPLAY` when nil.
     case x11(display: String?)
+    /// Draw into an X11 window the app owns (its window ID, an `XID`): the picture is scaled to the
+    /// window, keeping its aspect ratio, and follows the window when it is resized.
+    case x11Window(id: UInt, display: String?)
+    /// Hand every decoded frame to the app (see `VideoFrameReceiver`).
+    case frames(VideoFrameReceiver)
 
     /// An X11 window on `$DISPLAY`.
     public static let window = VideoOutput.x11(display: nil)
@@ -81,6 +90,12 @@ public enum AudioOutput: Sendable, Hashable {
     case discard
     /// The system's default audio device.
     case system
+    /// The sound server's output device with this name (PulseAudio/PipeWire sink name, as
+    /// `pactl list short sinks` prints it). A device that cannot be opened fails the load with a
+    /// typed `outputUnavailable` error.
+    case device(name: String)
+    /// Hand the samples to the app (see `AudioSampleReceiver`) instead of a device.
+    case samples(AudioSampleReceiver)
 }
 
 /// What an engine player is built with.
@@ -96,13 +111,19 @@ public struct EnginePlayerConfiguration: Sendable {
     public var startPosition: MediaTime?
     /// How the engine starts and seeks adaptive streams.
     public var startPolicy: EngineStartPolicy
+    /// Draw the cues given to `EnginePlayer.showCaptions` onto the picture.
+    public var captionsOnPicture: Bool
+    /// The volume to start with.
+    public var volume: AudioVolume
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
         rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
-        startPolicy: EngineStartPolicy = .default
+        startPolicy: EngineStartPolicy = .default, captionsOnPicture: Bool = false, volume: AudioVolume = .full
     ) {
         self.startPolicy = startPolicy
+        self.captionsOnPicture = captionsOnPicture
+        self.volume = volume
         self.url = url
         self.videoOutput = videoOutput
         self.audioOutput = audioOutput
@@ -233,6 +254,8 @@ public enum EngineEvent: Sendable, Hashable {
     case downloadFailed(PlaybackError)
     /// The pipeline cannot continue.
     case failed(PlaybackError)
+    /// The volume now applied to the audio output.
+    case volumeChanged(AudioVolume)
     /// Something worth logging that did not stop playback.
     case warning(String)
     case endOfStream

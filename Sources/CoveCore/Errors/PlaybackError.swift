@@ -90,6 +90,10 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The operation is not possible in the current state.
         public static let invalidState = Code(rawValue: 4002, name: "invalidState")
 
+        /// The chosen output cannot be opened: an audio device name the sound server does not know, an
+        /// X11 display or window that does not exist. Check the name or ID, or pick another output.
+        public static let outputUnavailable = Code(rawValue: 6001, name: "outputUnavailable")
+
         /// The media engine failed internally (missing plugin, pipeline could not be built).
         public static let engineFailure = Code(rawValue: 9001, name: "engineFailure")
 

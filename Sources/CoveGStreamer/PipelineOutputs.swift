@@ -1,0 +1,355 @@
+import CCoveGst
+import CGStreamer
+import CoveCore
+import Foundation
+import Logging
+import Synchronization
+
+/// The ends of a pipeline an app sees: the video and audio sinks for the outputs it chose, the window it
+/// embedded the picture into, the frames and samples handed to it, captions drawn on the picture.
+///
+/// Kept apart from `GStreamerPipeline` (which runs playback) because none of it changes how media is
+/// fetched or timed: each output is a sink bin playbin3 is given, plus the threads that serve it.
+final class PipelineOutputs: @unchecked Sendable {
+    let videoSink: ElementRef
+    let audioSink: ElementRef
+    /// The `textoverlay` inside the video sink bin (with `captionsOnPicture`).
+    private let captionOverlay: ElementRef?
+    /// The embedded window's output: the caps filter that scales to the window, and the window.
+    private let embedding: Embedding?
+    private let configuration: EnginePlayerConfiguration
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    private struct State {
+        var closed = false
+        var windowTimer: WindowTimer?
+        var windowSize: (width: Int32, height: Int32)?
+        var windowGone = false
+        var shownCaptions: [TextCue] = []
+    }
+
+    /// The window watch's timer (cancelled at close; DispatchSource is thread-safe).
+    private struct WindowTimer: @unchecked Sendable {
+        let source: DispatchSourceTimer
+    }
+
+    private struct Embedding: @unchecked Sendable {
+        let scaler: ElementRef
+        let sink: ElementRef
+        let connection: UnsafeMutableRawPointer
+        let window: UInt32
+        let display: String
+    }
+
+    init(configuration: EnginePlayerConfiguration, logger: Logger) throws(PlaybackError) {
+        self.configuration = configuration
+        self.logger = logger
+        let sync = configuration.pacing == .realTime
+        let captions = configuration.captionsOnPicture
+        videoSink = try Self.makeBin(Self.videoDescription(configuration.videoOutput, sync: sync, captions: captions), what: "video output")
+        do {
+            audioSink = try Self.makeBin(Self.audioDescription(configuration.audioOutput, sync: sync), what: "audio output")
+        } catch {
+            gst_object_unref(videoSink.object)
+            throw error
+        }
+        captionOverlay = captions ? gst_bin_get_by_name(videoSink.bin, "cove-captions").map { ElementRef(pointer: $0) } : nil
+        do {
+            embedding = try Self.embed(configuration.videoOutput, in: videoSink)
+        } catch {
+            if let captionOverlay { gst_object_unref(captionOverlay.object) }
+            gst_object_unref(videoSink.object)
+            gst_object_unref(audioSink.object)
+            throw error
+        }
+    }
+
+    deinit {
+        if let captionOverlay { gst_object_unref(captionOverlay.object) }
+        if let embedding {
+            gst_object_unref(embedding.scaler.object)
+            gst_object_unref(embedding.sink.object)
+            cove_xcb_disconnect(embedding.connection)
+        }
+        gst_object_unref(videoSink.object)
+        gst_object_unref(audioSink.object)
+    }
+
+    // MARK: Sink descriptions
+
+    /// The text overlay draws the selected track's cues (set by `showCaptions`) onto each frame; with no
+    /// text it passes frames through untouched.
+    private static let overlay = "textoverlay name=cove-captions wait-text=false silent=true font-desc=\"Sans 20\" shaded-background=true valignment=bottom halignment=center line-alignment=center ! "
+
+    static func videoDescription(_ output: VideoOutput, sync: Bool, captions: Bool) -> String {
+        let overlay = captions ? Self.overlay : ""
+        switch output {
+        case .headless:
+            // The caps filter forces decoding: fakesink accepts anything, and without it the
+            // pipeline could link compressed video straight to the sink.
+            return "capsfilter caps=video/x-raw ! \(overlay)fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true signal-handoffs=true"
+        case .x11(let display):
+            let converter = captions ? "\(overlay)videoconvert ! " : ""
+            return "\(converter)ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true\(Self.displayProperty(display))"
+        case .x11Window(_, let display):
+            // ximagesink does not scale: videoscale does, to the size the caps filter says (the window's,
+            // updated as it changes), adding borders to keep the picture's aspect ratio.
+            return "\(overlay)videoconvert ! videoscale ! capsfilter name=cove-window-size caps=video/x-raw ! ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true handle-events=false\(Self.displayProperty(display))"
+        case .frames(let receiver):
+            // One frame waits at most: a handler slower than the frame rate gets the newest frame, the
+            // others are dropped there, and nothing upstream (audio included) ever waits for the app.
+            let format = receiver.format == .rgba ? "RGBA" : "I420"
+            return "\(overlay)videoconvert ! capsfilter caps=video/x-raw,format=\(format) ! appsink name=cove-video-sink sync=\(sync) max-buffers=1 drop=true emit-signals=false"
+        }
+    }
+
+    static func audioDescription(_ output: AudioOutput, sync: Bool) -> String {
+        switch output {
+        case .discard:
+            return "capsfilter caps=audio/x-raw ! fakesink name=cove-audio-sink sync=\(sync) signal-handoffs=true"
+        case .system:
+            return "autoaudiosink name=cove-audio-sink sync=\(sync)"
+        case .device(let name):
+            let quoted = name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }
+            return "pulsesink name=cove-audio-sink sync=\(sync) device=\"\(quoted)\""
+        case .samples:
+            return "audioconvert ! audioresample ! capsfilter caps=audio/x-raw,format=F32LE,layout=interleaved ! appsink name=cove-audio-sink sync=\(sync) max-buffers=16 drop=true emit-signals=false"
+        }
+    }
+
+    private static func displayProperty(_ display: String?) -> String {
+        display.map { " display=\"\($0.filter { $0.isLetter || $0.isNumber || $0 == ":" || $0 == "." })\"" } ?? ""
+    }
+
+    private static func makeBin(_ description: String, what: String) throws(PlaybackError) -> ElementRef {
+        var message: UnsafeMutablePointer<CChar>?
+        guard let bin = cove_bin_from_description(description, &message) else {
+            let text = takeGString(message) ?? "unknown"
+            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base, gstreamer1.0-plugins-good and gstreamer1.0-x (`make deps`)", underlying: description)
+        }
+        gst_object_ref_sink(UnsafeMutableRawPointer(bin))
+        return ElementRef(pointer: bin)
+    }
+
+    /// For an app's window: checks that it exists, hands its ID to the sink and sizes the picture to it.
+    private static func embed(_ output: VideoOutput, in bin: ElementRef) throws(PlaybackError) -> Embedding? {
+        guard case .x11Window(let id, let display) = output else { return nil }
+        let displayName = display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ""
+        guard id > 0, id <= UInt(UInt32.max) else {
+            throw PlaybackError(.outputUnavailable, "The X11 window ID \(id) is not a window ID (1…\(UInt32.max)); pass the ID of a window your app created")
+        }
+        guard let connection = cove_xcb_connect(display) else {
+            throw PlaybackError(.outputUnavailable, "Cannot connect to the X11 display \"\(displayName)\" to embed the video; check that the X server runs and DISPLAY is right")
+        }
+        var width: gint = 0
+        var height: gint = 0
+        guard cove_xcb_window_size(connection, UInt32(id), &width, &height) != 0 else {
+            cove_xcb_disconnect(connection)
+            throw PlaybackError(.outputUnavailable, "There is no X11 window 0x\(String(id, radix: 16)) on display \"\(displayName)\"; pass the ID of a window that exists (and is not destroyed before playback ends)")
+        }
+        guard let scaler = gst_bin_get_by_name(bin.bin, "cove-window-size"), let sink = gst_bin_get_by_name(bin.bin, "cove-video-sink") else {
+            cove_xcb_disconnect(connection)
+            throw PlaybackError(.engineFailure, "The embedded video output lacks its scaler or sink")
+        }
+        let embedding = Embedding(scaler: ElementRef(pointer: scaler), sink: ElementRef(pointer: sink), connection: connection, window: UInt32(id), display: displayName)
+        // The app may destroy its window before playback stops: the sink's drawing errors must not end
+        // the process (Xlib's default handler exits).
+        cove_install_x_error_handler()
+        _ = cove_set_window_handle(sink, guintptr(id))
+        setScale(embedding, width: width, height: height)
+        return embedding
+    }
+
+    private static func setScale(_ embedding: Embedding, width: Int32, height: Int32) {
+        guard width > 0, height > 0 else { return }
+        cove_set_from_string(embedding.scaler.object, "caps", "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1")
+    }
+
+    // MARK: Running
+
+    /// Starts what serves the outputs while the pipeline lives: the frame and sample threads, the window
+    /// watch. `decoderOffset` turns the pipeline's stream time into media time.
+    func start(decoderOffset: @escaping @Sendable () -> Double) {
+        var threads: [Thread] = []
+        if case .frames(let receiver) = configuration.videoOutput, let sink = gst_bin_get_by_name(videoSink.bin, "cove-video-sink") {
+            threads.append(puller(name: "cove-frames", sink: ElementRef(pointer: sink)) { sample, last in
+                Self.deliverFrame(sample, to: receiver, decoderOffset: decoderOffset(), last: &last)
+            })
+        }
+        if case .samples(let receiver) = configuration.audioOutput, let sink = gst_bin_get_by_name(audioSink.bin, "cove-audio-sink") {
+            threads.append(puller(name: "cove-samples", sink: ElementRef(pointer: sink)) { sample, _ in
+                Self.deliverSamples(sample, to: receiver, decoderOffset: decoderOffset())
+            })
+        }
+        var timer: WindowTimer?
+        if let embedding {
+            let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cove-window-watch"))
+            source.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+            source.setEventHandler { [weak self] in self?.followWindow(embedding) }
+            timer = WindowTimer(source: source)
+        }
+        let started = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            s.windowTimer = timer
+            return true
+        }
+        // Closed already: the threads see it at once and end (each releases its sink).
+        for thread in threads { thread.start() }
+        if started { timer?.source.resume() }
+    }
+
+    /// A thread that pulls the appsink's samples until the outputs close (the appsink returns at once
+    /// when the pipeline stops, and at least every 100 ms).
+    private func puller(name: String, sink: ElementRef, handle: @escaping @Sendable (OpaquePointer, inout Int?) -> Void) -> Thread {
+        let thread = Thread { [weak self] in
+            var last: Int?
+            while let self, !self.isClosed {
+                guard let sample = cove_appsink_pull(sink.pointer, 100_000_000) else { continue }
+                handle(sample, &last)
+                gst_sample_unref(sample)
+            }
+            gst_object_unref(sink.object)
+        }
+        thread.name = name
+        return thread
+    }
+
+    private var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Hands one frame to the app. Frames presented since the last one and never handed over (the app
+    /// was busy) are counted from the gap in presentation times at the stream's frame rate.
+    private static func deliverFrame(_ sample: OpaquePointer, to receiver: VideoFrameReceiver, decoderOffset: Double, last: inout Int?) {
+        var width: gint = 0
+        var height: gint = 0
+        var planeCount: gint = 0
+        var time: gint64 = -1
+        var fpsN: gint = 0
+        var fpsD: gint = 1
+        guard let mapped = cove_video_frame_map(sample, &width, &height, &planeCount, &time, &fpsN, &fpsD) else { return }
+        let handle = MappedFrame(pointer: mapped)
+        var planes: [VideoFrame.Plane] = []
+        for index in 0..<planeCount {
+            var stride: gint = 0
+            var rows: gint = 0
+            guard let base = cove_video_frame_plane(mapped, index, &stride, &rows) else { continue }
+            planes.append(VideoFrame.Plane(bytes: UnsafeRawBufferPointer(start: base, count: Int(stride) * Int(rows)), stride: Int(stride), rows: Int(rows)))
+        }
+        var skipped = 0
+        if time >= 0, let previous = last, fpsN > 0, fpsD > 0 {
+            let frameNanoseconds = 1_000_000_000 * Double(fpsD) / Double(fpsN)
+            let gap = Double(time - previous)
+            // Within two seconds: further is a seek, not frames the app missed.
+            if gap > frameNanoseconds * 1.5, gap < 2_000_000_000 { skipped = Int((gap / frameNanoseconds).rounded()) - 1 }
+        }
+        if time >= 0 { last = time }
+        let media = time >= 0 ? MediaTime(nanoseconds: Int64(max(time - Int(decoderOffset * 1_000_000_000), 0))) : .zero
+        let frame = VideoFrame(
+            width: Int(width), height: Int(height), format: receiver.format, presentationTime: media, planes: planes,
+            release: { cove_video_frame_release(handle.pointer) }
+        )
+        receiver.deliver(frame, skipped: skipped)
+    }
+
+    private static func deliverSamples(_ sample: OpaquePointer, to receiver: AudioSampleReceiver, decoderOffset: Double) {
+        var rate: gint = 0
+        var channels: gint = 0
+        var time: gint64 = -1
+        var count: gsize = 0
+        guard let copy = cove_audio_sample_copy(sample, &rate, &channels, &time, &count) else { return }
+        defer { g_free(copy) }
+        let samples = Array(UnsafeBufferPointer(start: copy, count: Int(count)))
+        let media = time >= 0 ? MediaTime(nanoseconds: Int64(max(time - Int(decoderOffset * 1_000_000_000), 0))) : .zero
+        receiver.deliver(AudioSamples(presentationTime: media, sampleRate: Int(rate), channels: Int(channels), samples: samples))
+    }
+
+    private struct MappedFrame: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// Rescales the picture when the app's window changed size, and redraws it.
+    private func followWindow(_ embedding: Embedding) {
+        var width: gint = 0
+        var height: gint = 0
+        guard cove_xcb_window_size(embedding.connection, embedding.window, &width, &height) != 0 else {
+            let first = state.withLock { s -> Bool in
+                defer { s.windowGone = true }
+                return !s.windowGone
+            }
+            if first { logger.warning("the app's window for the video is gone; the picture is no longer shown", metadata: ["window": "0x\(String(embedding.window, radix: 16))"]) }
+            return
+        }
+        let changed = state.withLock { s -> Bool in
+            guard !s.closed else { return false }
+            defer { s.windowSize = (width, height) }
+            return s.windowSize.map { $0.width != width || $0.height != height } ?? true
+        }
+        guard changed else { return }
+        logger.debug("embedded window resized", metadata: ["width": "\(width)", "height": "\(height)"])
+        Self.setScale(embedding, width: width, height: height)
+        cove_overlay_expose(embedding.sink.pointer)
+    }
+
+    // MARK: Commands
+
+    /// Draws `cues` on the picture (their text, one cue per line), placed as the first cue's settings say.
+    func showCaptions(_ cues: [TextCue]) {
+        guard let overlay = captionOverlay else { return }
+        let changed = state.withLock { s -> Bool in
+            defer { s.shownCaptions = cues }
+            return s.shownCaptions != cues
+        }
+        guard changed else { return }
+        let text = cues.map(\.text).joined(separator: "\n")
+        guard !text.isEmpty else {
+            cove_set_bool(overlay.object, "silent", 1)
+            cove_set_string(overlay.object, "text", "")
+            return
+        }
+        let placement = CaptionPlacement(settings: cues.first?.settings ?? "")
+        if let line = placement.line {
+            cove_set_from_string(overlay.object, "valignment", "position")
+            cove_set_double(overlay.object, "ypos", line)
+        } else {
+            cove_set_from_string(overlay.object, "valignment", "bottom")
+        }
+        let alignment = switch placement.alignment {
+        case .start: "left"
+        case .center: "center"
+        case .end: "right"
+        }
+        if let position = placement.position {
+            cove_set_from_string(overlay.object, "halignment", "position")
+            cove_set_double(overlay.object, "xpos", position)
+        } else {
+            cove_set_from_string(overlay.object, "halignment", alignment)
+        }
+        cove_set_from_string(overlay.object, "line-alignment", alignment)
+        // The overlay reads Pango markup: the cue's text is shown as text.
+        cove_set_string(overlay.object, "text", Self.escapeMarkup(text))
+        cove_set_bool(overlay.object, "silent", 0)
+    }
+
+    static func escapeMarkup(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// Stops the threads and the window watch; the sinks go with the pipeline.
+    func close() {
+        let timer = state.withLock { s -> WindowTimer? in
+            s.closed = true
+            defer { s.windowTimer = nil }
+            return s.windowTimer
+        }
+        timer?.source.cancel()
+    }
+}

@@ -157,6 +157,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Example apps (built by `make test`, run by its tests).
+        .executableTarget(
+            name: "EmbedInWindow",
+            dependencies: ["CoveCore", "CoveGStreamer", "CXCB"],
+            path: "Examples/EmbedInWindow",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cove-bench",
             dependencies: [

@@ -470,6 +470,68 @@ struct CLITests {
         player.interrupt()
     }
 
+    /// `cove play --window-id` draws into a window someone else created (here the test, as an app
+    /// would): a grab of that window while it plays is not black; a malformed ID is refused up front.
+    @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))
+    func playWindowIDDrawsIntoAnExistingWindow() async throws {
+        let x = try await XServer.start()
+        defer { x.stop() }
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let window = try XTestWindow(display: x.display, width: 480, height: 270)
+        defer { window.close() }
+        let hex = "0x" + String(window.id, radix: 16)
+        let player = try ProcessRunner.start(Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window-id", hex, "--no-controls", "--peak-bitrate", "600000"], environment: ["DISPLAY": x.display])
+        defer { player.kill() }
+        var sawFrame = false
+        for await line in player.lines {
+            if line.contains("First frame") { sawFrame = true }
+            if sawFrame, line.contains("▶ 0:01") || line.contains("▶ 0:02") { break }
+        }
+        #expect(sawFrame)
+        let shot = FileManager.default.temporaryDirectory.appendingPathComponent("cove-cli-embed-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        try await x.run("timeout", "20", "import", "-window", hex, shot.path)
+        #expect(try await ImageProbe.meanBrightness(ofFile: shot.path) > 0.05)
+        player.interrupt()
+        _ = await player.status()
+
+        let refused = try await Self.cove(["play", server.url(.ladder).absoluteString, "--window-id", "main-window"])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("is not an X11 window ID"), "\(refused.errorOutput)")
+    }
+
+    /// The example app opens its own window and embeds Cove in it: the window it names shows the video.
+    @Test(.enabled(if: XServer.isAvailable, "Xvfb is not installed"))
+    func theEmbeddingExampleShowsTheVideoInItsOwnWindow() async throws {
+        let x = try await XServer.start()
+        defer { x.stop() }
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let example = Self.binary.deletingLastPathComponent().appendingPathComponent("EmbedInWindow")
+        let app = try ProcessRunner.start(example.path, [server.url(.ladder).absoluteString, "--seconds", "6"], environment: ["DISPLAY": x.display])
+        defer { app.kill() }
+        var window: String?
+        var playing = false
+        for await line in app.lines {
+            if line.hasPrefix("window 0x") { window = String(line.dropFirst("window ".count)) }
+            if line == "Play" { playing = true }
+            if playing, line == "first frame" { break }
+        }
+        let id = try #require(window)
+        #expect(playing)
+        let shot = FileManager.default.temporaryDirectory.appendingPathComponent("cove-example-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        // (`timeout`: ImageMagick's grab never returns if the window goes away under it.)
+        try await x.run("timeout", "20", "import", "-window", id, shot.path)
+        let names = try await x.run("xwininfo", "-id", id)
+        #expect(names.contains("Cove embedded"), "\(names)")
+        #expect(await app.status() == 0)
+        #expect(try await ImageProbe.meanBrightness(ofFile: shot.path) > 0.05)
+    }
+
     /// `cove play ARGUMENTS` with its control bar, in a 110×18 tmux pane.
     static func playInTmux(_ arguments: [String], language: String = "en") async throws -> TmuxSession {
         try await TmuxSession.start(command: [binary.path, "play"] + arguments + ["--ui-language", language], width: 110, height: 18)

@@ -246,9 +246,9 @@ extension RealEngineTests {
             let second = shot("b")
             let resized = shot("c")
             defer { for file in [first, second, resized] { try? FileManager.default.removeItem(at: file) } }
-            try await x.run("import", "-window", String(window.id), first.path)
+            try await x.run("timeout", "20", "import", "-window", String(window.id), first.path)
             try await recorder.waitFor { if case .progress(_, let t) = $0 { t > .seconds(2) } else { false } }
-            try await x.run("import", "-window", String(window.id), second.path)
+            try await x.run("timeout", "20", "import", "-window", String(window.id), second.path)
             #expect(try await ImageProbe.meanBrightness(ofFile: first.path) > 0.05, "the window shows the picture")
             #expect(try await ImageProbe.signature(ofFile: first.path) != ImageProbe.signature(ofFile: second.path), "the picture moves")
             // No windows of Cove's own: the only GStreamer drawing is in the test's window.
@@ -257,7 +257,7 @@ extension RealEngineTests {
 
             window.resize(width: 640, height: 360)
             try await recorder.waitFor { if case .progress(_, let t) = $0 { t > .seconds(3) } else { false } }
-            try await x.run("import", "-window", String(window.id), resized.path)
+            try await x.run("timeout", "20", "import", "-window", String(window.id), resized.path)
             let size = try await ImageProbe.size(ofFile: resized.path)
             #expect(size.width == 640 && size.height == 360)
             // The picture fills the larger window: its right and bottom parts are drawn too (16:9 in 16:9).

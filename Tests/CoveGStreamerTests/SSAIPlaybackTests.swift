@@ -59,6 +59,41 @@ extension RealEngineTests {
             events.compactMap { if case .progress(_, let t) = $0 { t } else { nil } }
         }
 
+        /// At 2× the pre-roll still plays at 1× (its ad time keeps pace with the wall clock) and the content
+        /// after it at 2×.
+        @Test func adsPlayAtNormalSpeedWhileContentPlaysAtTheRate() async throws {
+            let s = try await Self.start(fast: false)
+            defer { Task { await s.stop() } }
+            s.controller.playbackRate = 2
+            s.controller.isAutoPlay = true
+            s.controller.setVideos([Video(url: s.title.vmapURL)])
+            let stamped = Recorded<(wall: Double, ad: Double?, content: Double?)>()
+            let watcher = Task {
+                for await event in s.controller.events {
+                    switch event {
+                    case .adProgressed(_, let p): stamped.append((Date().timeIntervalSince1970, p.time.seconds, nil))
+                    case .progress(_, let t): stamped.append((Date().timeIntervalSince1970, nil, t.seconds))
+                    default: break
+                    }
+                }
+            }
+            defer { watcher.cancel() }
+            try await s.harness.diagnosingFailure {
+                try await s.recorder.waitFor(timeout: .seconds(30)) { if case .progress(_, let t) = $0 { t >= .seconds(6) } else { false } }
+            }
+            func pace(_ samples: [(wall: Double, value: Double)]) -> Double {
+                guard let first = samples.first, let last = samples.last, last.wall > first.wall else { return 0 }
+                return (last.value - first.value) / (last.wall - first.wall)
+            }
+            let ad = stamped.all.compactMap { sample in sample.ad.map { (sample.wall, $0) } }.filter { $0.1 >= 0.5 && $0.1 <= 3.5 }
+            let content = stamped.all.compactMap { sample in sample.content.map { (sample.wall, $0) } }.filter { $0.1 >= 1 && $0.1 <= 6 }
+            #expect(ad.count >= 5 && content.count >= 5)
+            let adPace = pace(ad)
+            let contentPace = pace(content)
+            #expect(adPace > 0.8 && adPace < 1.25, "the ad plays at 1×: \(adPace)")
+            #expect(contentPace > 1.6 && contentPace < 2.4, "the content plays at 2×: \(contentPace)")
+        }
+
         /// A whole play: pre-, mid- and post-roll in order with content-time progress, duration and
         /// cue points, the raw VMAP event, and every beacon received exactly once.
         @Test func aWholePlayReportsContentTimeAdEventsAndEachBeaconOnce() async throws {

@@ -93,6 +93,37 @@ struct SSAIControllerTests {
         #expect(!paths.contains { $0.hasPrefix("/beacons/ad-post/") })
     }
 
+    /// Ads play at 1× whatever the app's rate (as the seed plays them): the rate is set aside when a
+    /// break starts, a rate set during the break waits for its end, and content resumes at the rate.
+    @Test func adBreaksPlayAtNormalSpeedAndTheRateComesBackAfter() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.playbackRate = 2
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        #expect(player.configuration.rate == 2)
+        // The pre-roll [0, 4) starts at once: 1×.
+        try await move(player, to: 1, recorder: recorder, reporting: 0)
+        await controller.settle()
+        #expect(player.calls.filter { if case .setRate = $0 { true } else { false } } == [.setRate(1)], "\(player.calls)")
+        try await move(player, to: 6, recorder: recorder, reporting: 2)
+        await controller.settle()
+        #expect(player.calls.last { if case .setRate = $0 { true } else { false } } == .setRate(2), "content at the app's rate again")
+        // The mid-roll: 1×; the app changes the rate meanwhile; content comes back at the new rate.
+        try await move(player, to: 15, recorder: recorder, reporting: 10)
+        await controller.settle()
+        #expect(player.calls.last { if case .setRate = $0 { true } else { false } } == .setRate(1))
+        controller.playbackRate = 1.5
+        await controller.settle()
+        #expect(player.calls.last { if case .setRate = $0 { true } else { false } } == .setRate(1), "not applied during the break")
+        try await move(player, to: 23, recorder: recorder, reporting: 11)
+        await controller.settle()
+        #expect(player.calls.last { if case .setRate = $0 { true } else { false } } == .setRate(1.5))
+        controller.shutdown()
+    }
+
     @Test func seeksMapContentTimeAndPlayTheCrossedBreakFirst() async throws {
         let controller = makeController()
         let recorder = EventRecorder(controller)

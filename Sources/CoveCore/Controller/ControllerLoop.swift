@@ -160,6 +160,8 @@ actor LoopState {
     }
 
     func emit(_ event: PlaybackEvent) {
+        // Ad breaks come from plugins by several paths (hooks' answers, reports): all pass here.
+        if let runtime = current, let session = event.session, session === runtime.session { applyAdRate(for: event, in: runtime) }
         dispatcher.emit(event)
     }
 }

@@ -53,7 +53,8 @@ extension LoopState {
             guard current?.session.id == sessionID else { return }
             emit(event)
         case .setRate(let rate):
-            current?.player?.setRate(rate)
+            // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
+            if current?.playingAdBreak != true { current?.player?.setRate(rate) }
             current?.bumper?.player.setRate(rate)
         case .setVolume(let volume):
             for runtime in [current, preloaded?.runtime].compactMap({ $0 }) where runtime.volumeOverride == nil {
@@ -302,5 +303,23 @@ extension LoopState {
             preparation?.index += 1
         }
         emit(.videoInserted(video, index: position + 1))
+    }
+
+    /// A server-side ad break (reported by a plugin such as SSAI) plays at 1× whatever the app's rate:
+    /// the rate is set aside when the break starts and restored when it ends.
+    func applyAdRate(for event: PlaybackEvent, in runtime: SessionRuntime) {
+        let rate = settings.rate
+        switch event {
+        case .adSequenceEntered:
+            guard !runtime.playingAdBreak else { return }
+            runtime.playingAdBreak = true
+            if rate != 1 { runtime.player?.setRate(1) }
+        case .adSequenceExited:
+            guard runtime.playingAdBreak else { return }
+            runtime.playingAdBreak = false
+            if rate != 1 { runtime.player?.setRate(rate) }
+        default:
+            return
+        }
     }
 }

@@ -135,11 +135,11 @@ extension LoopState {
     }
 
     /// The engine configuration for this controller's outputs and current rate.
-    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil) -> EnginePlayerConfiguration {
+    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil, inAdBreak: Bool = false) -> EnginePlayerConfiguration {
         let current = settings
         return EnginePlayerConfiguration(
             url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
-            pacing: configuration.pacing, rate: current.rate, maxBitrate: maxBitrate,
+            pacing: configuration.pacing, rate: inAdBreak ? 1 : current.rate, maxBitrate: maxBitrate,
             forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy,
             captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume
         )

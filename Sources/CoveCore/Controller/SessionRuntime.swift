@@ -149,6 +149,8 @@ final class SessionRuntime {
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?
+    /// A plugin reported an ad break the playhead is in: the engine plays at 1× until it ends.
+    var playingAdBreak = false
     /// The volume the app set for this session alone (nil: the controller's).
     var volumeOverride: AudioVolume?
     /// The volume last reported for this session, so only changes are reported.

@@ -32,6 +32,9 @@ struct CoveBench: AsyncParsableCommand {
     @Option(help: "Only run the reliability stress with this many sessions (issue 14: 500) and print it; exits 1 when memory, threads or file descriptors grew.")
     var stress: Int?
 
+    @Option(help: "Only run the frame-callback cost benchmark (issue 20) with this many reps and print it (Markdown).")
+    var outputs: Int?
+
     private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
         let vtt = try ParserBench.webVTT()
         sayWebVTT(vtt)
@@ -57,6 +60,12 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let outputs {
+            try await GStreamerEngine().warmUp()
+            let results = try await OutputBench.run(reps: max(outputs, 1)) { say($0) }
+            say(OutputBench.markdown(results))
+            return
+        }
         if let stress {
             try await GStreamerEngine().warmUp()
             let report = try await StressBench.run(sessions: max(stress, 51), seed: 14) { say($0) }
@@ -142,6 +151,7 @@ struct CoveBench: AsyncParsableCommand {
             if rep > 0 { gaps.append(gap) }
         }
         await server.stop()
+        let outputCosts = try await OutputBench.run(reps: 3) { say($0) }
         var report = Report(raw: raw, cove: cove, load: load, loadAfter: Self.loadAverage())
         report.transitionGaps = gaps
         report.dashRaw = dashRaw
@@ -149,6 +159,7 @@ struct CoveBench: AsyncParsableCommand {
         report.webVTT = vtt
         report.vmap = vmap
         report.mpd = mpd
+        report.outputs = outputCosts
         say(report.text)
         try report.write(to: out)
         say("Wrote \(out)")
@@ -229,6 +240,7 @@ struct Report {
     var webVTT: ParserBench.Result?
     var vmap: ParserBench.Result?
     var mpd: (parse: ParserBench.Result, expand: ParserBench.Result)?
+    var outputs: [OutputBench.Result]?
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -282,6 +294,7 @@ struct Report {
         |---|---|---|---|
         \(String(format: "| End → next first frame | %.0f (%.0f–%.0f) | ≤ 100 ms | %@ |", Self.median(transitionGaps) * 1000, (transitionGaps.min() ?? 0) * 1000, (transitionGaps.max() ?? 0) * 1000, (Self.median(transitionGaps) <= 0.1 ? "met" : "not met") as NSString))
         \(webVTTSection)
+        \(outputs.map(OutputBench.markdown) ?? "")
         """
     }
 

@@ -148,10 +148,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The terminal controls as a component (keys, menus, the bar, screen-reader sentences); `cove play` uses it.
+        .target(
+            name: "CovePlayerControls",
+            dependencies: ["CoveCore", "CovePlayerUI", "CoveSSAI"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline", "CovePlayerControls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

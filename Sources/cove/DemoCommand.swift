@@ -1,3 +1,4 @@
+import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveNetworking

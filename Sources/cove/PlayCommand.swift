@@ -1,3 +1,4 @@
+import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveGStreamer
@@ -106,7 +107,7 @@ func ssaiProvider(upstream: any PlaybackSessionProvider = BasicSessionProvider()
 
 /// Plays a queue and narrates it: events scroll, progress stays on one line.
 struct PlaybackRunner {
-    typealias Outcome = PlaybackSupervisor.Outcome
+    typealias Outcome = PlaybackOutcome
 
     let controller: PlaybackController
     /// Select the text track in this language once the session lists it, and show its cues.
@@ -129,7 +130,7 @@ struct PlaybackRunner {
         for await event in events {
             supervisor.handle(event)
             let t = String(format: "[%7.3f]", Date().timeIntervalSince(start))
-            if let text = describe(event) { status.log("\(t) \(text)") }
+            if let text = EventLogLine.text(for: event) { status.log("\(t) \(text)") }
             switch event {
             case .sessionAdvanced:
                 duration = nil

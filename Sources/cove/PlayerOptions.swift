@@ -1,3 +1,4 @@
+import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveGStreamer
@@ -98,81 +99,4 @@ func mediaURL(_ text: String) throws -> URL {
         throw ValidationError("'\(text)' is neither a URL nor an existing file")
     }
     return path
-}
-
-/// Stops on Ctrl-C: the first one ends playback cleanly, a second one exits at once.
-enum Interrupt {
-    static func install(_ onInterrupt: @escaping @Sendable () -> Void) -> any DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let count = Counter()
-        source.setEventHandler {
-            if count.increment() > 1 { exit(130) }
-            onInterrupt()
-        }
-        source.resume()
-        return source
-    }
-
-    /// Returns on the first Ctrl-C (servers run until then).
-    static func wait() async {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-        let stop = install { continuation.finish() }
-        defer { stop.cancel() }
-        for await _ in stream {}
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func increment() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value
-        }
-    }
-}
-
-/// Text for one event in `cove play`'s log.
-func describe(_ event: PlaybackEvent) -> String? {
-    switch event {
-    case .progress, .lifecycle(_, .bumperProgress), .mediaTransferred: return nil
-    case .sessionAdvanced(let s) where s.bumper != nil:
-        return "Session \(s.id): \(s.video.name ?? "video") (after the bumper “\(s.bumper?.name ?? "")”)"
-    case .lifecycle(_, let e):
-        if let error = e.error { return "\(e.name): \(error.message)" }
-        return e.name
-    case .sessionAdvanced(let s):
-        return "Session \(s.id): \(s.video.name ?? s.source.map { Redaction.redact(url: $0.url) } ?? "video")"
-    case .durationChanged(_, let d):
-        return "Duration \(d.map { Terminal.clock(MediaTime($0).seconds) } ?? "live")"
-    case .cuePointsPassed(_, let p):
-        return "Cue points (\(p.previousTime) → \(p.currentTime)]: " + p.cuePoints.map { "\($0.type)@\($0.position)" }.joined(separator: ", ")
-    case .variantChanged(_, let v):
-        return "Variant \(v.to) (\(v.reason.rawValue)\(v.from.map { ", was \($0)" } ?? ""))"
-    case .variantsDiscovered(_, let ladder):
-        return "Variants: " + ladder.variants.map(\.description).joined(separator: ", ")
-    case .forwardBufferChanged(_, let d):
-        return "Forward buffer \(Terminal.clock(MediaTime(d).seconds))"
-    case .retry(_, let r):
-        return "Retry \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") (\(r.kind.rawValue)) in \(r.delay): \(r.error.message)"
-    case .adSequenceEntered(_, let q):
-        return "Ad break \(q.index + 1): \(q.ads.count) ad\(q.ads.count == 1 ? "" : "s"), \(Terminal.clock(MediaTime(q.duration).seconds)) at content \(Terminal.clock(q.contentTime.seconds))"
-    case .adEntered(_, let a):
-        return "Ad “\(a.title ?? a.adID ?? "untitled")” (\(Terminal.clock(MediaTime(a.duration).seconds)))\(a.clickThroughURL.map { ", learn more: \($0)" } ?? "")"
-    case .adExited(_, let a): return "Ad “\(a.title ?? a.adID ?? "untitled")” ended"
-    case .adSequenceExited(_, let q): return "Ad break \(q.index + 1) ended"
-    case .adProgressed: return nil
-    case .framePresented(_, let f):
-        switch f.cause {
-        case .start: return "First frame"
-        case .seek: return "Frame at seek target"
-        case .bumper: return "First bumper frame"
-        case .resume: return "First frame after the rebuild"
-        case .transition: return "First frame of the preloaded video"
-        }
-    default:
-        return event.description
-    }
 }

@@ -1,31 +1,5 @@
+import CovePlayerControls
 import Foundation
-
-/// Unbuffered output for the CLI: every line is written (and so flushed) as soon as it is produced,
-/// which `--trace` consumers rely on.
-enum Terminal {
-    static let isTTY = isatty(STDOUT_FILENO) == 1
-
-    static func line(_ text: String) {
-        write(text + "\n")
-    }
-
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-
-    static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
-
-    /// Seconds as `m:ss.s`.
-    static func clock(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite else { return "--:--" }
-        let total = max(0, seconds)
-        let minutes = Int(total) / 60
-        let rest = total - Double(minutes * 60)
-        return String(format: "%d:%04.1f", minutes, rest)
-    }
-}
 
 /// A one-line live status that other lines scroll above (TTY), or a line per second (pipes).
 final class StatusLine {

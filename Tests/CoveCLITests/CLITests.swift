@@ -353,6 +353,30 @@ struct CLITests {
         #expect(exited.contains("EXIT=0"), "a clean exit after seeking in the live window: \(exited)")
     }
 
+    /// The captions menu lists the audio tracks too when there is a choice (as the seed's does), and
+    /// choosing one switches the audio; 9/0 step the volume and m mutes.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func theCaptionsMenuListsAudioTracksAndKeysSetTheVolume() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let tmux = try await Self.playInTmux([server.url(.alternateAudio).absoluteString])
+        defer { tmux.stop() }
+        _ = try await Self.pause(tmux)
+        try await tmux.send("c")
+        try await tmux.waitForScreen("the menu with both audio tracks before the captions") {
+            $0.contains("1 Audio: English") && $0.contains("2 Audio: French") && $0.contains("3 Off")
+        }
+        try await tmux.send("2")
+        try await tmux.waitForScreen("French audio chosen") { $0.contains("Audio: French") && !$0.contains("1 Audio: English") }
+        try await tmux.send("9")
+        try await tmux.waitForScreen("the volume a step down") { $0.contains("90 %") }
+        try await tmux.send("m")
+        try await tmux.waitForScreen("muted") { $0.contains("🔇 90 %") }
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=0") }
+    }
+
     /// The same control bar on a DASH video (issue 16: the UI works on DASH as on HLS): seeking, the captions
     /// menu listing the MPD's WebVTT text set, and the bitrate menu listing its video representations.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))

@@ -1,3 +1,4 @@
+import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CovePlayerUI
@@ -32,13 +33,13 @@ struct ControlOptions: ParsableArguments {
     }
 
     /// The interactive runner when controls are on, nil for the plain event log.
-    func runner(controller: PlaybackController, captionLanguage: String?) -> ControlsRunner? {
+    func runner(controller: PlaybackController, captionLanguage: String?) -> TerminalPlayerControls? {
         guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
         let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
         let options = (try? PlayerUIOptions(
             jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)),
             hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)),
             keepControlsVisible: hideControls == nil)) ?? .standard
-        return ControlsRunner(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
+        return TerminalPlayerControls(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
     }
 }

@@ -1,32 +1,34 @@
 import CoveCore
 import CoveSSAI
 
+/// How playback finished: to its end, failed, quit from the keyboard (a normal way out), or
+/// interrupted by a signal.
+public enum PlaybackOutcome: Sendable { case ended, failed, quit, interrupted }
+
 /// What both `cove play` front ends (the plain event log and the control bar) do with the
 /// controller's events beyond showing them: decide when playback is over and how it ended, hold
 /// sessions to the requested caption language, and collect SSAI sessions so their last beacons are
 /// sent before the command exits.
-struct PlaybackSupervisor {
-    /// How playback finished: to its end, failed, quit from the keyboard (a normal way out), or
-    /// interrupted by a signal.
-    enum Outcome { case ended, failed, quit, interrupted }
+public struct PlaybackSupervisor {
+    public typealias Outcome = PlaybackOutcome
 
     let controller: PlaybackController
     let videos: [Video]
     let autoAdvance: Bool
     let captionLanguage: String?
 
-    private(set) var outcome = Outcome.interrupted
+    public private(set) var outcome = Outcome.interrupted
     private var failed = false
     private var ssaiSessions: [SSAISession] = []
 
-    init(controller: PlaybackController, videos: [Video], autoAdvance: Bool, captionLanguage: String?) {
+    public init(controller: PlaybackController, videos: [Video], autoAdvance: Bool, captionLanguage: String?) {
         self.controller = controller
         self.videos = videos
         self.autoAdvance = autoAdvance
         self.captionLanguage = captionLanguage
     }
 
-    mutating func handle(_ event: PlaybackEvent) {
+    public mutating func handle(_ event: PlaybackEvent) {
         switch event {
         case .sessionAdvanced(let session):
             if let ssai = session.ssai { ssaiSessions.append(ssai) }
@@ -61,16 +63,16 @@ struct PlaybackSupervisor {
     }
 
     /// The viewer quit.
-    mutating func quit() {
+    public mutating func quit() {
         outcome = .quit
         controller.shutdown()
     }
 
     /// Whether a failure has been seen (for the front end's status).
-    var hasFailed: Bool { failed }
+    public var hasFailed: Bool { failed }
 
     /// Sends what the played SSAI sessions still owe (a post-roll's complete is due as playback ends).
-    func finish() async {
+    public func finish() async {
         for ssai in ssaiSessions { await ssai.drainBeacons() }
     }
 

@@ -3,13 +3,13 @@ import Foundation
 /// The terminal in raw mode while the control bar is up: keys arrive one by one, unechoed; the
 /// cursor is hidden. Everything is put back on `restore()` — also on exit and on a fatal signal,
 /// so a crashed player never leaves the user's shell without echo.
-final class RawTerminal: @unchecked Sendable {
+public final class RawTerminal: @unchecked Sendable {
     private var original = termios()
     private var active = false
     private let lock = NSLock()
 
     /// Both ends must be a terminal for controls (a pipe or a file gets the plain log).
-    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+    public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
     /// Terminal width in columns (80 when unknown).
     static var columns: Int {

@@ -3,19 +3,31 @@ import CovePlayerUI
 import CoveSSAI
 import Foundation
 
-/// `cove play` with the seed's PlayerUI re-thought for a terminal: a control bar under the event
-/// log, driven from the keyboard, or — `--accessible` — plain sentences instead of redraws.
+/// The seed's PlayerUI re-thought for a terminal, as a component any app can run (`cove play` is one
+/// user): a control bar under the event log, driven from the keyboard, or — `accessible` — plain
+/// sentences instead of redraws. Keys: space, arrows, `j`, the captions-and-audio menu (`c`), the
+/// bitrate menu (`b`), rate (`+`/`-`), volume (`9`/`0`) and mute (`m`), previews (`,`/`.`), ads (`s`, `l`),
+/// live (`g`), quit (`q`).
 ///
 /// One loop handles controller events, keys and a redraw tick in order (the controller's own
 /// single-loop rule), so the model below is only ever touched here.
-struct ControlsRunner {
+public struct TerminalPlayerControls {
     let controller: PlaybackController
     let options: PlayerUIOptions
     let localizer: Localizer
     let accessible: Bool
     var captionLanguage: String? = nil
 
-    static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions · b bitrate · +/- rate · s skip ad · l learn more · g go to live · q quit"
+    /// `captionLanguage`: the text track to select once a session lists it.
+    public init(controller: PlaybackController, options: PlayerUIOptions = .standard, localizer: Localizer, accessible: Bool = false, captionLanguage: String? = nil) {
+        self.controller = controller
+        self.options = options
+        self.localizer = localizer
+        self.accessible = accessible
+        self.captionLanguage = captionLanguage
+    }
+
+    public static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions and audio · b bitrate · +/- rate · 9/0 volume · m mute · s skip ad · l learn more · g go to live · q quit"
 
     private enum Input: Sendable {
         case event(PlaybackEvent)
@@ -28,7 +40,8 @@ struct ControlsRunner {
         case eventsEnded
     }
 
-    /// The two menus: captions (Off and each text track) and bitrate (Auto and each variant).
+    /// The two menus: captions and audio (each audio track when there is a choice, then Off and each
+    /// text track, as the seed's captions menu lists both) and bitrate (Auto and each variant).
     private enum Menu {
         case captions(items: [(title: String, track: MediaTrack?)], selected: Int)
         case bitrate(menu: BitrateMenu, selected: Int)
@@ -74,7 +87,8 @@ struct ControlsRunner {
         var image: String?
     }
 
-    func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackRunner.Outcome {
+    /// Plays `videos` with the controls until they end, fail, the viewer quits or Ctrl-C.
+    public func play(_ videos: [Video], seekTo: Double? = nil, autoAdvance: Bool = false) async -> PlaybackOutcome {
         let terminal = RawTerminal()
         let interactive = RawTerminal.isInteractive
         if interactive { terminal.enable() }
@@ -124,7 +138,7 @@ struct ControlsRunner {
                 guard model.preview?.time == time else { break }  // the viewer has moved on
                 model.preview = Preview(time: time, thumbnail: thumbnail, image: image)
             case .event(let event):
-                if let text = describe(event) { screen.log(text) }
+                if let text = EventLogLine.text(for: event) { screen.log(text) }
                 supervisor.handle(event)
                 if case .lifecycle(_, .ready) = event, let seekTo { controller.seek(to: .seconds(seekTo)) }
                 update(model, with: event, failed: supervisor.hasFailed)
@@ -313,14 +327,24 @@ struct ControlsRunner {
         case .character("c"):
             guard let session = model.session else { return }
             let tracks = session.textTrackGroup.tracks
-            let items = [(localizer.string(.off), MediaTrack?.none)] + tracks.map { (controller.title(for: $0), Optional($0)) }
-            let selected = session.selectedTextTrack.flatMap { chosen in tracks.firstIndex(of: chosen).map { $0 + 1 } } ?? 0
+            let audio = session.audioTrackGroup.tracks
+            // One audio track is no choice: the audio section is listed only when there are several.
+            let audioItems = audio.count > 1 ? audio.map { (localizer.string(.audio) + ": " + controller.title(for: $0), Optional($0)) } : []
+            let items = audioItems + [(localizer.string(.off), MediaTrack?.none)] + tracks.map { (controller.title(for: $0), Optional($0)) }
+            let selected = audioItems.count + (session.selectedTextTrack.flatMap { chosen in tracks.firstIndex(of: chosen).map { $0 + 1 } } ?? 0)
             model.menu = .captions(items: items, selected: selected)
         case .character("b"):
             guard let session = model.session else { return }
             let menu = BitrateMenu(ladder: session.variants, localizer: localizer)
             let selected = menu.index(ofBitrate: controller.preferredPeakBitRate ?? 0) ?? 0
             model.menu = .bitrate(menu: menu, selected: selected)
+        case .character("9"), .character("0"):
+            controller.volume = min(1, max(0, ((controller.volume * 10).rounded() + (key == .character("0") ? 1 : -1)) / 10))
+            if controller.isMuted { controller.isMuted = false }
+            model.message = Self.volumeText(controller.volume, muted: false)
+        case .character("m"):
+            controller.isMuted.toggle()
+            model.message = Self.volumeText(controller.volume, muted: controller.isMuted)
         case .character("+"), .character("="), .character("-"):
             let step = key == .character("-") ? -0.25 : 0.25
             controller.playbackRate = min(4, max(0.25, controller.playbackRate + step))
@@ -366,8 +390,13 @@ struct ControlsRunner {
         model.menu = nil
         switch menu {
         case .captions(let items, _):
-            model.session?.selectTextTrack(items[selected].track)
-            model.message = localizer.string(.captionsSelection, [.name: items[selected].title])
+            if let track = items[selected].track, track.kind == .audio {
+                model.session?.selectAudioTrack(track)
+                model.message = localizer.string(.audioSelection, [.name: controller.title(for: track)])
+            } else {
+                model.session?.selectTextTrack(items[selected].track)
+                model.message = localizer.string(.captionsSelection, [.name: items[selected].title])
+            }
         case .bitrate(let bitrates, _):
             let option = bitrates.options[selected]
             controller.setPreferredPeakBitRate(option.isAutomatic ? nil : option.bitrate)
@@ -375,6 +404,11 @@ struct ControlsRunner {
             model.bar.bitrateLabel = option.isAutomatic ? localizer.string(.auto) : String(option.title.split(separator: "·").first ?? Substring(option.title)).trimmingCharacters(in: .whitespaces)
             model.message = localizer.string(.bitrateSelection, [.name: option.title])
         }
+    }
+
+    /// "🔈 50 %", "🔇 50 %": the level as the viewer set it (symbols, so no language needs a string).
+    static func volumeText(_ level: Double, muted: Bool) -> String {
+        (muted ? "🔇 " : "🔈 ") + "\(Int((level * 100).rounded())) %"
     }
 
     /// "1×", "1.25×", "0.5×": the rate with no trailing zeros.

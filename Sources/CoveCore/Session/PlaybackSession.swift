@@ -101,13 +101,13 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
         selectTextTrack(track)
     }
 
-    /// Disposes of the session: the controller stops it, closes its player and reports `terminate`.
     /// Gives this session a volume of its own (nil: follow the controller's `volume` and `isMuted` again).
     /// Applies while the session is current or preloaded; reported back as `.volumeChanged`.
     public func setVolume(_ volume: AudioVolume?) {
         send(.command(.setSessionVolume(sessionID: id, volume)))
     }
 
+    /// Disposes of the session: the controller stops it, closes its player and reports `terminate`.
     public func terminate() {
         send(.command(.terminateSession(id)))
     }

@@ -9,10 +9,22 @@
 
 static XErrorHandler cove_previous_x_handler = NULL;
 static gint cove_x_errors = 0;
+static GMutex cove_x_windows_lock;
+static GHashTable *cove_x_windows = NULL;  // embedded window ID → how many pipelines use it
+
+static gboolean cove_x_window_registered(XID resource) {
+    g_mutex_lock(&cove_x_windows_lock);
+    gboolean found = cove_x_windows && g_hash_table_contains(cove_x_windows, GUINT_TO_POINTER((guint)resource));
+    g_mutex_unlock(&cove_x_windows_lock);
+    return found;
+}
 
 static int cove_x_error_handler(Display *display, XErrorEvent *event) {
-    g_atomic_int_inc(&cove_x_errors);
-    // The app's own handler (not Xlib's default, which exits) still hears about its errors.
+    if (cove_x_window_registered(event->resourceid)) {
+        // Drawing into an embedded window the app has destroyed: not worth ending the process for.
+        g_atomic_int_inc(&cove_x_errors);
+        return 0;
+    }
     if (cove_previous_x_handler) return cove_previous_x_handler(display, event);
     return 0;
 }
@@ -20,13 +32,27 @@ static int cove_x_error_handler(Display *display, XErrorEvent *event) {
 void cove_install_x_error_handler(void) {
     static gsize installed = 0;
     if (g_once_init_enter(&installed)) {
-        XErrorHandler previous = XSetErrorHandler(cove_x_error_handler);
-        // XSetErrorHandler(NULL) restores the default; comparing with it tells an app's handler from Xlib's.
-        XSetErrorHandler(NULL);
-        XErrorHandler fallback = XSetErrorHandler(cove_x_error_handler);
-        cove_previous_x_handler = (previous == fallback) ? NULL : previous;
+        cove_previous_x_handler = XSetErrorHandler(cove_x_error_handler);
         g_once_init_leave(&installed, 1);
     }
+}
+
+void cove_x_register_window(guint32 window) {
+    g_mutex_lock(&cove_x_windows_lock);
+    if (!cove_x_windows) cove_x_windows = g_hash_table_new(g_direct_hash, g_direct_equal);
+    guint count = GPOINTER_TO_UINT(g_hash_table_lookup(cove_x_windows, GUINT_TO_POINTER(window)));
+    g_hash_table_insert(cove_x_windows, GUINT_TO_POINTER(window), GUINT_TO_POINTER(count + 1));
+    g_mutex_unlock(&cove_x_windows_lock);
+}
+
+void cove_x_unregister_window(guint32 window) {
+    g_mutex_lock(&cove_x_windows_lock);
+    if (cove_x_windows) {
+        guint count = GPOINTER_TO_UINT(g_hash_table_lookup(cove_x_windows, GUINT_TO_POINTER(window)));
+        if (count <= 1) g_hash_table_remove(cove_x_windows, GUINT_TO_POINTER(window));
+        else g_hash_table_insert(cove_x_windows, GUINT_TO_POINTER(window), GUINT_TO_POINTER(count - 1));
+    }
+    g_mutex_unlock(&cove_x_windows_lock);
 }
 
 gint cove_x_error_count(void) {
@@ -71,6 +97,12 @@ void cove_xcb_disconnect(void *connection) {
 
 GstSample *cove_appsink_pull(GstElement *appsink, guint64 timeout_ns) {
     return gst_app_sink_try_pull_sample(GST_APP_SINK(appsink), timeout_ns);
+}
+
+GstSample *cove_sink_last_sample(GstElement *sink) {
+    GstSample *sample = NULL;
+    g_object_get(sink, "last-sample", &sample, NULL);
+    return sample;
 }
 
 struct CoveMappedFrame {

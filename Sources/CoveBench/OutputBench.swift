@@ -60,8 +60,8 @@ enum OutputBench {
     private static func measure(output: String, movie: URL) async throws -> (Double, (delivered: Int, dropped: Int)) {
         let receiver: VideoFrameReceiver?
         switch output {
-        case "frames-rgba": receiver = VideoFrameReceiver(format: .rgba) { frame in _ = frame.planes.first?.bytes.first }
-        case "frames-i420": receiver = VideoFrameReceiver(format: .i420) { frame in _ = frame.planes.first?.bytes.first }
+        case "frames-rgba": receiver = VideoFrameReceiver(format: .rgba) { frame in _ = frame.withUnsafeBytes { $0.first } }
+        case "frames-i420": receiver = VideoFrameReceiver(format: .i420) { frame in _ = frame.withUnsafeBytes { $0.first } }
         default: receiver = nil
         }
         let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: receiver.map { .frames($0) } ?? .headless)

@@ -68,6 +68,7 @@ final class PipelineOutputs: @unchecked Sendable {
     deinit {
         if let captionOverlay { gst_object_unref(captionOverlay.object) }
         if let embedding {
+            cove_x_unregister_window(embedding.window)
             gst_object_unref(embedding.scaler.object)
             gst_object_unref(embedding.sink.object)
             cove_xcb_disconnect(embedding.connection)
@@ -148,14 +149,20 @@ final class PipelineOutputs: @unchecked Sendable {
             cove_xcb_disconnect(connection)
             throw PlaybackError(.outputUnavailable, "There is no X11 window 0x\(String(id, radix: 16)) on display \"\(displayName)\"; pass the ID of a window that exists (and is not destroyed before playback ends)")
         }
-        guard let scaler = gst_bin_get_by_name(bin.bin, "cove-window-size"), let sink = gst_bin_get_by_name(bin.bin, "cove-video-sink") else {
+        guard let scaler = gst_bin_get_by_name(bin.bin, "cove-window-size") else {
             cove_xcb_disconnect(connection)
-            throw PlaybackError(.engineFailure, "The embedded video output lacks its scaler or sink")
+            throw PlaybackError(.engineFailure, "The embedded video output lacks its scaler")
+        }
+        guard let sink = gst_bin_get_by_name(bin.bin, "cove-video-sink") else {
+            gst_object_unref(UnsafeMutableRawPointer(scaler))
+            cove_xcb_disconnect(connection)
+            throw PlaybackError(.engineFailure, "The embedded video output lacks its sink")
         }
         let embedding = Embedding(scaler: ElementRef(pointer: scaler), sink: ElementRef(pointer: sink), connection: connection, window: UInt32(id), display: displayName)
-        // The app may destroy its window before playback stops: the sink's drawing errors must not end
-        // the process (Xlib's default handler exits).
+        // The app may destroy its window before playback stops: the sink's drawing errors about it must
+        // not end the process (Xlib's default handler exits). Unregistered in deinit.
         cove_install_x_error_handler()
+        cove_x_register_window(UInt32(id))
         _ = cove_set_window_handle(sink, guintptr(id))
         setScale(embedding, width: width, height: height)
         return embedding
@@ -173,43 +180,60 @@ final class PipelineOutputs: @unchecked Sendable {
     func start(decoderOffset: @escaping @Sendable () -> Double) {
         var threads: [Thread] = []
         if case .frames(let receiver) = configuration.videoOutput, let sink = gst_bin_get_by_name(videoSink.bin, "cove-video-sink") {
-            threads.append(puller(name: "cove-frames", sink: ElementRef(pointer: sink)) { sample, last in
+            threads.append(puller(name: "cove-frames", sink: ElementRef(pointer: sink), deliversPreroll: true) { sample, last in
                 Self.deliverFrame(sample, to: receiver, decoderOffset: decoderOffset(), last: &last)
             })
         }
         if case .samples(let receiver) = configuration.audioOutput, let sink = gst_bin_get_by_name(audioSink.bin, "cove-audio-sink") {
-            threads.append(puller(name: "cove-samples", sink: ElementRef(pointer: sink)) { sample, _ in
+            threads.append(puller(name: "cove-samples", sink: ElementRef(pointer: sink), deliversPreroll: false) { sample, _ in
                 Self.deliverSamples(sample, to: receiver, decoderOffset: decoderOffset())
             })
         }
-        var timer: WindowTimer?
-        if let embedding {
-            let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cove-window-watch"))
-            source.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-            source.setEventHandler { [weak self] in self?.followWindow(embedding) }
-            timer = WindowTimer(source: source)
-        }
         let started = state.withLock { s -> Bool in
             guard !s.closed else { return false }
-            s.windowTimer = timer
+            if let embedding {
+                let source = DispatchSource.makeTimerSource(queue: windowQueue)
+                source.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+                source.setEventHandler { [weak self] in self?.followWindow(embedding) }
+                s.windowTimer = WindowTimer(source: source)
+            }
             return true
         }
         // Closed already: the threads see it at once and end (each releases its sink).
         for thread in threads { thread.start() }
-        if started { timer?.source.resume() }
+        if started { state.withLock { $0.windowTimer }?.source.resume() }
     }
 
-    /// A thread that pulls the appsink's samples until the outputs close (the appsink returns at once
-    /// when the pipeline stops, and at least every 100 ms).
-    private func puller(name: String, sink: ElementRef, handle: @escaping @Sendable (OpaquePointer, inout Int?) -> Void) -> Thread {
+    /// The window watch's queue: `close()` waits on it for a resize in progress.
+    private let windowQueue = DispatchQueue(label: "cove-window-watch")
+    /// Wakes a puller that found its appsink stopped (it returns at once then) when the outputs close.
+    private let closing = DispatchSemaphore(value: 0)
+
+    /// A thread that pulls the appsink's samples until the outputs close. A stopped appsink (the pipeline
+    /// not yet or no longer running, or at its end) answers at once with nothing: the thread then waits
+    /// 50 ms, or until close, instead of spinning. Whenever nothing came, the sink's last sample is looked
+    /// at, so the frame shown after a seek while paused reaches the app too (`deliversPreroll`; a frame
+    /// already handed over — the same one coming again once playing — is not handed over twice).
+    private func puller(name: String, sink: ElementRef, deliversPreroll: Bool, handle: @escaping @Sendable (OpaquePointer, inout Int?) -> Void) -> Thread {
+        let closing = self.closing
         let thread = Thread { [weak self] in
             var last: Int?
+            defer { gst_object_unref(sink.object) }
             while let self, !self.isClosed {
-                guard let sample = cove_appsink_pull(sink.pointer, 100_000_000) else { continue }
-                handle(sample, &last)
-                gst_sample_unref(sample)
+                let asked = ContinuousClock.now
+                if let sample = cove_appsink_pull(sink.pointer, 100_000_000) {
+                    handle(sample, &last)
+                    gst_sample_unref(sample)
+                    continue
+                }
+                if deliversPreroll, let preroll = cove_sink_last_sample(sink.pointer) {
+                    handle(preroll, &last)
+                    gst_sample_unref(preroll)
+                }
+                if ContinuousClock.now - asked < .milliseconds(50) {
+                    _ = closing.wait(timeout: .now() + .milliseconds(50))
+                }
             }
-            gst_object_unref(sink.object)
         }
         thread.name = name
         return thread
@@ -227,13 +251,18 @@ final class PipelineOutputs: @unchecked Sendable {
         var fpsN: gint = 0
         var fpsD: gint = 1
         guard let mapped = cove_video_frame_map(sample, &width, &height, &planeCount, &time, &fpsN, &fpsD) else { return }
+        // A preroll frame comes again from the stream once playing starts: hand it over once.
+        if time >= 0, time == last {
+            cove_video_frame_release(mapped)
+            return
+        }
         let handle = MappedFrame(pointer: mapped)
-        var planes: [VideoFrame.Plane] = []
+        var planes: [(layout: VideoFrame.Plane, bytes: UnsafeRawBufferPointer)] = []
         for index in 0..<planeCount {
             var stride: gint = 0
             var rows: gint = 0
             guard let base = cove_video_frame_plane(mapped, index, &stride, &rows) else { continue }
-            planes.append(VideoFrame.Plane(bytes: UnsafeRawBufferPointer(start: base, count: Int(stride) * Int(rows)), stride: Int(stride), rows: Int(rows)))
+            planes.append((VideoFrame.Plane(stride: Int(stride), rows: Int(rows)), UnsafeRawBufferPointer(start: base, count: Int(stride) * Int(rows))))
         }
         var skipped = 0
         if time >= 0, let previous = last, fpsN > 0, fpsD > 0 {
@@ -351,5 +380,9 @@ final class PipelineOutputs: @unchecked Sendable {
             return s.windowTimer
         }
         timer?.source.cancel()
+        // A resize in progress finishes before the pipeline is torn down (cancel does not wait for it).
+        windowQueue.sync {}
+        closing.signal()
+        closing.signal()
     }
 }

@@ -10,11 +10,14 @@ gboolean cove_set_window_handle(GstElement *sink, guintptr handle);
 /// Asks the sink to redraw its last frame (after the window was resized or uncovered).
 void cove_overlay_expose(GstElement *sink);
 
-/// Makes X protocol errors non-fatal for the process (counted instead): Xlib's default handler exits,
-/// and an app may destroy the window the video is embedded in before playback has stopped. Installed
-/// once; a handler the app had installed before keeps being called.
+/// Makes X protocol errors about the windows registered here non-fatal (counted instead): Xlib's default
+/// handler exits, and an app may destroy the window the video is embedded in before playback has
+/// stopped. Every other error goes to the handler that was installed before (the app's, or Xlib's).
+/// Installed once per process.
 void cove_install_x_error_handler(void);
-/// X errors seen since the handler was installed.
+void cove_x_register_window(guint32 window);
+void cove_x_unregister_window(guint32 window);
+/// X errors about registered windows swallowed so far.
 gint cove_x_error_count(void);
 
 /// An XCB connection to `display` (NULL: $DISPLAY); NULL when the display cannot be reached.
@@ -25,6 +28,9 @@ void cove_xcb_disconnect(void *connection);
 
 /// The next sample of an appsink, waiting at most `timeout_ns`; NULL on timeout, end of stream or flush.
 GstSample *cove_appsink_pull(GstElement *appsink, guint64 timeout_ns);
+/// The sink's last sample (`last-sample`: the frame shown now, also while paused after a seek); NULL
+/// when none.
+GstSample *cove_sink_last_sample(GstElement *sink);
 
 /// A video sample mapped for reading, its buffer held until `cove_video_frame_release`.
 typedef struct CoveMappedFrame CoveMappedFrame;

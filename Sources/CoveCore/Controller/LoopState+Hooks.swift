@@ -113,7 +113,8 @@ extension LoopState {
             // The picture shows what the events say, at the same moment.
             if configuration.captionsOnPicture { runtime.player?.showCaptions(cues) }
         }
-        let rate = max(settings.rate, 0.1)
+        // Ad breaks play at 1× whatever the app's rate.
+        let rate = runtime.playingAdBreak ? 1 : max(settings.rate, 0.1)
         let next = runtime.isPlaying ? index?.nextChange(after: position) : nil
         // Progress reports come several times a second: a wake-up already set for this boundary stands.
         if let next, runtime.cueTask != nil, runtime.cueWake?.boundary == next, runtime.cueWake?.rate == rate { return }

@@ -138,18 +138,22 @@ public final class PlaybackController: Sendable {
     /// `.volumeChanged` once the engine applied it.
     public var volume: Double {
         get { shared.settings.withLock { $0.volume.level } }
-        set { setVolume(AudioVolume(level: newValue, isMuted: isMuted)) }
+        set { changeVolume { AudioVolume(level: newValue, isMuted: $0.isMuted) } }
     }
 
     /// Silences every session that has no volume of its own, keeping the level for unmuting.
     public var isMuted: Bool {
         get { shared.settings.withLock { $0.volume.isMuted } }
-        set { setVolume(AudioVolume(level: volume, isMuted: newValue)) }
+        set { changeVolume { AudioVolume(level: $0.level, isMuted: newValue) } }
     }
 
-    private func setVolume(_ volume: AudioVolume) {
-        shared.settings.withLock { $0.volume = volume }
-        loop.send(.command(.setVolume(volume)))
+    /// Level and mute change together under one lock (two threads setting one each lose neither); the
+    /// commands reach the loop in the order of the changes.
+    private func changeVolume(_ change: (AudioVolume) -> AudioVolume) {
+        shared.settings.withLock { settings in
+            settings.volume = change(settings.volume)
+            loop.send(.command(.setVolume(settings.volume)))
+        }
     }
 
     /// Caps adaptive streaming at `bitsPerSecond` for the current session and every later one;

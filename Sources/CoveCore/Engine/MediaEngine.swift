@@ -57,6 +57,10 @@ public protocol EnginePlayer: AnyObject, Sendable {
 
 extension EnginePlayer {
     public var choosesSeekVariant: Bool { false }
+    /// Engines without volume control ignore it (and report no `.volumeChanged`).
+    public func setVolume(_ volume: AudioVolume) {}
+    /// Engines that draw no captions ignore them (the cue events are reported either way).
+    public func showCaptions(_ cues: [TextCue]) {}
 }
 
 /// How the engine presents video: the seed's view strategy, chosen per controller.

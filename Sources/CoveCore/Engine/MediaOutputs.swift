@@ -37,8 +37,9 @@ public final class VideoFrameReceiver: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-/// One decoded picture. Its pixels stay valid for as long as the frame is referenced (the engine's
-/// buffer is held until then): keep a frame only as long as it is needed, or copy it with `data(plane:)`.
+/// One decoded picture. Its pixels are read inside `withUnsafeBytes(plane:_:)` (the engine's buffer is
+/// held for as long as the frame is referenced): keep a frame only as long as it is needed, or copy it
+/// with `data(plane:)`.
 public final class VideoFrame: @unchecked Sendable {
     public enum PixelFormat: String, Sendable, Hashable {
         /// One plane, 4 bytes per pixel: red, green, blue, alpha.
@@ -47,14 +48,12 @@ public final class VideoFrame: @unchecked Sendable {
         case i420
     }
 
-    /// One plane of pixels: `stride` bytes per row (at least the row's width in bytes), `rows` rows.
-    public struct Plane: @unchecked Sendable {
-        public let bytes: UnsafeRawBufferPointer
+    /// One plane's layout: `stride` bytes per row (at least the row's width in bytes), `rows` rows.
+    public struct Plane: Sendable, Hashable {
         public let stride: Int
         public let rows: Int
 
-        public init(bytes: UnsafeRawBufferPointer, stride: Int, rows: Int) {
-            self.bytes = bytes
+        public init(stride: Int, rows: Int) {
             self.stride = stride
             self.rows = rows
         }
@@ -66,32 +65,48 @@ public final class VideoFrame: @unchecked Sendable {
     /// The frame's presentation time on the media timeline.
     public let presentationTime: MediaTime
     public let planes: [Plane]
+    /// The planes' bytes: valid while the frame lives, never handed out beyond a closure.
+    private let storage: [UnsafeRawBufferPointer]
     private let release: @Sendable () -> Void
 
-    /// For engines: `release` runs once when the frame is no longer referenced.
-    public init(width: Int, height: Int, format: PixelFormat, presentationTime: MediaTime, planes: [Plane], release: @escaping @Sendable () -> Void) {
+    /// For engines: `bytes` (one buffer per plane, `stride × rows` long) stay valid until `release`,
+    /// which runs once when the frame is no longer referenced.
+    public init(
+        width: Int, height: Int, format: PixelFormat, presentationTime: MediaTime, planes: [(layout: Plane, bytes: UnsafeRawBufferPointer)],
+        release: @escaping @Sendable () -> Void
+    ) {
         self.width = width
         self.height = height
         self.format = format
         self.presentationTime = presentationTime
-        self.planes = planes
+        self.planes = planes.map(\.layout)
+        self.storage = planes.map(\.bytes)
         self.release = release
     }
 
     deinit { release() }
 
+    /// Runs `body` with `plane`'s bytes (stride included; empty for a plane that does not exist). The
+    /// pointer must not escape `body`: the frame may be released right after.
+    public func withUnsafeBytes<Result>(plane: Int = 0, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) {
+            try body(storage.indices.contains(plane) ? storage[plane] : UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
     /// A copy of `plane`'s bytes (stride included).
     public func data(plane: Int = 0) -> Data {
-        guard planes.indices.contains(plane) else { return Data() }
-        return Data(planes[plane].bytes)
+        withUnsafeBytes(plane: plane) { Data($0) }
     }
 
     /// The RGBA pixel at (`x`, `y`), nil outside the picture or for planar formats.
     public func rgbaPixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8)? {
         guard format == .rgba, let plane = planes.first, x >= 0, y >= 0, x < width, y < height else { return nil }
         let offset = y * plane.stride + x * 4
-        guard offset + 3 < plane.bytes.count else { return nil }
-        return (plane.bytes[offset], plane.bytes[offset + 1], plane.bytes[offset + 2], plane.bytes[offset + 3])
+        return withUnsafeBytes(plane: 0) { bytes in
+            guard offset + 3 < bytes.count else { return nil }
+            return (bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3])
+        }
     }
 }
 

@@ -328,8 +328,10 @@ public struct TerminalPlayerControls {
             guard let session = model.session else { return }
             let tracks = session.textTrackGroup.tracks
             let audio = session.audioTrackGroup.tracks
-            // One audio track is no choice: the audio section is listed only when there are several.
-            let audioItems = audio.count > 1 ? audio.map { (localizer.string(.audio) + ": " + controller.title(for: $0), Optional($0)) } : []
+            // One audio track is no choice: the audio section is listed only when there are several; the
+            // one playing is ticked (the cursor starts on the captions choice).
+            let playing = session.selectedAudioTrack
+            let audioItems = audio.count > 1 ? audio.map { (localizer.string(.audio) + ": " + controller.title(for: $0) + ($0 == playing ? " ✓" : ""), Optional($0)) } : []
             let items = audioItems + [(localizer.string(.off), MediaTrack?.none)] + tracks.map { (controller.title(for: $0), Optional($0)) }
             let selected = audioItems.count + (session.selectedTextTrack.flatMap { chosen in tracks.firstIndex(of: chosen).map { $0 + 1 } } ?? 0)
             model.menu = .captions(items: items, selected: selected)

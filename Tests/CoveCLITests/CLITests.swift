@@ -365,10 +365,13 @@ struct CLITests {
         _ = try await Self.pause(tmux)
         try await tmux.send("c")
         try await tmux.waitForScreen("the menu with both audio tracks before the captions") {
-            $0.contains("1 Audio: English") && $0.contains("2 Audio: French") && $0.contains("3 Off")
+            $0.contains("1 Audio: English ✓") && $0.contains("2 Audio: French") && $0.contains("3 Off")
         }
         try await tmux.send("2")
         try await tmux.waitForScreen("French audio chosen") { $0.contains("Audio: French") && !$0.contains("1 Audio: English") }
+        try await tmux.send("c")
+        try await tmux.waitForScreen("French ticked now") { $0.contains("2 Audio: French ✓") && !$0.contains("English ✓") }
+        try await tmux.send("Escape")
         try await tmux.send("9")
         try await tmux.waitForScreen("the volume a step down") { $0.contains("90 %") }
         try await tmux.send("m")

@@ -28,10 +28,10 @@ public enum ProcessRunner {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let out = Pipe.closedOnExec()
-        let err = Pipe.closedOnExec()
-        process.standardOutput = out
-        process.standardError = err
+        let out = try ClosedOnExecPipe()
+        let err = try ClosedOnExecPipe()
+        process.standardOutput = out.writing
+        process.standardError = err.writing
         process.standardInput = FileHandle.nullDevice
         let exited = AsyncStream.makeStream(of: Int32.self)
         process.terminationHandler = { finished in
@@ -39,8 +39,11 @@ public enum ProcessRunner {
             exited.continuation.finish()
         }
         try process.run()
-        async let output = drain(out.fileHandleForReading)
-        async let errors = drain(err.fileHandleForReading)
+        // The child has its copies: the reader sees the end when the child (and only the child) is done.
+        try? out.writing.close()
+        try? err.writing.close()
+        async let output = drain(out.reading)
+        async let errors = drain(err.reading)
         var status: Int32 = -1
         for await code in exited.stream { status = code }
         return Result(status: status, stdout: await output, stderr: await errors)
@@ -90,8 +93,8 @@ extension ProcessRunner {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        let out = Pipe.closedOnExec()
-        process.standardOutput = out
+        let out = try ClosedOnExecPipe()
+        process.standardOutput = out.writing
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         let (lines, lineSink) = AsyncStream.makeStream(of: String.self)
@@ -101,7 +104,8 @@ extension ProcessRunner {
             exitSink.finish()
         }
         try process.run()
-        let handle = out.fileHandleForReading
+        try? out.writing.close()
+        let handle = out.reading
         Thread.detachNewThread {
             var pending = Data()
             while true {
@@ -120,15 +124,23 @@ extension ProcessRunner {
     }
 }
 
-extension Pipe {
-    /// A pipe whose descriptors other programs started meanwhile do not inherit (the child still gets its end
-    /// as standard output: the copy made for it is not closed on exec). Without it, a long-lived process that
-    /// another test starts at the same moment keeps the write end open, and the reader never sees the end.
-    static func closedOnExec() -> Pipe {
-        let pipe = Pipe()
-        for descriptor in [pipe.fileHandleForReading.fileDescriptor, pipe.fileHandleForWriting.fileDescriptor] {
-            _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) | FD_CLOEXEC)
-        }
-        return pipe
+/// A pipe made with its close-on-exec flag already set (`pipe2(O_CLOEXEC)`, one atomic call): no program
+/// another thread starts at that moment inherits it. (Setting the flag after `pipe()` left a window in which
+/// a tmux server that a CLI test started inherited a kill-test child's output pipe and held it open for its
+/// 600 s, so the test waited that long for the end of the output.) The child still gets its end as standard
+/// output: the copy made for it is not closed on exec. Close `writing` in the parent once the child runs.
+/// glibc's `pipe2` (a GNU extension the Glibc module does not export).
+@_silgen_name("pipe2")
+private func systemPipe2(_ descriptors: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
+
+struct ClosedOnExecPipe {
+    let reading: FileHandle
+    let writing: FileHandle
+
+    init() throws {
+        var descriptors: [Int32] = [0, 0]
+        guard systemPipe2(&descriptors, O_CLOEXEC) == 0 else { throw RecorderError(description: "pipe2 failed: errno \(errno)") }
+        reading = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
+        writing = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
     }
 }

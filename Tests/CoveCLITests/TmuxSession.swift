@@ -60,6 +60,14 @@ struct TmuxSession {
 /// Runs a program with /dev/null for its standard streams and waits for it with `waitpid` on a
 /// thread of its own. The tmux server this starts stays behind as a daemon, so it must inherit no
 /// pipe a reader waits on; and Foundation's `Process` did not notice this client's exit here.
+/// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; the Glibc module does not export it).
+@_silgen_name("posix_spawn_file_actions_addclosefrom_np")
+private func systemAddCloseFrom(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
+
+private func spawnClosesDescriptors(from descriptor: Int32, _ actions: inout posix_spawn_file_actions_t) -> Int32 {
+    systemAddCloseFrom(&actions, descriptor)
+}
+
 private func spawnAndWait(_ arguments: [String]) async -> Int32 {
     await withCheckedContinuation { continuation in
         Thread.detachNewThread {
@@ -67,6 +75,9 @@ private func spawnAndWait(_ arguments: [String]) async -> Int32 {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+            // The tmux server this starts lives on (up to its `sleep 600`): it must hold none of this process's
+            // descriptors, whatever another test has open at this moment (a child's output pipe).
+            _ = spawnClosesDescriptors(from: 3, &actions)
             let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             var pid: pid_t = 0

@@ -272,7 +272,7 @@ final class PipelineOutputs: @unchecked Sendable {
             if gap > frameNanoseconds * 1.5, gap < 2_000_000_000 { skipped = Int((gap / frameNanoseconds).rounded()) - 1 }
         }
         if time >= 0 { last = time }
-        let media = time >= 0 ? MediaTime(nanoseconds: Int64(max(time - Int(decoderOffset * 1_000_000_000), 0))) : .zero
+        let media = mediaTime(streamTime: time, decoderOffset: decoderOffset)
         let frame = VideoFrame(
             width: Int(width), height: Int(height), format: receiver.format, presentationTime: media, planes: planes,
             release: { cove_video_frame_release(handle.pointer) }
@@ -288,8 +288,15 @@ final class PipelineOutputs: @unchecked Sendable {
         guard let copy = cove_audio_sample_copy(sample, &rate, &channels, &time, &count) else { return }
         defer { g_free(copy) }
         let samples = Array(UnsafeBufferPointer(start: copy, count: Int(count)))
-        let media = time >= 0 ? MediaTime(nanoseconds: Int64(max(time - Int(decoderOffset * 1_000_000_000), 0))) : .zero
+        let media = mediaTime(streamTime: time, decoderOffset: decoderOffset)
         receiver.deliver(AudioSamples(presentationTime: media, sampleRate: Int(rate), channels: Int(channels), samples: samples))
+    }
+
+    /// A sample's stream time (ns, -1 when unknown) as media time: Cove's streaming places media
+    /// `decoderOffset` seconds later on the pipeline's timeline.
+    private static func mediaTime(streamTime: Int, decoderOffset: Double) -> MediaTime {
+        guard streamTime >= 0 else { return .zero }
+        return MediaTime(nanoseconds: Int64(max(streamTime - Int(decoderOffset * 1_000_000_000), 0)))
     }
 
     private struct MappedFrame: @unchecked Sendable {

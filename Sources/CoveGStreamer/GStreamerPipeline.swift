@@ -393,8 +393,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
         if let loader = state.withLock({ $0.textLoader }), let seconds = target.isFinite ? target.seconds : nil { loader.seek(to: seconds) }
-        let rate = state.withLock { $0.rate }
-        sendSeek(rate: rate, to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
+        sendSeek(to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
         }, failed: "cove-seek-failed", failedValue: id)
     }
@@ -403,12 +402,15 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// the bus thread before `send_event` returns — and sends it: at once for progressive media, through
     /// the seek gate for an adaptive stream (see `SeekGate`). When the engine refuses it, the `failed`
     /// application message (carrying `failedValue`) is posted, so the bus thread reports it in order.
-    private func sendSeek(rate: Double, to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil, failedValue: Int = 0) {
+    /// The seek carries the rate the app wants at the moment it is registered (read under the same lock
+    /// that records it as applied), so a `setRate` racing with it is either carried by it or sees it
+    /// applied and sends its own.
+    private func sendSeek(to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil, failedValue: Int = 0) {
         let seqnum = gst_util_seqnum_next()
-        let adaptive = state.withLock { s -> Bool in
-            s.appliedRate = rate
+        let (adaptive, rate) = state.withLock { s -> (Bool, Double) in
+            s.appliedRate = s.rate
             register(&s, seqnum)
-            return !s.demuxers.isEmpty
+            return (!s.demuxers.isEmpty, s.rate)
         }
         let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
         let send: @Sendable (Duration) -> Void = { [self] held in
@@ -473,16 +475,24 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func setRate(_ rate: Double) {
         let rate = rate > 0 ? rate : 1
+        state.withLock { $0.rate = rate }
+        applyRateIfNeeded()
+    }
+
+    /// Brings the playing rate to the one asked for with a flushing seek at the playhead — once the
+    /// pipeline has prerolled and no start seek is in flight (those carry the rate themselves). While
+    /// another seek flushes, the playhead cannot be queried: the rate then waits for that seek's
+    /// ASYNC_DONE, which calls this again (dropping it there played whole SSAI ads at the app's rate).
+    private func applyRateIfNeeded() {
         let (apply, pending) = state.withLock { s -> (Bool, (id: Int, target: MediaTime, seqnum: UInt32)?) in
-            s.rate = rate
-            return (s.appliedRate != rate && s.prerolled && s.startSeekSeqnum == nil && !s.closed, s.pendingSeek)
+            (s.appliedRate != s.rate && s.prerolled && s.startSeekSeqnum == nil && !s.closed, s.pendingSeek)
         }
         guard apply else { return }
         if let pending {
             // The rate seek replaces the app's seek in flight: it carries on its target and completion.
-            sendSeek(rate: rate, to: pending.target, keyUnit: false) { s, seqnum in s.pendingSeek = (pending.id, pending.target, seqnum) }
+            sendSeek(to: pending.target, keyUnit: false) { s, seqnum in s.pendingSeek = (pending.id, pending.target, seqnum) }
         } else if let at = currentPosition() {
-            sendSeek(rate: rate, to: at, keyUnit: false)
+            sendSeek(to: at, keyUnit: false)
         }
     }
 
@@ -1383,12 +1393,14 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
         case "cove-start-seek-failed":
-            // Could not seek: start from where we are rather than stall.
+            // Could not seek: start from where we are (at the rate the pipeline was built with) rather than stall.
             let wantsPlaying = state.withLock { s -> Bool in
                 s.startSeekSeqnum = nil
+                s.appliedRate = 1
                 return s.wantsPlaying
             }
             finishLoad(wantsPlaying: wantsPlaying)
+            applyRateIfNeeded()
         case "cove-seek-failed":
             state.withLock { s in
                 if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
@@ -1412,17 +1424,17 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// seek once its flush has reached the sinks. (The pipeline's ASYNC_DONE carries a seqnum of its own;
     /// the seek's seqnum is the one its flush carries.) Others — a pause's, a superseded seek's — are ignored.
     private func handleAsyncDone() {
-        enum Step { case none, startSeek(MediaTime, Double), prerolled(Bool, needsRate: Double?), seekDone(Int) }
+        enum Step { case none, startSeek(MediaTime), prerolled(Bool), seekDone(Int) }
         let step = state.withLock { s -> Step in
             if !s.prerolled {
                 if let startSeek = s.startSeekSeqnum {
                     guard s.lastFlushSeqnum == startSeek else { return .none }
                 } else if s.route == .gstreamer, let start = configuration.startPosition, start > .zero, start.isFinite {
-                    return .startSeek(start, s.rate)
+                    return .startSeek(start)
                 }
                 s.prerolled = true
                 s.startSeekSeqnum = nil
-                return .prerolled(s.wantsPlaying, needsRate: s.appliedRate != s.rate ? s.rate : nil)
+                return .prerolled(s.wantsPlaying)
             }
             if let pending = s.pendingSeek, pending.seqnum == s.lastFlushSeqnum {
                 s.pendingSeek = nil
@@ -1432,14 +1444,15 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         switch step {
         case .none:
-            break
-        case .startSeek(let start, let rate):
-            sendSeek(rate: rate, to: start, keyUnit: false, register: { s, seqnum in s.startSeekSeqnum = seqnum }, failed: "cove-start-seek-failed")
-        case .prerolled(let wantsPlaying, let rate):
-            if let rate, let at = currentPosition() { sendSeek(rate: rate, to: at, keyUnit: false) }
+            applyRateIfNeeded()
+        case .startSeek(let start):
+            sendSeek(to: start, keyUnit: false, register: { s, seqnum in s.startSeekSeqnum = seqnum }, failed: "cove-start-seek-failed")
+        case .prerolled(let wantsPlaying):
+            applyRateIfNeeded()
             finishLoad(wantsPlaying: wantsPlaying, alreadyMarked: true)
         case .seekDone(let id):
             emit(.seekCompleted(id: id, succeeded: true))
+            applyRateIfNeeded()
         }
     }
 

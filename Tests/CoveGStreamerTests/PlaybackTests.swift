@@ -258,10 +258,34 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder)])
             try await recorder.waitFor(lifecycle: "Play")
             controller.playbackRate = 2
-            // Let the rate change settle, then measure media time against wall time over a second.
+            let pace = try await Self.mediaPace(recorder)
+            #expect(pace > 1.6 && pace < 2.5, "media advanced at \(pace)x")
+            controller.shutdown()
+        }
+
+        /// Rates set back to back land while the first one's seek is still flushing (the playhead cannot be
+        /// queried then): the last one asked for is the one that plays, not the first.
+        @Test func theLastOfRatesSetBackToBackIsTheOneThatPlays() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "Play")
+            controller.playbackRate = 4
+            controller.playbackRate = 0.5
+            controller.playbackRate = 2
+            let pace = try await Self.mediaPace(recorder)
+            #expect(pace > 1.6 && pace < 2.5, "media advanced at \(pace)x")
+            controller.shutdown()
+        }
+
+        /// Media time over wall time across ~1.2 s of progress events, after letting a rate change settle.
+        static func mediaPace(_ recorder: EventRecorder) async throws -> Double {
             let start = try await recorder.waitFor(from: await recorder.cursor()) { if case .progress = $0 { true } else { false } }
             let wallStart = ContinuousClock.now
-            guard case .progress(_, let from) = start else { return }
+            guard case .progress(_, let from) = start else { return 0 }
             var to = from
             var elapsed = Duration.zero
             while elapsed < .milliseconds(1200) {
@@ -270,10 +294,9 @@ extension RealEngineTests {
                 elapsed = ContinuousClock.now - wallStart
             }
             let media = try #require(to.offset(from: from))
-            let ratio = Double(media.components.seconds) + Double(media.components.attoseconds) / 1e18
-            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            #expect(ratio / wall > 1.6 && ratio / wall < 2.5, "media advanced \(ratio)s in \(wall)s")
-            controller.shutdown()
+            let mediaSeconds = Double(media.components.seconds) + Double(media.components.attoseconds) / 1e18
+            let wallSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return mediaSeconds / wallSeconds
         }
 
         @Test func snapshotCapturesARealFrame() async throws {

@@ -54,15 +54,38 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         try await exchange(request, reporting: progress)
     }
 
+    /// Streams a successful body to `consumer` on the event loop as it is read (see
+    /// `ConsumingResponseDelegate`), within the request's deadline (which covers the whole body) and size cap.
     public func exchange(_ request: HTTPRequest, consumingBody consumer: @escaping BodyConsumer) async throws(HTTPTransportError) -> HTTPResponse {
-        try await exchange(request, reporting: nil, consumer: consumer)
+        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
+        try Self.checkScheme(request.url)
+        do {
+            var headers = NIOHTTP1.HTTPHeaders()
+            for field in request.headers { headers.add(name: field.name, value: field.value) }
+            let outgoing = try HTTPClient.Request(
+                url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: request.body.map { .bytes($0) }
+            )
+            let delegate = ConsumingResponseDelegate(url: request.url, limit: request.maxResponseBytes, consumer: consumer)
+            let task = client.execute(request: outgoing, delegate: delegate, deadline: deadline)
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw Self.transportError(error, url: request.url)
+        }
     }
 
-    private func exchange(_ request: HTTPRequest, reporting progress: TransferProgress.Handler?, consumer: BodyConsumer? = nil) async throws(HTTPTransportError) -> HTTPResponse {
-        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https", request.url.host != nil else {
-            throw HTTPTransportError(.invalidURL, url: request.url, detail: "only absolute http(s) URLs can be fetched")
+    private static func checkScheme(_ url: URL) throws(HTTPTransportError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw HTTPTransportError(.invalidURL, url: url, detail: "only absolute http(s) URLs can be fetched")
         }
+    }
+
+    private func exchange(_ request: HTTPRequest, reporting progress: TransferProgress.Handler?) async throws(HTTPTransportError) -> HTTPResponse {
+        let deadline = NIODeadline.now() + .nanoseconds(Self.nanoseconds(request.timeout))
+        try Self.checkScheme(request.url)
         var outgoing = HTTPClientRequest(url: request.url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers { outgoing.headers.add(name: field.name, value: field.value) }
@@ -78,29 +101,28 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             // A compressed body's Content-Length counts compressed bytes; progress counts what arrives decoded.
             let expected = response.headers.first(name: "content-encoding") == nil ? announced : nil
             progress?(TransferProgress(received: 0, expected: expected))
-            if let consumer, (200..<300).contains(Int(response.status.code)) {
-                do {
-                    try consumer(.head(status: Int(response.status.code), headers: headers))
-                } catch {
-                    throw HTTPTransportError(.bodyConsumerFailed, url: request.url, detail: "the body could not be stored: \(error)")
-                }
-                try await Self.stream(response.body, to: consumer, upTo: request.maxResponseBytes, before: deadline, url: request.url)
-                return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(), url: request.url)
-            }
             let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) { received in
                 progress?(TransferProgress(received: received, expected: expected))
             }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)
-        } catch let error as HTTPTransportError {
-            throw error
-        } catch let error as HTTPClientError {
-            throw Self.translate(error, url: request.url)
-        } catch let error where error is NIOSSLError || error is BoringSSLError {
-            throw HTTPTransportError(.tlsFailure, url: request.url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
-        } catch is CancellationError {
-            throw HTTPTransportError(.cancelled, url: request.url, detail: "the request was cancelled")
         } catch {
-            throw HTTPTransportError(.connectionFailed, url: request.url, detail: String(describing: error))
+            throw Self.transportError(error, url: request.url)
+        }
+    }
+
+    /// Any failure of an exchange as the transport's typed error.
+    private static func transportError(_ error: any Error, url: URL) -> HTTPTransportError {
+        switch error {
+        case let error as HTTPTransportError:
+            return error
+        case let error as HTTPClientError:
+            return translate(error, url: url)
+        case let error where error is NIOSSLError || error is BoringSSLError:
+            return HTTPTransportError(.tlsFailure, url: url, detail: "the TLS handshake failed (\(error)); check the server's certificate or the trust roots")
+        case is CancellationError:
+            return HTTPTransportError(.cancelled, url: url, detail: "the request was cancelled")
+        default:
+            return HTTPTransportError(.connectionFailed, url: url, detail: String(describing: error))
         }
     }
 
@@ -135,36 +157,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 throw HTTPTransportError(.timeout, url: url, detail: "the body did not arrive before the deadline")
             }
             return buffer
-        }
-    }
-
-    /// Hands each chunk to `consumer` as it comes, within the same deadline and size cap as `collect`.
-    private static func stream(_ body: HTTPClientResponse.Body, to consumer: @escaping BodyConsumer, upTo limit: Int, before deadline: NIODeadline, url: URL) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                var total = 0
-                for try await chunk in body {
-                    total += chunk.readableBytes
-                    guard total <= limit else {
-                        throw HTTPTransportError(.responseTooLarge, url: url, detail: "the body exceeded \(limit) bytes")
-                    }
-                    do {
-                        try consumer(.bytes(Data(chunk.readableBytesView)))
-                    } catch {
-                        throw HTTPTransportError(.bodyConsumerFailed, url: url, detail: "the body could not be stored: \(error)")
-                    }
-                }
-                return true
-            }
-            group.addTask {
-                let remaining = deadline - NIODeadline.now()
-                if remaining.nanoseconds > 0 { try await Task.sleep(nanoseconds: UInt64(remaining.nanoseconds)) }
-                return false
-            }
-            defer { group.cancelAll() }
-            guard let finished = try await group.next(), finished else {
-                throw HTTPTransportError(.timeout, url: url, detail: "the body did not arrive before the deadline")
-            }
         }
     }
 

@@ -15,6 +15,8 @@ struct DownloadRunner: Sendable {
     let checkStorage: @Sendable (Int64) throws(OfflineError) -> Void
     let onPartial: @Sendable (String, Int) -> Void
     let onFile: @Sendable (String, Int64) -> Void
+    /// Where files are made final and the index written (see `StoreThread`).
+    private let storeThread = StoreThread(label: "cove.offline.store")
 
     func run() async throws {
         try await fetchKeys()
@@ -27,11 +29,12 @@ struct DownloadRunner: Sendable {
         }
         let next = NextIndex()
         // Files whose bytes are in: flushed, renamed and recorded one after another by one task, while the
-        // connections go on with the next files (an fsync per file would otherwise stall each connection).
+        // connections go on with the next files (an fsync per file would otherwise stall each connection),
+        // on a thread of its own (see `StoreThread`).
         let (written, committer) = AsyncStream<(FileRow, PartFile.Written)>.makeStream()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await (file, part) in written { try commit(file, part) }
+                for await (file, part) in written { try await storeThread.run { try commit(file, part) } }
             }
             group.addTask {
                 defer { committer.finish() }
@@ -88,8 +91,12 @@ struct DownloadRunner: Sendable {
         let store = self.store
         let token = self.token
         let path = file.path
-        let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength, knownValidator: file.validator) { length, validator throws in
-            try store.setExpectedLength(token, path: path, length: length, validator: validator)
+        // A learned length is recorded on the store thread, not on the connection's path (the response head
+        // arrives on the event loop); the file's own commit is queued after it. Should the write fail, a
+        // resume only fetches the file again, and the failing index fails that commit loudly.
+        let storeThread = self.storeThread
+        let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength, knownValidator: file.validator) { length, validator in
+            storeThread.submit { try? store.setExpectedLength(token, path: path, length: length, validator: validator) }
         }
         defer { part.closeQuietly() }
         let outcome: DownloadOutcome
@@ -109,14 +116,15 @@ struct DownloadRunner: Sendable {
         }
     }
 
-    /// Makes a written file final — flushed to disk, at its name — and only then records it done.
+    /// Makes a written file final — hashed, flushed to disk, at its name — and only then records it done.
     private func commit(_ file: FileRow, _ part: PartFile.Written) throws {
+        let sha256: String
         do {
-            try part.commit()
+            sha256 = try part.commit()
         } catch {
             throw OfflineError(.storageFailed, "Storing \(file.path) failed: \(error)")
         }
-        try store.markDone(token, path: file.path, length: part.length, sha256: part.sha256)
+        try store.markDone(token, path: file.path, length: part.length, sha256: sha256)
         onFile(file.path, Int64(part.length))
     }
 

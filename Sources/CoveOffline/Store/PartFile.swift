@@ -9,20 +9,15 @@ import Glibc
 
 /// A file being downloaded: `<name>.part` beside its final name, appended as chunks arrive (each chunk
 /// is in the file once `write` returns, so a killed process leaves every byte it had received on disk).
-/// Finished by `finishWriting()` and `Written.commit()`: checked, flushed, renamed into place.
+/// Finished by `finishWriting()` and `Written.commit()`: checked, hashed, flushed, renamed into place.
 final class PartFile: DownloadSink {
     let finalURL: URL
     let partURL: URL
     private let descriptor = Mutex<Int32>(-1)
-    /// The SHA-256 of the bytes in the part so far, kept as they are appended (the bytes already there when
-    /// the part is reopened for a resume are read back once): sealing needs no second pass over the file.
-    private let digest = Mutex<Digest?>(nil)
+    /// Bytes in the part: its size when opened (a resume's earlier bytes) plus every byte appended since.
+    /// Nil until opened.
+    private let count = Mutex<Int?>(nil)
     private let length: Mutex<(length: Int?, validator: String?)>
-
-    private struct Digest {
-        var hasher = SHA256()
-        var count = 0
-    }
     private let onLength: @Sendable (Int, String?) throws -> Void
 
     /// `knownLength`: the whole file's length as an earlier attempt learned it; `onLength` keeps a newly
@@ -68,9 +63,9 @@ final class PartFile: DownloadSink {
             let opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard opened >= 0 else { throw Failure(description: "cannot write \(partURL.path): \(String(cString: strerror(errno)))") }
             fd = opened
-            // Bytes an earlier attempt or process left: hashed once, so the digest covers the whole part.
-            let existing = try Self.hashing(partURL)
-            digest.withLock { $0 = Digest(hasher: existing.hasher, count: existing.length) }
+            var info = stat()
+            guard fstat(opened, &info) == 0 else { throw Failure(description: "cannot read \(partURL.path): \(String(cString: strerror(errno)))") }
+            count.withLock { $0 = Int(info.st_size) }
             return opened
         }
     }
@@ -85,7 +80,7 @@ final class PartFile: DownloadSink {
     func restart() throws {
         let fd = try openedDescriptor()
         guard ftruncate(fd, 0) == 0 else { throw Failure(description: "cannot truncate \(partURL.path): \(String(cString: strerror(errno)))") }
-        digest.withLock { $0 = Digest() }
+        count.withLock { $0 = 0 }
     }
 
     func append(_ chunk: Data) throws {
@@ -103,30 +98,33 @@ final class PartFile: DownloadSink {
                 pointer += written
             }
         }
-        digest.withLock { state in
-            state?.hasher.update(data: chunk)
-            state?.count += chunk.count
-        }
+        count.withLock { $0? += chunk.count }
     }
 
-    /// A part whose bytes are all written: its length and SHA-256 (lowercase hex, of the bytes as written),
-    /// checked against the file's length on disk. The descriptor is closed; `commit` makes it final.
+    /// A part whose bytes are all written, checked against the file's length on disk. The descriptor is
+    /// closed; `commit` makes it final.
     struct Written: Sendable {
         let partURL: URL
         let finalURL: URL
         let length: Int
-        let sha256: String
 
-        /// Flushes the bytes to disk (`fsync`) and renames the part to its final name. Runs off the
-        /// connection's path (the next request is already under way): the flush is the slow part.
-        func commit() throws {
+        /// Hashes the part as it is on disk (SHA-256, lowercase hex: what the index keeps), checks its
+        /// length again, flushes it (`fsync`) and renames it to its final name; returns the hash. Runs off
+        /// the connection's path (the next request is already under way): hashing and flushing are the
+        /// slow parts, and reading back bytes just written comes from the page cache.
+        func commit() throws -> String {
             let fd = open(partURL.path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { throw Failure(description: "cannot reopen \(partURL.path): \(String(cString: strerror(errno)))") }
             defer { close(fd) }
+            let hashed = try PartFile.hashing(descriptor: fd, path: partURL.path)
+            guard hashed.length == length else {
+                throw Failure(description: "\(partURL.lastPathComponent) holds \(hashed.length) bytes on disk but \(length) were written")
+            }
             guard fsync(fd) == 0 else { throw Failure(description: "cannot flush \(partURL.path): \(String(cString: strerror(errno)))") }
             guard rename(partURL.path, finalURL.path) == 0 else {
                 throw Failure(description: "cannot rename \(partURL.lastPathComponent) to \(finalURL.lastPathComponent): \(String(cString: strerror(errno)))")
             }
+            return PartFile.hex(hashed.hasher.finalize())
         }
     }
 
@@ -137,12 +135,12 @@ final class PartFile: DownloadSink {
             close(fd)
             fd = -1
         }
-        guard let state = self.digest.withLock({ $0 }) else { throw Failure(description: "\(partURL.lastPathComponent) was never opened") }
+        guard let written = count.withLock({ $0 }) else { throw Failure(description: "\(partURL.lastPathComponent) was never opened") }
         var info = stat()
-        guard stat(partURL.path, &info) == 0, Int(info.st_size) == state.count else {
-            throw Failure(description: "\(partURL.lastPathComponent) holds \(info.st_size) bytes on disk but \(state.count) were written")
+        guard stat(partURL.path, &info) == 0, Int(info.st_size) == written else {
+            throw Failure(description: "\(partURL.lastPathComponent) holds \(info.st_size) bytes on disk but \(written) were written")
         }
-        return Written(partURL: partURL, finalURL: finalURL, length: state.count, sha256: state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        return Written(partURL: partURL, finalURL: finalURL, length: written)
     }
 
     /// Closes without sealing (a paused or failed file keeps its part for a resume).
@@ -155,16 +153,19 @@ final class PartFile: DownloadSink {
 
     /// Length and SHA-256 of a file, read in 1 MiB blocks.
     static func sha256(of url: URL) throws -> (length: Int, sha256: String) {
-        let state = try hashing(url)
-        return (state.length, state.hasher.finalize().map { String(format: "%02x", $0) }.joined())
-    }
-
-    /// The hasher fed with a file's bytes (empty when the file does not exist) and their count.
-    private static func hashing(_ url: URL) throws -> (hasher: SHA256, length: Int) {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 && errno == ENOENT { return (SHA256(), 0) }
         guard fd >= 0 else { throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        let state = try hashing(descriptor: fd, path: url.path)
+        return (state.length, hex(state.hasher.finalize()))
+    }
+
+    private static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The hasher fed with an open file's bytes from its start, and their count.
+    private static func hashing(descriptor fd: Int32, path: String) throws -> (hasher: SHA256, length: Int) {
         var hasher = SHA256()
         var length = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -172,7 +173,7 @@ final class PartFile: DownloadSink {
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))")
+                throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }

@@ -40,6 +40,9 @@ let package = Package(
         // The offline store's index (downloads, files with their SHA-256, keys): SQLite in WAL mode, one
         // transaction per finished file, so a process killed at any moment leaves a consistent index.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The test kit's rights-checking catalog signs and verifies Playback Rights JWTs (HS256) with it;
+        // Cove itself only reads a token's claims and never needs a JWT library.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         .target(
@@ -146,6 +149,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ],
             swiftSettings: strict
         ),

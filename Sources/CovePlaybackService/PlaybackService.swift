@@ -53,24 +53,31 @@ public struct PlaybackService: Sendable {
     /// Finds one video. Its bumper (the configuration's, or the video's `bumper_id` custom field, which
     /// wins) is fetched too and attached as `video.bumper`.
     public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Video> {
-        let (json, response) = try await fetch(requestFactory.videoRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "video")
+        let request = try requestFactory.videoRequest(configuration, query: query)
+        let rights = try rightsToken(configuration)
+        let (json, response) = try await fetch(request, asset: configuration.assetPathComponent ?? "?", kind: "video")
         let video = try Self.decoded(response) { try PlaybackAPIDecoder.video(from: json) }
         let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration, query: query)
-        return Response(value: video.update { $0.bumper = bumper }, json: json, bumperError: bumperError)
+        return Response(value: video.update { $0.bumper = bumper.map { rights.attached(to: $0) }; $0.playbackRights = rights }, json: json, bumperError: bumperError)
     }
 
     /// Finds a playlist (a page of it with `query.limit`/`query.offset`). Videos the API could not
     /// deliver are kept as error videos. The bumper, when configured, is attached to the first video:
     /// the controller plays it once, before the playlist.
     public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Playlist> {
-        let (json, response) = try await fetch(requestFactory.playlistRequest(configuration, query: query), asset: configuration.assetPathComponent ?? "?", kind: "playlist")
+        let request = try requestFactory.playlistRequest(configuration, query: query)
+        let rights = try rightsToken(configuration)
+        let (json, response) = try await fetch(request, asset: configuration.assetPathComponent ?? "?", kind: "playlist")
         var playlist = try Self.decoded(response) { try PlaybackAPIDecoder.playlist(from: json) }
+        if rights != nil {
+            playlist = playlist.update { $0.videos = $0.videos.map { video in video.hasError ? video : rights.attached(to: video) } }
+        }
         guard let first = playlist.videos.firstIndex(where: { !$0.hasError }) else {
             return Response(value: playlist, json: json, bumperError: nil)
         }
         let (bumper, bumperError) = await self.bumper(for: playlist.videos[first], configuration: configuration, query: query)
         if let bumper {
-            playlist = playlist.update { $0.videos[first] = $0.videos[first].update { $0.bumper = bumper } }
+            playlist = playlist.update { $0.videos[first] = $0.videos[first].update { $0.bumper = rights.attached(to: bumper) } }
         }
         return Response(value: playlist, json: json, bumperError: bumperError)
     }
@@ -98,6 +105,12 @@ public struct PlaybackService: Sendable {
     }
 
     // MARK: Exchange
+
+    /// The configuration's auth token, checked (the request factory refuses an unusable one first).
+    private func rightsToken(_ configuration: PlaybackServiceConfiguration) throws(PlaybackServiceError) -> PlaybackRightsToken? {
+        guard let text = configuration.authToken, !text.isEmpty else { return nil }
+        return try PlaybackServiceRequestFactory.usableToken(text, account: requestFactory.accountID, at: requestFactory.now())
+    }
 
     /// The bumper is looked up like the content (same token, same ad and delivery configuration), minus paging.
     private func bumper(for video: Video, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery) async -> (Video?, PlaybackServiceError?) {
@@ -185,11 +198,9 @@ public struct PlaybackService: Sendable {
         if codes.contains("AD_CONFIG") {
             return "This policy key requires an ad_config_id query parameter: pass PlaybackServiceQuery(adConfigID:)."
         }
-        if codes.contains("TOKEN_REQUIRED") { return "This content needs a Playback Rights token: pass PlaybackServiceConfiguration(authToken:)." }
-        if codes.contains("TOKEN_VALIDATION") || codes.contains("JWT_AUTH") { return "The auth token was rejected: check that it is signed for account \(account) and has not expired." }
-        if codes.contains("CLIENT_GEO") { return "The asset is geo-restricted and not available from this location." }
-        if codes.contains("CLIENT_IP") { return "The asset is restricted to other IP addresses." }
-        if codes.contains("DOMAIN") { return "The policy key restricts the domains it may be used from." }
+        if let denial = errors.lazy.compactMap({ PlaybackRightsDenial(code: $0.code, subcode: $0.subcode) }).first {
+            return denial.advice
+        }
         if codes.contains("VIDEO_NOT_PLAYABLE") || codes.contains("PLAYLIST_NOT_PLAYABLE") { return "The \(kind) exists but is not playable now (inactive, scheduled, or not yet processed)." }
         switch status {
         case 401:
@@ -215,5 +226,13 @@ extension Clock where Duration == Swift.Duration {
     fileprivate func countdown(from budget: Swift.Duration) -> @Sendable () -> Swift.Duration {
         let start = now
         return { budget - start.duration(to: self.now) }
+    }
+}
+
+extension Optional where Wrapped == PlaybackRightsToken {
+    /// `video` carrying this token (unchanged without one).
+    fileprivate func attached(to video: Video) -> Video {
+        guard let token = self else { return video }
+        return video.update { $0.playbackRights = token }
     }
 }

@@ -12,15 +12,26 @@ public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
     /// The API answered with an error status (seed code 3): its `[{error_code, error_subcode, message}]`
     /// array (empty when the body was not one) and the HTTP status.
     case api(errors: [PlaybackAPIError], httpStatus: Int, advice: String)
+    /// The Playback Rights token cannot be used (malformed, unsigned, expired, for another account):
+    /// found before any request was made.
+    case invalidAuthToken(PlaybackRightsTokenError)
+
+    /// The rights service's refusal when the API error is one (`TOKEN_REQUIRED`, `CLIENT_GEO`,
+    /// `DENIED_BY_STREAM_LIMIT`, …); nil for other failures.
+    public var rightsDenial: PlaybackRightsDenial? {
+        guard case .api(let errors, _, _) = self else { return nil }
+        return errors.lazy.compactMap { PlaybackRightsDenial(code: $0.code, subcode: $0.subcode) }.first
+    }
 
     /// The seed's numeric code: 1 connection, 2 JSON, 3 API (0 is reserved for "no error"; invalid
-    /// requests never reach the network and use 4).
+    /// requests never reach the network and use 4, an unusable auth token 5).
     public var code: Int {
         switch self {
         case .connection: return 1
         case .jsonDeserialization: return 2
         case .api: return 3
         case .invalidRequest: return 4
+        case .invalidAuthToken: return 5
         }
     }
 
@@ -30,6 +41,7 @@ public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
         case .connection: return "connectionError"
         case .jsonDeserialization: return "jsonDeserializationError"
         case .api: return "apiError"
+        case .invalidAuthToken: return "invalidAuthToken"
         }
     }
 
@@ -44,6 +56,7 @@ public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
         case .api(let errors, let status, let advice):
             let codes = errors.map(\.description).joined(separator: "; ")
             return "The Playback API refused the request (HTTP \(status)\(codes.isEmpty ? "" : ": " + codes)). \(advice)"
+        case .invalidAuthToken(let error): return "\(error)"
         }
     }
 }

@@ -20,11 +20,15 @@ public struct PlaybackServiceRequestFactory: Sendable {
     public var timeout: Duration
     public var maxResponseBytes: Int
     private let globalConfiguration: GlobalConfiguration
+    /// The wall clock an auth token's `exp` and `nbf` are checked against.
+    let now: @Sendable () -> Date
 
     public init(
         accountID: String, policyKey: String?, baseURL: URL? = nil, authBaseURL: URL? = nil, additionalHeaders: HTTPHeaders = HTTPHeaders(),
-        timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20, globalConfiguration: GlobalConfiguration = .shared
+        timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20, globalConfiguration: GlobalConfiguration = .shared,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.now = now
         self.accountID = accountID
         self.policyKey = policyKey
         self.baseURL = baseURL
@@ -59,8 +63,9 @@ public struct PlaybackServiceRequestFactory: Sendable {
         guard let asset = configuration.assetPathComponent else {
             throw .invalidRequest("give an asset ID or an asset reference ID to look up")
         }
-        let authToken = configuration.authToken.flatMap { $0.isEmpty ? nil : $0 }
-        if let authToken { Redaction.register(secret: authToken) }
+        let authToken = try configuration.authToken.flatMap { $0.isEmpty ? nil : $0 }.map { text throws(PlaybackServiceError) in
+            try Self.usableToken(text, account: accountID, at: now())
+        }
         guard authToken != nil || !(policyKey ?? "").isEmpty else {
             throw .invalidRequest("a policy key (or, for Playback Rights, an auth token) is required")
         }
@@ -82,11 +87,26 @@ public struct PlaybackServiceRequestFactory: Sendable {
         headers["Authorization"] = nil
         headers["BCOV-Policy"] = nil
         if let authToken {
-            headers["Authorization"] = "Bearer \(authToken)"
+            headers["Authorization"] = "Bearer \(authToken.compact)"
         } else if let policyKey {
             headers["BCOV-Policy"] = policyKey
         }
         return HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes)
+    }
+
+    /// The token read and checked before any request: a malformed, unsigned, expired or not-yet-valid
+    /// token, or one whose `accid` names another account, never reaches the network.
+    public static func usableToken(_ text: String, account: String, at now: Date) throws(PlaybackServiceError) -> PlaybackRightsToken {
+        do throws(PlaybackRightsTokenError) {
+            let token = try PlaybackRightsToken.parse(text)
+            try token.check(at: now)
+            if let claimed = token.claims.accountID, claimed != account {
+                throw .wrongAccount(token: claimed, request: account)
+            }
+            return token
+        } catch {
+            throw .invalidAuthToken(error)
+        }
     }
 
     private static func escape(_ text: String) -> String {

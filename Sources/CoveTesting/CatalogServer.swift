@@ -10,7 +10,7 @@ import Logging
 ///
 /// ```
 /// catalog.json           {"account_id": "…", "policy_keys": ["…"], "auth_tokens": ["…"],
-///                         "require_auth_token": false, "require_ad_config_id": false}
+///                         "rights_secret": "…", "require_auth_token": false, "require_ad_config_id": false}
 /// videos/<id>.json       Playback API video objects. Relative URLs (sources[].src, poster,
 ///                        thumbnail, *_sources[].src, text_tracks[].src) are resolved against the
 ///                        catalog folder and served from it.
@@ -23,6 +23,11 @@ import Logging
 /// documented forms (`BCOV-Policy: k`, `Authorization: BCOV-Policy k`, `Accept: application/json;pk=k`);
 /// an auth token as `Authorization: Bearer <jwt>`. Errors are the documented JSON arrays with the
 /// documented statuses.
+///
+/// With `rights_secret`, the catalog checks Playback Rights tokens as the rights service does: the
+/// signature (HS256 with that secret, see `PlaybackRightsSigner`), `exp` and `nbf` (401
+/// `TOKEN_VALIDATION`), `accid` (403 `ACCOUNT_ID`) and `conid` (403 `JWT_AUTH`); a listed `auth_tokens`
+/// entry is accepted as it is.
 public final class CatalogServer: Sendable {
     public let media: MediaServer
     public let catalog: Catalog
@@ -33,6 +38,8 @@ public final class CatalogServer: Sendable {
         public let accountID: String
         public let policyKeys: [String]
         public let authTokens: [String]
+        /// Verifies bearer tokens' signatures and claims when set.
+        public let rightsSecret: String?
         public let requireAuthToken: Bool
         public let requireAdConfigID: Bool
         /// Videos by id, as stored (relative URLs unresolved).
@@ -61,10 +68,14 @@ public final class CatalogServer: Sendable {
                 }
                 return result
             }
+            if let secret = settings["rights_secret"]?.stringValue, secret.utf8.count < PlaybackRightsSigner.minimumSecretBytes {
+                throw FixtureError(description: "catalog.json: rights_secret needs at least \(PlaybackRightsSigner.minimumSecretBytes) bytes (HS256)")
+            }
             return Catalog(
                 root: root.standardizedFileURL, accountID: account,
                 policyKeys: settings["policy_keys"]?.arrayValue?.compactMap(\.stringValue) ?? [],
                 authTokens: settings["auth_tokens"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                rightsSecret: settings["rights_secret"]?.stringValue,
                 requireAuthToken: settings["require_auth_token"]?.boolValue ?? false,
                 requireAdConfigID: settings["require_ad_config_id"]?.boolValue ?? false,
                 videos: try objects(in: "videos"), playlists: try objects(in: "playlists")
@@ -111,7 +122,7 @@ public final class CatalogServer: Sendable {
         let server = CatalogServer(media: media, catalog: catalog)
         media.addRoute(prefix: "/playback/v1/") { [weak server] request in
             guard let server else { return MediaServerResponse(status: 503, body: Data()) }
-            return server.respond(to: request)
+            return await server.respond(to: request)
         }
         return server
     }
@@ -126,7 +137,7 @@ public final class CatalogServer: Sendable {
 
     // MARK: Answering
 
-    func respond(to request: MediaServerRequest) -> MediaServerResponse {
+    func respond(to request: MediaServerRequest) async -> MediaServerResponse {
         guard ["GET", "HEAD", "OPTIONS"].contains(request.method) else {
             return error(405, [("METHOD_NOT_ALLOWED", nil, "Only GET, HEAD and OPTIONS are allowed")])
         }
@@ -144,8 +155,22 @@ public final class CatalogServer: Sendable {
         let authorization = request.headers["authorization"] ?? ""
         if authorization.lowercased().hasPrefix("bearer ") {
             let token = String(authorization.dropFirst(7))
-            guard catalog.authTokens.contains(token) else {
-                return error(401, [("ACCESS_DENIED", "TOKEN_VALIDATION", "The token could not be validated")])
+            if !catalog.authTokens.contains(token) {
+                guard let secret = catalog.rightsSecret else {
+                    return error(401, [("ACCESS_DENIED", "TOKEN_VALIDATION", "The token could not be validated")])
+                }
+                let claims: PlaybackRightsSigner.Claims
+                do {
+                    claims = try await PlaybackRightsSigner(secret: secret).verify(token)
+                } catch {
+                    return self.error(401, [("ACCESS_DENIED", "TOKEN_VALIDATION", "The token could not be validated")])
+                }
+                guard claims.accid == account else {
+                    return error(403, [("ACCESS_DENIED", "ACCOUNT_ID", "The token does not allow access to account \(account)")])
+                }
+                if let content = claims.conid, content != key, catalog.video(key)?["id"]?.stringValue != content {
+                    return error(403, [("JWT_AUTH", nil, "The token does not allow this content")])
+                }
             }
         } else {
             if catalog.requireAuthToken {

@@ -15,7 +15,12 @@ import Foundation
 public enum SampleCatalog {
     public static let accountID = "6000000000001"
     public static let policyKey = "BCpkADawqM1CoveSampleKey-demo-only-0001"
-    public static let authToken = "eyJhbGciOiJub25lIn0.eyJhY2NpZCI6IjYwMDAwMDAwMDAwMDEifQ.sample"
+    /// The secret the sample catalog checks Playback Rights tokens with (`PlaybackRightsSigner`): sign
+    /// your own tokens with it to try claims (`cove serve` prints how).
+    public static let rightsSecret = "cove-sample-rights-secret-demo-only"
+    /// A Playback Rights token for the sample account (HS256 with `rightsSecret`; claims `accid` and
+    /// `uid: sample-viewer`; no expiry).
+    public static let authToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhY2NpZCI6IjYwMDAwMDAwMDAwMDEiLCJ1aWQiOiJzYW1wbGUtdmlld2VyIn0.WJ3ZF0XmsadVtpVqYv5EiZtoP9TzFtPcdG_Dv1e65nc"
 
     public enum VideoID {
         public static let bumper = "6000000000010"
@@ -40,7 +45,7 @@ public enum SampleCatalog {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
         let dash = try await DASHFixture.prepare()
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v6")
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v7")
         return try await FixtureCache.shared.folder(final) { root in
             try build(into: root, content: content, bumper: bumper, dash: dash)
             try await FixtureGenerator.runFFmpeg(
@@ -62,7 +67,7 @@ public enum SampleCatalog {
         let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(of: " at ", with: " à ")
         try french.write(to: root.appendingPathComponent("media/text/fr.vtt"), atomically: true, encoding: .utf8)
 
-        try write(["account_id": .string(accountID), "policy_keys": [.string(policyKey)], "auth_tokens": [.string(authToken)], "require_auth_token": false, "require_ad_config_id": false], to: root.appendingPathComponent("catalog.json"))
+        try write(["account_id": .string(accountID), "policy_keys": [.string(policyKey)], "auth_tokens": [.string(authToken)], "rights_secret": .string(rightsSecret), "require_auth_token": false, "require_ad_config_id": false], to: root.appendingPathComponent("catalog.json"))
         let hls = { (path: String) -> JSONValue in ["src": .string(path), "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a"] }
         let videos: [String: JSONObject] = [
             VideoID.bumper: [

@@ -130,7 +130,10 @@ struct FetchCommand: AsyncParsableCommand {
             object["bytes"] = .int(Int64(raw.count))
         case .invalidRequest:
             break
+        case .invalidAuthToken:
+            object["cause"] = "authToken"
         }
+        if let denial = error.rightsDenial { object["rightsDenial"] = .string(denial.description) }
         return .object(object)
     }
 }

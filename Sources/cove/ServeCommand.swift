@@ -38,6 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
         if let key = server.policyKey, catalog == nil { Terminal.line("Sample policy key: \(key)") }
+        if catalog == nil {
+            Terminal.line("Playback Rights: tokens are checked like the rights service does (HS256 signature with the sample secret, exp, nbf, accid, conid).")
+            Terminal.line("  A sample token: pass --auth-token or set COVE_AUTH_TOKEN to \(SampleCatalog.authToken)")
+            Terminal.line("  Sign your own claims with PlaybackRightsSigner(secret: SampleCatalog.rightsSecret) from CoveTesting.")
+        }
         Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")
         Terminal.line("Ctrl-C to stop.")
         await Interrupt.wait()

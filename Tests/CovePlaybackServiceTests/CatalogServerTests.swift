@@ -165,8 +165,10 @@ struct CatalogServerTests {
         #expect(missing?.status == 401)
         #expect(missing?.codes == ["ACCESS_DENIED", "TOKEN_REQUIRED"])
         #expect(missing?.advice.contains("authToken") == true)
+        // Well formed, signed with another key: the rights service refuses it.
+        let forged = try await PlaybackRightsSigner(secret: "not-the-key-registered-for-this-account").token(account: SampleCatalog.accountID)
         let invalid = await Self.apiError { () async throws(PlaybackServiceError) in
-            try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: "eyJ.forged.token"))
+            try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: forged))
         }
         #expect(invalid?.codes == ["ACCESS_DENIED", "TOKEN_VALIDATION"])
         #expect(invalid?.advice.contains("auth token was rejected") == true)

@@ -46,9 +46,9 @@ struct RedirectSecurityTests {
         #expect(followed.headers["accept"] == "application/json", "ordinary headers do follow")
 
         // The same for a bearer token.
-        let withToken = try await service.findVideo(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJ.redirect-token.sig"))
+        let withToken = try await service.findVideo(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.redirect-token-sig"))
         #expect(withToken.value.name == "moved")
-        #expect(origin.requests.last?.headers["authorization"] == "Bearer eyJ.redirect-token.sig")
+        #expect(origin.requests.last?.headers["authorization"] == "Bearer eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.redirect-token-sig")
         #expect(target.requests.last?.headers["authorization"] == nil)
     }
 

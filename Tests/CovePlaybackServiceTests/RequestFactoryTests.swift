@@ -56,7 +56,7 @@ struct RequestFactoryTests {
         try global.setProxyDomain("BCovProxy.example.cn")
         let proxied = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: global)
         #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.absoluteString == "https://bcovproxy.example.cn/playback/v1/accounts/1/videos/42")
-        #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: "token-abcdef")).url.host == "bcovproxy.example.cn")
+        #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-abcdef")).url.host == "bcovproxy.example.cn")
         let custom = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
         #expect(try custom.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.host == "127.0.0.1")
         try global.setProxyDomain(nil)

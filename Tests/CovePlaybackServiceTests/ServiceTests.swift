@@ -267,8 +267,8 @@ struct ServiceTests {
         #expect(withKey.headers["BCOV-Policy"] == Self.key)
         #expect(withKey.headers["Authorization"] == nil)
         #expect(withKey.headers["X-Device"] == "stb")
-        let withToken = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "1", authToken: "eyJ.token-value.sig"))
-        #expect(withToken.headers["Authorization"] == "Bearer eyJ.token-value.sig")
+        let withToken = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "1", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-value-sig"))
+        #expect(withToken.headers["Authorization"] == "Bearer eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-value-sig")
         #expect(withToken.headers["BCOV-Policy"] == nil, "never a policy key beside a bearer token")
     }
 

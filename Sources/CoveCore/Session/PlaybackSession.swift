@@ -12,6 +12,9 @@ public final class PlaybackSession: Sendable, Identifiable, Hashable, CustomStri
     /// The engine player for this session; nil when the session failed before playing. It changes when
     /// the controller rebuilds the pipeline (a retry or `resumeVideo(at:autoPlay:)`).
     public var player: (any EnginePlayer)? { state.withLock { $0.player } }
+    /// The Playback Rights token the video was found under and its claims (`uid`, `climit`, `sid`, …),
+    /// read without trusting them; nil for content found without one.
+    public var playbackRights: PlaybackRightsToken? { video.playbackRights }
     /// Plugin-specific API attached by a session provider (the seed's `providerExtension`).
     public let providerExtension: (any SessionProviderExtension)?
     /// The bumper this session plays before its content, if any.

@@ -14,6 +14,9 @@ public struct Video: Sendable, Hashable {
     public let thumbnailVTTOverride: URL?
     /// Why the catalog could not deliver this video (playlist entries only).
     public let error: VideoError?
+    /// The Playback Rights token the catalog answered this video under (set by the Playback Service):
+    /// its claims drive stream concurrency, and it authorizes requests the rights service guards.
+    public let playbackRights: PlaybackRightsToken?
     private let bumperBox: VideoBox?
 
     /// A short video (a brand sting) the controller plays once before this one, and before the rest
@@ -21,7 +24,7 @@ public struct Video: Sendable, Hashable {
     public var bumper: Video? { bumperBox?.video }
 
     public init(sources: [Source], cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
-        self.init(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTOverride: nil, error: nil, bumper: nil)
+        self.init(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTOverride: nil, error: nil, playbackRights: nil, bumper: nil)
     }
 
     public init(source: Source, cuePoints: CuePointCollection = .empty, properties: JSONObject = [:]) {
@@ -35,15 +38,16 @@ public struct Video: Sendable, Hashable {
 
     /// A placeholder for a video the catalog failed to deliver (`VIDEO_NOT_FOUND`, `CLIENT_GEO`, …).
     public init(error: VideoError, properties: JSONObject = [:]) {
-        self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error, bumper: nil)
+        self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error, playbackRights: nil, bumper: nil)
     }
 
-    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?, bumper: Video?) {
+    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?, playbackRights: PlaybackRightsToken?, bumper: Video?) {
         self.sources = sources
         self.cuePoints = cuePoints
         self.properties = properties
         self.thumbnailVTTOverride = thumbnailVTTOverride
         self.error = error
+        self.playbackRights = playbackRights
         self.bumperBox = bumper.map(VideoBox.init)
     }
 
@@ -54,14 +58,17 @@ public struct Video: Sendable, Hashable {
         public var properties: JSONObject
         public var thumbnailVTTURL: URL?
         public var error: VideoError?
+        public var playbackRights: PlaybackRightsToken?
         public var bumper: Video?
     }
 
     /// Returns a modified copy; `self` is unchanged (the seed's `update {}`).
     public func update(_ change: (inout Mutable) throws -> Void) rethrows -> Video {
-        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error, bumper: bumper)
+        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error, playbackRights: playbackRights, bumper: bumper)
         try change(&m)
-        return Video(sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error, bumper: m.bumper)
+        return Video(
+            sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error, playbackRights: m.playbackRights, bumper: m.bumper
+        )
     }
 
     public var hasError: Bool { error != nil }

@@ -263,10 +263,20 @@ final class GStreamerPipeline: @unchecked Sendable {
         let transport: any HTTPTransport
         let configuration: StreamingConfiguration
 
-        /// The engine's streaming settings with this player's start policy.
+        /// The engine's streaming settings with this player's start policy, and its Playback Rights token
+        /// on the requests the controller chose (`bcov_auth`, after the app's own filters).
         func settings(for player: EnginePlayerConfiguration) -> StreamingConfiguration {
             var settings = configuration
             settings.startsOnLowestVariant = player.startPolicy.startsOnLowestVariant
+            if let token = player.playbackRights {
+                let kinds: Set<StreamingRequestKind>
+                switch player.rightsTokenRequests {
+                case .none: kinds = []
+                case .keys: kinds = [.key]
+                case .all: kinds = [.manifest, .segment, .initSegment, .key, .text]
+                }
+                if !kinds.isEmpty { settings.requestFilters.append(.queryItem("bcov_auth", token.compact, kinds: kinds)) }
+            }
             return settings
         }
     }

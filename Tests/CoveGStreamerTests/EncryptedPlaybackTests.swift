@@ -51,6 +51,48 @@ extension RealEngineTests {
             #expect(others.allSatisfy { $0.headers["authorization"] == nil }, "the token goes to the key server only")
         }
 
+        /// A video found under a Playback Rights token, with the controller set to send it with key requests:
+        /// the key server (which checks the token like the rights service) answers, nothing else gets the
+        /// token, and no log line shows it. With the default (catalog only) the same key is refused, typed.
+        @Test func thePlaybackRightsTokenGoesToKeyRequestsWhenTheControllerSaysSo() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let signer = PlaybackRightsSigner(secret: "the-rights-secret-of-the-key-server-0123")
+            let token = try await signer.token(account: "6000000000001", userID: "viewer-1")
+            let key = try Data(contentsOf: h.fixtures.root.appendingPathComponent("aes/key.bin"))
+            h.server.addRoute(prefix: "/aes/key.bin") { request in
+                guard let presented = request.queryItems["bcov_auth"], (try? await signer.verify(presented)) != nil else {
+                    return MediaServerResponse(status: 403, contentType: "text/plain", body: Data("rights token required".utf8), headers: [:])
+                }
+                return MediaServerResponse(status: 200, contentType: "application/octet-stream", body: key, headers: [:])
+            }
+            let video = try h.video(.aes).update { $0.playbackRights = try PlaybackRightsToken.parse(token) }
+            func play(_ requests: PlaybackRightsMediaRequests) async throws -> EventRecorder {
+                let configuration = PlaybackControllerConfiguration(
+                    progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug), rightsTokenRequests: requests
+                )
+                let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([video])
+                _ = try await recorder.waitFor(timeout: .seconds(60), failOn: []) { ["End", "Fail"].contains($0.lifecycleEvent?.name ?? "") }
+                controller.shutdown()
+                return recorder
+            }
+            let withToken = try await play(.keys)
+            #expect(withToken.lifecycleNames.contains("End"), "\(withToken.lifecycleNames)")
+            let keys = h.server.requests.filter { $0.path.hasSuffix("key.bin") }
+            #expect(!keys.isEmpty && keys.allSatisfy { $0.status == 200 })
+            #expect(h.server.requests.filter { !$0.path.hasSuffix("key.bin") }.allSatisfy { !($0.query ?? "").contains("bcov_auth") }, "only key requests carry the token")
+            #expect(!h.logs.text.contains(token), "the token appeared in a log line")
+
+            h.server.clearRequestLog()
+            let withoutToken = try await play(.none)
+            let failure = try #require(withoutToken.events.compactMap(\.lifecycleEvent).first { $0.name == "Fail" }?.error)
+            #expect(failure.code == .keyAuthorizationFailed, "\(failure)")
+            #expect(h.server.requests.allSatisfy { !($0.query ?? "").contains("bcov_auth") })
+        }
+
         /// Plays the AES-128 fixture until it fails; the error, what was recorded, and the logs.
         func failure(wrongKey: Bool = false, token: String?) async throws -> (error: PlaybackError, recorder: EventRecorder, logs: String) {
             let h = try await Self.start(wrongKey: wrongKey)

@@ -230,7 +230,7 @@ extension LoopState {
             if held.cause == .start { runtime.reportedFirstFrame = false }
         }
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
-        let configuration = engineConfiguration(url: url, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
+        let configuration = engineConfiguration(url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)

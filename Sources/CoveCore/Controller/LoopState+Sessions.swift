@@ -53,7 +53,7 @@ extension LoopState {
             plan = p
         }
         // A hooked plan's queued seek is in reported time: it is made through the hooks once loaded.
-        let configuration = newSessionConfiguration(url: plan.playbackURL, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
+        let configuration = newSessionConfiguration(url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -73,6 +73,7 @@ extension LoopState {
             var bumperConfiguration = configuration
             bumperConfiguration.url = bumper.playbackURL
             bumperConfiguration.startPosition = nil
+            bumperConfiguration.playbackRights = bumper.video.playbackRights
             do {
                 bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration)
                 bumperVideo = bumper.video
@@ -135,13 +136,16 @@ extension LoopState {
     }
 
     /// The engine configuration for this controller's outputs and current rate.
-    func engineConfiguration(url: URL, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil, inAdBreak: Bool = false) -> EnginePlayerConfiguration {
+    func engineConfiguration(
+        url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil, inAdBreak: Bool = false
+    ) -> EnginePlayerConfiguration {
         let current = settings
         return EnginePlayerConfiguration(
             url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
             pacing: configuration.pacing, rate: inAdBreak ? 1 : current.rate, maxBitrate: maxBitrate,
             forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy,
-            captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume
+            captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume,
+            playbackRights: rights, rightsTokenRequests: configuration.rightsTokenRequests
         )
     }
 
@@ -152,9 +156,9 @@ extension LoopState {
 
     /// A new session starts at the optimizer's first target and the app's peak cap (the ladder, and
     /// with it any resolution cap, is known only once the engine has read the master playlist).
-    func newSessionConfiguration(url: URL, startPosition: MediaTime?) -> EnginePlayerConfiguration {
+    func newSessionConfiguration(url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?) -> EnginePlayerConfiguration {
         let current = settings
-        return engineConfiguration(url: url, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero), maxBitrate: current.peakBitrate)
+        return engineConfiguration(url: url, rights: rights, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero), maxBitrate: current.peakBitrate)
     }
 
     /// Tells the app the buffer target a session that just became current started with.

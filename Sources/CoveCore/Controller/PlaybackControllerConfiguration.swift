@@ -27,14 +27,19 @@ public struct PlaybackControllerConfiguration: Sendable {
     /// The selected text track's cues are drawn onto the picture by the engine (windows and frame
     /// callbacks); the cue events are reported either way, for apps that draw captions themselves.
     public var captionsOnPicture: Bool
+    /// Which of a stream's requests carry the Playback Rights token of the video (`bcov_auth`), when it
+    /// was found under one (`Video.playbackRights`): none by default, keys or every request when the
+    /// rights service guards them.
+    public var rightsTokenRequests: PlaybackRightsMediaRequests
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
         pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
         retryPolicy: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove"), captionPreferences: CaptionPreferences? = nil,
-        captionsOnPicture: Bool = false
+        captionsOnPicture: Bool = false, rightsTokenRequests: PlaybackRightsMediaRequests = .none
     ) {
+        self.rightsTokenRequests = rightsTokenRequests
         self.captionsOnPicture = captionsOnPicture
         self.captionPreferences = captionPreferences
         self.retryPolicy = retryPolicy

@@ -119,12 +119,19 @@ public struct EnginePlayerConfiguration: Sendable {
     public var captionsOnPicture: Bool
     /// The volume to start with.
     public var volume: AudioVolume
+    /// The Playback Rights token the video was found under, and which of the stream's requests carry it
+    /// (`bcov_auth`); an engine that makes no requests of its own ignores them.
+    public var playbackRights: PlaybackRightsToken?
+    public var rightsTokenRequests: PlaybackRightsMediaRequests
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
         rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
-        startPolicy: EngineStartPolicy = .default, captionsOnPicture: Bool = false, volume: AudioVolume = .full
+        startPolicy: EngineStartPolicy = .default, captionsOnPicture: Bool = false, volume: AudioVolume = .full,
+        playbackRights: PlaybackRightsToken? = nil, rightsTokenRequests: PlaybackRightsMediaRequests = .none
     ) {
+        self.playbackRights = playbackRights
+        self.rightsTokenRequests = rightsTokenRequests
         self.startPolicy = startPolicy
         self.captionsOnPicture = captionsOnPicture
         self.volume = volume

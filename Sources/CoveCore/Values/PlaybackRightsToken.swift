@@ -78,6 +78,18 @@ public struct PlaybackRightsToken: Sendable, Hashable, CustomStringConvertible, 
     }
 }
 
+/// Which of a stream's own requests carry the Playback Rights token, as the `bcov_auth` query item
+/// (the catalog request always carries it, as a bearer token). Off by default: the token identifies
+/// the viewer, and only a rights-guarded key server or CDN needs it.
+public enum PlaybackRightsMediaRequests: Sendable, Hashable {
+    /// Only the catalog request.
+    case none
+    /// Decryption key requests too.
+    case keys
+    /// Every request of the stream: manifests, segments, keys and text.
+    case all
+}
+
 /// The claims Cove reads (Brightcove's documented Playback Rights claims), and every claim as sent.
 public struct PlaybackRightsClaims: Sendable, Hashable, CustomStringConvertible {
     /// `accid`: the Video Cloud account the token is for.

@@ -401,7 +401,9 @@ public final class MediaServer: Sendable {
         if delay > .zero { try? await Task.sleep(for: delay) }
 
         if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
-            let reply = await route.handler(MediaServerRequest(method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers)))
+            // A route's request body (a POST's JSON), capped: stand-ins take small documents only.
+            let bodyBytes = (try? await request.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
+            let reply = await route.handler(MediaServerRequest(method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers), body: bodyBytes))
             return body(reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, announcesLength: reply.announcesLength, recordID: recordID)
         }
         if let live = state.withLock({ $0.liveStreams[path] }) {
@@ -583,6 +585,8 @@ public struct MediaServerRequest: Sendable {
     public let query: String?
     /// Lower-cased header names.
     public let headers: [String: String]
+    /// The request body (up to 1 MiB).
+    public var body: Data = Data()
 
     /// Query parameters, percent-decoded; the last value wins for repeated keys.
     public var queryItems: [String: String] {

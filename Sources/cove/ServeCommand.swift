@@ -37,15 +37,22 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.line("SSAI video \(SampleCatalog.VideoID.ssai): VMAP at \(ssai.vmapURL.absoluteString) (fetch with --param ad_config_id=any), beacons logged under /beacons/")
         }
         Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
+        // Stand-ins answer through the catalog server's routes for as long as they live: until Ctrl-C.
+        var standIns: [AnyObject] = []
         if let key = server.policyKey, catalog == nil { Terminal.line("Sample policy key: \(key)") }
         if catalog == nil {
             Terminal.line("Playback Rights: tokens are checked like the rights service does (HS256 signature with the sample secret, exp, nbf, accid, conid).")
             Terminal.line("  A sample token: pass --auth-token or set COVE_AUTH_TOKEN to \(SampleCatalog.authToken)")
             Terminal.line("  Sign your own claims with PlaybackRightsSigner(secret: SampleCatalog.rightsSecret) from CoveTesting.")
+            // Stream concurrency beside the catalog, with the documented one-minute heartbeat.
+            let concurrency = ConcurrencyServer(on: server.media, interval: .seconds(60), secret: SampleCatalog.rightsSecret)
+            standIns.append(concurrency)
+            Terminal.line("Stream concurrency (tokens with uid and climit): StreamConcurrencyService(accountID: \(server.accountID), baseURL: \(concurrency.baseURL.absoluteString))")
         }
         Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")
         Terminal.line("Ctrl-C to stop.")
         await Interrupt.wait()
+        withExtendedLifetime(standIns) {}
         await server.stop()
     }
 }

@@ -37,6 +37,8 @@ enum ControllerInput: Sendable {
         case seekSession(sessionID: Int, MediaTime, (@Sendable (Bool) -> Void)?)
         /// An event a plugin reports for its session.
         case report(sessionID: Int, PlaybackEvent)
+        /// A plugin stops its session for good (a rights service refused it).
+        case failSession(sessionID: Int, PlaybackError)
         case setRate(Double)
         /// The controller's volume (every session without one of its own).
         case setVolume(AudioVolume)

@@ -25,6 +25,8 @@ public protocol PlaybackControllerDelegate: AnyObject, Sendable {
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime)
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video)
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video)
+    /// The stream-concurrency service refused the session: the viewer's active sessions as it listed them.
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReachMaxConcurrency sessions: [JSONValue])
     /// Every event, including those without a dedicated callback (variant switches, frame timing).
     func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent)
     /// A custom label for a text track in track menus (the seed's `titleForLegibleMediaSelectionOption`);
@@ -35,6 +37,7 @@ public protocol PlaybackControllerDelegate: AnyObject, Sendable {
 }
 
 extension PlaybackControllerDelegate {
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReachMaxConcurrency sessions: [JSONValue]) {}
     public func playbackController(_ controller: PlaybackController, titleForTextTrack track: MediaTrack) -> String? { nil }
     public func playbackController(_ controller: PlaybackController, titleForAudioTrack track: MediaTrack) -> String? { nil }
     public func playbackController(_ controller: PlaybackController, didAdvanceTo session: PlaybackSession) {}

@@ -158,6 +158,7 @@ final class EventDispatcher: Sendable {
         case .adProgressed(let s, let p): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, ad: p.ad, didProgressTo: p.time)
         case .adPaused(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didPauseAd: a)
         case .adResumed(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didResumeAd: a)
+        case .maxConcurrencyReached(let s, let sessions): delegate.playbackController(c, playbackSession: s, didReachMaxConcurrency: sessions)
         case .variantChanged, .framePresented, .variantsDiscovered, .mediaTransferred, .forwardBufferChanged, .volumeChanged, .retry, .textCuesChanged, .adSkipped: break
         }
         delegate.playbackController(c, didReceive: event)

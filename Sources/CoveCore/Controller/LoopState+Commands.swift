@@ -52,6 +52,9 @@ extension LoopState {
         case .report(let sessionID, let event):
             guard current?.session.id == sessionID else { return }
             emit(event)
+        case .failSession(let sessionID, let error):
+            guard let runtime = current, runtime.session.id == sessionID else { return }
+            stopRefused(runtime, error: error)
         case .setRate(let rate):
             // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
             if current?.playingAdBreak != true { current?.player?.setRate(rate) }

@@ -100,6 +100,24 @@ extension LoopState {
         emit(.lifecycle(runtime.session, .stalled))
     }
 
+    /// A plugin stopped the session for good (a refusal, not a fault): the engine closes, pending seeks
+    /// fail, and `Fail` is reported once; nothing retries, resumes or advances.
+    func stopRefused(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard runtime.phase != .failed else { return }
+        runtime.phase = .failed
+        runtime.playRequested = false
+        abandonBumper(in: runtime)
+        stopTicker(runtime)
+        for seek in [runtime.seekInFlight, runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        runtime.seekInFlight = nil
+        runtime.queuedSeek = nil
+        runtime.openingSeek = nil
+        runtime.player?.pause()
+        runtime.player?.close()
+        emit(.lifecycle(runtime.session, .fail(error)))
+        logger.error("session stopped by a plugin", metadata: ["session": "\(runtime.session.id)", "error": "\(error)"])
+    }
+
     private func failedToPlayToEnd(_ runtime: SessionRuntime, error: PlaybackError) {
         guard !runtime.reportedFailedToPlayToEnd else { return }
         runtime.reportedFailedToPlayToEnd = true

@@ -15,10 +15,10 @@ extension LoopState {
         preparationCounter += 1
         let video = queue[position]
         let bumper = bumperPlayedInQueue ? nil : (video.bumper ?? carriedBumper)
-        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil)
+        let context = SessionPreparationContext(logger: logger)
+        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil, context: context)
         preparation = prep
         let provider = self.provider
-        let context = SessionPreparationContext(logger: logger)
         let send = self.send
         let id = prep.id
         Task {
@@ -101,6 +101,7 @@ extension LoopState {
         let sessionID = session.id
         listen(to: player, in: runtime)
         emit(.sessionAdvanced(session))
+        for event in prep.context.notes.take(for: session) { emit(event) }
         if let hooks = plan.hooks {
             for event in hooks.sessionStarted(session, control: SessionControl(sessionID: sessionID, send: send)) { emit(event) }
             if let queued = prep.queuedSeek { seek(to: queued.target, tolerance: queued.tolerance, completion: queued.completion) }
@@ -287,6 +288,7 @@ extension LoopState {
         install(runtime)
         if let seek = prep.queuedSeek { complete(seek, succeeded: false) }
         emit(.sessionAdvanced(session))
+        for event in prep.context.notes.take(for: session) { emit(event) }
         emit(.lifecycle(session, .fail(error)))
         logger.error("session failed to start", metadata: ["session": "\(session.id)", "error": "\(error)"])
         continueAfterFailure(of: prep.index, playRequested: prep.playRequested)

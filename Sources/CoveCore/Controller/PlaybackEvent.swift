@@ -48,6 +48,10 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case adResumed(PlaybackSession, Ad)
     /// The viewer skipped the ad (after its skip offset).
     case adSkipped(PlaybackSession, Ad)
+    /// The stream-concurrency service refused this session because the viewer already watches as many
+    /// streams as the token allows (`climit`): the viewer's active sessions, as the service listed them
+    /// (the seed's `didReachMaxConcurrency`). The session then fails with `playbackRightsDenied`.
+    case maxConcurrencyReached(PlaybackSession, sessions: [JSONValue])
     /// The last video of the queue ended (only with `autoAdvance`).
     case playlistCompleted([Video])
     /// No video in the queue has a playable source.
@@ -63,7 +67,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _), .mediaTransferred(let s, _),
             .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
-            .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _):
+            .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _), .maxConcurrencyReached(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
             return nil
@@ -106,6 +110,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .adPaused: return "AdPause"
         case .adResumed: return "AdResume"
         case .adSkipped: return "AdSkipped"
+        case .maxConcurrencyReached: return "MaxConcurrencyReached"
         case .playlistCompleted: return "PlaylistCompleted"
         case .noPlayableVideosFound: return "NoPlayableVideosFound"
         case .videoInserted: return "VideoInserted"
@@ -142,6 +147,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .adPaused(_, let a): return "AdPause(\(a))"
         case .adResumed(_, let a): return "AdResume(\(a))"
         case .adSkipped(_, let a): return "AdSkipped(\(a))"
+        case .maxConcurrencyReached(_, let sessions): return "MaxConcurrencyReached(\(sessions.count) active)"
         case .playlistCompleted(let v): return "PlaylistCompleted(\(v.count))"
         case .noPlayableVideosFound(let v): return "NoPlayableVideosFound(\(v.count))"
         case .videoInserted(_, let i): return "VideoInserted(\(i))"

@@ -230,4 +230,6 @@ struct Preparation {
     let bumper: Video?
     var playRequested: Bool
     var queuedSeek: SessionRuntime.PendingSeek?
+    /// What the providers were given, with the events they reported for the session to come.
+    let context: SessionPreparationContext
 }

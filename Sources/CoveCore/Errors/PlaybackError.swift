@@ -31,7 +31,7 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Error codes, grouped by domain like Media3's: 1xxx session, 2xxx network/IO, 3xxx media,
-    /// 4xxx API misuse, 5xxx offline (downloaded) media, 9xxx engine. Plugins define their own codes from `customBase` upward.
+    /// 4xxx API misuse, 5xxx offline (downloaded) media, 6xxx outputs, 7xxx playback rights, 9xxx engine. Plugins define their own codes from `customBase` upward.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         public let rawValue: Int
         public let name: String
@@ -93,6 +93,9 @@ public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The chosen output cannot be opened: an audio device name the sound server does not know, an
         /// X11 display or window that does not exist. Check the name or ID, or pick another output.
         public static let outputUnavailable = Code(rawValue: 6001, name: "outputUnavailable")
+        /// 7xxx rights: the rights service refused the stream (a stream or device limit, an entitlement);
+        /// the message carries its advice.
+        public static let playbackRightsDenied = Code(rawValue: 7001, name: "playbackRightsDenied")
 
         /// The media engine failed internally (missing plugin, pipeline could not be built).
         public static let engineFailure = Code(rawValue: 9001, name: "engineFailure")

@@ -78,7 +78,7 @@ extension HTTPTransport {
 
 /// An HTTP request as a value.
 public struct HTTPRequest: Sendable, Hashable {
-    public enum Method: String, Sendable, Hashable { case get = "GET", head = "HEAD", post = "POST" }
+    public enum Method: String, Sendable, Hashable { case get = "GET", head = "HEAD", post = "POST", delete = "DELETE" }
 
     public var method: Method
     public var url: URL

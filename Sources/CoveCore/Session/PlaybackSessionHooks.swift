@@ -68,6 +68,13 @@ public struct SessionControl: Sendable {
         send(.command(.settle { completion(value) }))
     }
 
+    /// Stops the session for good with `error` (reported as `Fail`; no retry, no automatic resume, no
+    /// advance): what a plugin does when a service it answers to refuses the stream mid-play. Ignored
+    /// once the session is no longer current.
+    public func fail(_ error: PlaybackError) {
+        send(.command(.failSession(sessionID: sessionID, error)))
+    }
+
     /// A seek the app makes through a plugin API, as `PlaybackController.seek(to:)` would.
     public func seek(to time: MediaTime, completion: (@Sendable (Bool) -> Void)? = nil) {
         send(.command(.seekSession(sessionID: sessionID, time, completion)))

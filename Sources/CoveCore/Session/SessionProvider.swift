@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Turns a video into a plan for a playback session. Providers form a chain: a plugin provider
 /// (SSAI, sidecar captions, offline) wraps an upstream provider, asks it for a plan and decorates the
@@ -26,9 +27,35 @@ extension PlaybackSessionProvider {
 /// What a provider may use while preparing.
 public struct SessionPreparationContext: Sendable {
     public let logger: Logger
+    let notes = PreparationNotes()
 
     public init(logger: Logger) {
         self.logger = logger
+    }
+
+    /// Reports an event about the session this preparation leads to — made for it once it exists,
+    /// whether it starts or fails to start, and reported right after its `SessionAdvanced`. A provider
+    /// that refuses a video uses it to say more than its error can (the active sessions of a stream
+    /// limit, for one).
+    public func report(_ event: @escaping @Sendable (PlaybackSession) -> PlaybackEvent) {
+        notes.add(event)
+    }
+}
+
+/// Events providers reported while preparing, waiting for their session.
+final class PreparationNotes: Sendable {
+    private let events = Mutex<[@Sendable (PlaybackSession) -> PlaybackEvent]>([])
+
+    func add(_ event: @escaping @Sendable (PlaybackSession) -> PlaybackEvent) {
+        events.withLock { $0.append(event) }
+    }
+
+    /// The events for `session`, each once.
+    func take(for session: PlaybackSession) -> [PlaybackEvent] {
+        events.withLock { pending in
+            defer { pending.removeAll() }
+            return pending.map { $0(session) }
+        }
     }
 }
 

@@ -74,6 +74,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         var eosGeneration = 0
         /// The rate of the latest seek (the pipeline plays at 1.0 until one sets another).
         var appliedRate = 1.0
+        /// `appliedRate` before the latest seek: what the pipeline still plays at if that seek is refused.
+        var rateBeforeSeek = 1.0
         var rate: Double
         var maxBitrate: Int?
         var forwardBuffer: Duration?
@@ -415,13 +417,21 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// The seek carries the rate the app wants at the moment it is registered (read under the same lock
     /// that records it as applied), so a `setRate` racing with it is either carried by it or sees it
     /// applied and sends its own.
-    private func sendSeek(to target: MediaTime, keyUnit: Bool, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil, failedValue: Int = 0) {
+    /// `onlyIf` is checked under that same lock: a seek whose reason is gone by then (a rate already
+    /// applied, an app seek already finished) is not sent.
+    private func sendSeek(
+        to target: MediaTime, keyUnit: Bool, onlyIf stillWanted: (State) -> Bool = { _ in true }, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil,
+        failedValue: Int = 0
+    ) {
         let seqnum = gst_util_seqnum_next()
-        let (adaptive, rate) = state.withLock { s -> (Bool, Double) in
+        let decided = state.withLock { s -> (adaptive: Bool, rate: Double)? in
+            guard stillWanted(s) else { return nil }
+            s.rateBeforeSeek = s.appliedRate
             s.appliedRate = s.rate
             register(&s, seqnum)
             return (!s.demuxers.isEmpty, s.rate)
         }
+        guard let (adaptive, rate) = decided else { return }
         let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
         let send: @Sendable (Duration) -> Void = { [self] held in
             guard !isClosed else { return }
@@ -500,9 +510,11 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard apply else { return }
         if let pending {
             // The rate seek replaces the app's seek in flight: it carries on its target and completion.
-            sendSeek(to: pending.target, keyUnit: false) { s, seqnum in s.pendingSeek = (pending.id, pending.target, seqnum) }
+            sendSeek(to: pending.target, keyUnit: false, onlyIf: { s in s.appliedRate != s.rate && s.pendingSeek?.seqnum == pending.seqnum }) { s, seqnum in
+                s.pendingSeek = (pending.id, pending.target, seqnum)
+            }
         } else if let at = currentPosition() {
-            sendSeek(to: at, keyUnit: false)
+            sendSeek(to: at, keyUnit: false, onlyIf: { s in s.appliedRate != s.rate && s.pendingSeek == nil })
         }
     }
 
@@ -1414,6 +1426,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         case "cove-seek-failed":
             state.withLock { s in
                 if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
+                // The refused seek carried a rate it never applied.
+                s.appliedRate = s.rateBeforeSeek
             }
             emit(.seekCompleted(id: Int(a), succeeded: false))
         case "cove-state-failure":

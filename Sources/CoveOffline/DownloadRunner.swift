@@ -17,6 +17,9 @@ struct DownloadRunner: Sendable {
     let onFile: @Sendable (String, Int64) -> Void
     /// Where files are made final and the index written (see `StoreThread`).
     private let storeThread = StoreThread(label: "cove.offline.store")
+    /// Files whose learned length could not be recorded: their commit fails (a resume without the
+    /// validator could join two versions of the file).
+    private let unrecordedLengths = UnrecordedLengths()
 
     func run() async throws {
         try await fetchKeys()
@@ -92,16 +95,25 @@ struct DownloadRunner: Sendable {
         let token = self.token
         let path = file.path
         // A learned length is recorded on the store thread, not on the connection's path (the response head
-        // arrives on the event loop); the file's own commit is queued after it. Should the write fail, a
-        // resume only fetches the file again, and the failing index fails that commit loudly.
+        // arrives on the event loop); the file's own commit is queued after it and fails if it could not be.
         let storeThread = self.storeThread
+        let unrecorded = self.unrecordedLengths
         let part = PartFile(finalURL: store.file(file.path, of: token), knownLength: file.expectedLength, knownValidator: file.validator) { length, validator in
-            storeThread.submit { try? store.setExpectedLength(token, path: path, length: length, validator: validator) }
+            storeThread.submit {
+                do {
+                    try store.setExpectedLength(token, path: path, length: length, validator: validator)
+                } catch {
+                    unrecorded.withLock { $0[path] = "\(error)" }
+                }
+            }
         }
         defer { part.closeQuietly() }
         let outcome: DownloadOutcome
         do {
-            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in onPartial(path, held) }
+            // Progress is reported from the store thread, in order with the file's commit: the consumer runs
+            // on the event loop that reads every connection, where an index read or an app callback must not.
+            let onPartial = self.onPartial
+            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in storeThread.submit { onPartial(path, held) } }
         } catch {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
             throw OfflineError.download(error, what: "\(path) (\(Redaction.redact(url: file.url)))")
@@ -118,6 +130,9 @@ struct DownloadRunner: Sendable {
 
     /// Makes a written file final — hashed, flushed to disk, at its name — and only then records it done.
     private func commit(_ file: FileRow, _ part: PartFile.Written) throws {
+        if let reason = unrecordedLengths.withLock({ $0[file.path] }) {
+            throw OfflineError(.storageFailed, "Storing \(file.path) failed: its length could not be recorded in the index (\(reason))")
+        }
         let sha256: String
         do {
             sha256 = try part.commit()
@@ -144,6 +159,13 @@ struct DownloadRunner: Sendable {
             throw OfflineError(.downloadFailure, "Downloading \(path) (\(Redaction.redact(url: url))) failed: the server sent a document, not media; check the URL (a captive portal or CDN error page answers like this)")
         }
     }
+}
+
+/// Paths whose learned length the index did not take, with why.
+private final class UnrecordedLengths: Sendable {
+    private let reasons = Mutex<[String: String]>([:])
+
+    func withLock<T>(_ body: (inout [String: String]) -> T) -> T { reasons.withLock { body(&$0) } }
 }
 
 /// Hands out file positions to a download's connections, each once.

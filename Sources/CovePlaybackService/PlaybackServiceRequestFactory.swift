@@ -95,11 +95,13 @@ public struct PlaybackServiceRequestFactory: Sendable {
     }
 
     /// The token read and checked before any request: a malformed, unsigned, expired or not-yet-valid
-    /// token, or one whose `accid` names another account, never reaches the network.
+    /// token (beyond a minute of clock skew), or one whose `accid` names another account, never reaches
+    /// the network.
     public static func usableToken(_ text: String, account: String, at now: Date) throws(PlaybackServiceError) -> PlaybackRightsToken {
         do throws(PlaybackRightsTokenError) {
             let token = try PlaybackRightsToken.parse(text)
-            try token.check(at: now)
+            // A minute of leeway for the device clock: a fresh token (nbf = iat) is not refused for a skew.
+            try token.check(at: now, leeway: 60)
             if let claimed = token.claims.accountID, claimed != account {
                 throw .wrongAccount(token: claimed, request: account)
             }

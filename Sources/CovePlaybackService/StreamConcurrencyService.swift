@@ -76,9 +76,14 @@ public struct StreamConcurrencyService: Sendable {
         guard let object = json?.objectValue else {
             throw .unavailable("the concurrency service answered HTTP \(response.status) with something that is not a JSON object")
         }
-        let seconds = object["heartbeat_interval"]?.doubleValue
-        let interval = seconds.flatMap { $0.isFinite && $0 > 0 ? Duration.milliseconds(Int64(($0 * 1000).rounded())) : nil } ?? Self.defaultInterval
-        return Heartbeat(interval: min(max(interval, Self.intervalBounds.lowerBound), Self.intervalBounds.upperBound), sessions: object["sessions"]?.arrayValue ?? [])
+        // Bounded before it becomes a Duration: a hostile 1e300 must not overflow the conversion.
+        let interval: Duration
+        if let seconds = object["heartbeat_interval"]?.doubleValue, seconds.isFinite, seconds > 0 {
+            interval = .milliseconds(Int64((min(max(seconds, 0.1), 3600) * 1000).rounded()))
+        } else {
+            interval = Self.defaultInterval
+        }
+        return Heartbeat(interval: interval, sessions: object["sessions"]?.arrayValue ?? [])
     }
 
     /// Frees the slot `sessionID` at once (the service would otherwise hold it until heartbeats stop

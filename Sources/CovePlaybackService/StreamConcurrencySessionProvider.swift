@@ -24,6 +24,8 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
     public let sessionID: String
     private let clock: any Clock<Duration>
     private let logger: Logger
+    /// The slot's release in flight, which the next video's first heartbeat waits for (they name the same slot).
+    private let releases = SlotReleases()
 
     public init(
         upstream: any PlaybackSessionProvider, service: StreamConcurrencyService, sessionID: String? = nil, clock: any Clock<Duration> = ContinuousClock(),
@@ -47,6 +49,8 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
             return plan
         }
         let slot = token.claims.sessionID ?? sessionID
+        // The previous video's release must land before this take, or it would free the slot just taken.
+        await releases.settled()
         var interval = StreamConcurrencyService.defaultInterval
         do {
             interval = try await service.heartbeat(token: token, sessionID: slot, videoID: video.id, renewal: false).interval
@@ -60,9 +64,27 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
             }
         }
         plan.hooks = StreamConcurrencyHooks(
-            wrapping: plan.hooks, service: service, token: token, slot: slot, videoID: video.id, interval: interval, clock: clock, logger: logger
+            wrapping: plan.hooks, service: service, token: token, slot: slot, videoID: video.id, interval: interval, clock: clock, releases: releases, logger: logger
         )
         return plan
+    }
+}
+
+/// Releases of a provider's slot, in flight.
+final class SlotReleases: Sendable {
+    private let pending = Mutex<[Task<Void, Never>]>([])
+
+    func add(_ release: Task<Void, Never>) {
+        pending.withLock { $0.append(release) }
+    }
+
+    /// Returns once every release started so far has finished.
+    func settled() async {
+        let releases = pending.withLock { tasks in
+            defer { tasks.removeAll() }
+            return tasks
+        }
+        for release in releases { await release.value }
     }
 }
 
@@ -74,6 +96,7 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
     private let slot: String
     private let videoID: String?
     private let clock: any Clock<Duration>
+    private let releases: SlotReleases
     private let logger: Logger
 
     private struct State {
@@ -81,14 +104,19 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
         var session: PlaybackSession?
         var control: SessionControl?
         var beating: Task<Void, Never>?
+        /// Which heartbeat task is current: a cancelled one must not clear its successor's handle.
+        var generation = 0
+        /// Heartbeats ran before: playing again is a resume, which renews at once (the slot may have lapsed).
+        var hasBeaten = false
         var ended = false
     }
     private let state: Mutex<State>
 
     init(
         wrapping upstream: (any PlaybackSessionHooks)?, service: StreamConcurrencyService, token: PlaybackRightsToken, slot: String, videoID: String?, interval: Duration,
-        clock: any Clock<Duration>, logger: Logger
+        clock: any Clock<Duration>, releases: SlotReleases, logger: Logger
     ) {
+        self.releases = releases
         self.upstream = upstream
         self.service = service
         self.token = token
@@ -146,38 +174,56 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
         upstream?.sessionEnded()
         guard wasRunning else { return }
         let (service, token, slot, logger) = (service, token, slot, logger)
-        Task {
+        releases.add(Task {
             do throws(StreamConcurrencyError) {
                 try await service.release(token: token, sessionID: slot)
             } catch {
                 logger.notice("the stream slot could not be released; the service frees it when heartbeats stop", metadata: ["error": "\(error)"])
             }
-        }
+        })
     }
 
     private func stopBeating() {
-        state.withLock { s in
-            s.beating?.cancel()
-            s.beating = nil
+        let task = state.withLock { s -> Task<Void, Never>? in
+            defer {
+                s.beating = nil
+                s.generation += 1
+            }
+            return s.beating
         }
+        task?.cancel()
     }
 
     private func startBeating() {
-        state.withLock { s in
-            guard s.beating == nil, !s.ended else { return }
-            s.beating = Task { [self] in await beat() }
+        let start = state.withLock { s -> (generation: Int, resume: Bool)? in
+            guard s.beating == nil, !s.ended else { return nil }
+            s.generation += 1
+            defer { s.hasBeaten = true }
+            return (s.generation, s.hasBeaten)
         }
+        guard let start else { return }
+        let task = Task { [self] in await beat(generation: start.generation, renewingAtOnce: start.resume) }
+        let stale = state.withLock { s -> Bool in
+            guard s.generation == start.generation, !s.ended else { return true }
+            s.beating = task
+            return false
+        }
+        if stale { task.cancel() }
     }
 
-    /// Renews every interval until cancelled; a refusal stops the session.
-    private func beat() async {
+    /// Renews every interval until cancelled (at once first when resuming); a refusal stops the session.
+    private func beat(generation: Int, renewingAtOnce: Bool) async {
+        var waits = !renewingAtOnce
         while !Task.isCancelled {
-            let interval = state.withLock { $0.interval }
-            do {
-                try await clock.sleep(for: interval)
-            } catch {
-                return
+            if waits {
+                let interval = state.withLock { $0.interval }
+                do {
+                    try await clock.sleep(for: interval)
+                } catch {
+                    return
+                }
             }
+            waits = true
             guard !Task.isCancelled else { return }
             do throws(StreamConcurrencyError) {
                 let answer = try await service.heartbeat(token: token, sessionID: slot, videoID: videoID, renewal: true)
@@ -186,7 +232,7 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
                 switch error {
                 case .denied(let denial, let sessions, let status):
                     let (session, control) = state.withLock { s in
-                        s.beating = nil
+                        if s.generation == generation { s.beating = nil }
                         return (s.session, s.control)
                     }
                     guard !Task.isCancelled, let session, let control else { return }

@@ -47,7 +47,7 @@ extension RealEngineTests {
         @Test func anExpiredTokenFailsTypedWithNoRequestMade() async throws {
             let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             defer { Task { await server.stop() } }
-            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(account: server.accountID, lifetime: -1)
+            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(account: server.accountID, lifetime: -600)
             do {
                 _ = try await service(server).findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: token))
                 Issue.record("an expired token found a video")

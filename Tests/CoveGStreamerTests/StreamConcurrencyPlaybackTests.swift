@@ -32,12 +32,14 @@ extension RealEngineTests {
         }
 
         /// A controller on its own device: its own slot name.
-        func controller(_ s: Setup, device: String) -> PlaybackController {
+        func controller(_ s: Setup, device: String, fast: Bool = false) -> PlaybackController {
             let provider = StreamConcurrencySessionProvider(
                 upstream: BasicSessionProvider(), service: StreamConcurrencyService(accountID: s.catalog.accountID, baseURL: s.concurrency.baseURL, transport: AsyncHTTPClientTransport.shared),
                 sessionID: device, logger: logs.logger(label: "cove.stream-concurrency", level: .debug)
             )
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: fast ? .unsynchronized : .realTime, logger: logs.logger(level: .debug)
+            )
             return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), sessionProvider: provider, configuration: configuration)
         }
 
@@ -85,6 +87,26 @@ extension RealEngineTests {
             try await secondRecorder.waitFor(lifecycle: "Play", from: secondRecorder.count, timeout: .seconds(20))
             second.shutdown()
             #expect(!logs.text.contains(s.token), "the token appeared in a log line")
+        }
+
+        /// A playlist on one device: each video takes the slot the previous one released, in that order (the
+        /// release must land before the next take, or it would free the slot just taken).
+        @Test func aPlaylistAdvancesOnTheSameSlot() async throws {
+            let s = try await Self.start()
+            defer { Task { await s.stop() } }
+            let service = PlaybackService(accountID: s.catalog.accountID, policyKey: nil, baseURL: s.catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
+            let next = try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, authToken: s.token)).value
+            let controller = controller(s, device: "den", fast: true)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.isAutoAdvance = true
+            controller.setVideos([s.video, next])
+            try await recorder.waitFor(timeout: .seconds(60)) { if case .playlistCompleted = $0 { true } else { false } }
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            let calls = s.concurrency.calls.filter { $0.sessionID == "den" && $0.kind != .renewal }.map(\.kind)
+            #expect(Array(calls.prefix(3)) == [.start, .release, .start], "\(calls)")
+            #expect(s.concurrency.calls.filter { $0.sessionID == "den" }.allSatisfy { $0.accepted })
+            controller.shutdown()
         }
 
         /// One failed heartbeat (HTTP 500) is a hiccup: the stream plays on and the next heartbeat renews.

@@ -54,7 +54,7 @@ struct PlaybackRightsServiceTests {
         let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
         defer { Task { await server.stop() } }
         let service = Self.service(server)
-        let expired = try await Self.signer.token(account: server.accountID, lifetime: -60)
+        let expired = try await Self.signer.token(account: server.accountID, lifetime: -600)
         let notYet = try await Self.signer.sign(.init(accid: server.accountID, nbf: Date().addingTimeInterval(3600)))
         let otherAccount = try await Self.signer.token(account: "6999999999999")
         let cases: [(String, (PlaybackRightsTokenError) -> Bool)] = [

@@ -48,7 +48,7 @@ struct StreamConcurrencyServiceTests {
 
     @Test func aMissingOrSillyIntervalFallsBackOrIsBounded() async throws {
         for (text, expected) in [(#"{}"#, StreamConcurrencyService.defaultInterval), (#"{"heartbeat_interval": -5}"#, StreamConcurrencyService.defaultInterval),
-                                 (#"{"heartbeat_interval": 1e12}"#, .seconds(3600)), (#"{"heartbeat_interval": 0.001}"#, .milliseconds(100))] {
+                                 (#"{"heartbeat_interval": 1e12}"#, .seconds(3600)), (#"{"heartbeat_interval": 1e300}"#, .seconds(3600)), (#"{"heartbeat_interval": 0.001}"#, .milliseconds(100))] {
             let server = try await Self.server { _ in Self.json(200, text) }
             let beat = try await Self.service(server).heartbeat(token: Self.token, sessionID: "a", videoID: nil, renewal: false)
             await server.stop()

@@ -106,6 +106,12 @@ extension LoopState {
         guard runtime.phase != .failed else { return }
         runtime.phase = .failed
         runtime.playRequested = false
+        runtime.isPlaying = false
+        // No retry or automatic resume may reopen a refused stream.
+        disarm(runtime)
+        runtime.rebuilding = nil
+        runtime.eventTask?.cancel()
+        runtime.eventTask = nil
         abandonBumper(in: runtime)
         stopTicker(runtime)
         for seek in [runtime.seekInFlight, runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }

@@ -50,12 +50,15 @@ final class PreparationNotes: Sendable {
         events.withLock { $0.append(event) }
     }
 
-    /// The events for `session`, each once.
+    /// The events for `session`, each kind once (a bumper and its content prepared together may both
+    /// report the same refusal). The providers' closures run outside the lock.
     func take(for session: PlaybackSession) -> [PlaybackEvent] {
-        events.withLock { pending in
+        let pending = events.withLock { pending in
             defer { pending.removeAll() }
-            return pending.map { $0(session) }
+            return pending
         }
+        var seen = Set<String>()
+        return pending.map { $0(session) }.filter { seen.insert($0.name).inserted }
     }
 }
 

@@ -86,7 +86,8 @@ public enum PlaybackRightsMediaRequests: Sendable, Hashable {
     case none
     /// Decryption key requests too.
     case keys
-    /// Every request of the stream: manifests, segments, keys and text.
+    /// Every request of the stream: manifests, segments, keys and text. (A progressive file the
+    /// engine reads itself, not through Cove's streaming, gets no query item.)
     case all
 }
 

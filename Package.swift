@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
         .library(name: "CoveOffline", targets: ["CoveOffline"]),
+        .library(name: "CoveAnalytics", targets: ["CoveAnalytics"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
     dependencies: [
@@ -114,6 +115,12 @@ let package = Package(
                 "CoveCore", "CoveStreaming", "CoveHLS", "CoveDASH", "CoveText", "CovePlaybackService", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+        // Brightcove analytics (Data Collection API events, a persistent bounded queue, delivery).
+        .target(
+            name: "CoveAnalytics",
+            dependencies: ["CoveCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .systemLibrary(
@@ -235,6 +242,11 @@ let package = Package(
         .testTarget(
             name: "CovePlayerUITests",
             dependencies: ["CovePlayerUI", "CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveAnalyticsTests",
+            dependencies: ["CoveAnalytics", "CoveCore", "CoveTesting", "CoveNetworking"],
             swiftSettings: strict
         ),
         .testTarget(

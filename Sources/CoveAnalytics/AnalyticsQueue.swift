@@ -109,6 +109,18 @@ public final class AnalyticsQueue: Sendable {
 
     public var bytes: Int { (try? database.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(bytes), 0) FROM event") ?? 0 }) ?? 0 }
 
+    /// The viewer's identifier for this install: made once, kept with the queue (the seed's unique
+    /// identifier, which an app may turn off).
+    public func viewerID() throws(AnalyticsError) -> String {
+        try write("keep the viewer identifier") { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS setting (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            if let existing = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE name = 'viewer'") { return existing }
+            let made = UUID().uuidString.lowercased()
+            try db.execute(sql: "INSERT INTO setting (name, value) VALUES ('viewer', ?)", arguments: [made])
+            return made
+        }
+    }
+
     /// Events dropped to keep the limits, since the queue file was made.
     public var dropped: Int { (try? database.read { db in try Int.fetchOne(db, sql: "SELECT value FROM counter WHERE name = 'dropped'") ?? 0 }) ?? 0 }
 

@@ -1,0 +1,171 @@
+import CoveCore
+import Foundation
+
+/// Turns one controller's playback events into the Data Collection API events the seed SDK sends:
+/// `player_load` once, then per video `video_impression` (loaded), `video_view` (first played),
+/// `video_engagement` with the ranges watched, and `error`. A pure state machine (events in,
+/// analytics events out), so it is tested without a network or an engine.
+///
+/// Watched ranges are half-open whole seconds of content (`range=3..10` covers [3 s, 10 s)): the
+/// playhead's advance while playing, broken by a seek, a pause, a stall or the end, and reported when
+/// broken or once `engagementInterval` of it has accumulated — so a linear watch is covered once,
+/// with nothing reported twice.
+public struct EngagementTracker: Sendable {
+    public struct Configuration: Sendable {
+        public var account: String
+        /// The app's name for this player (`player`, `player_name`).
+        public var player: String
+        public var playerName: String
+        /// The SDK session (one per app launch: `PlayerSDKManager.shared.sessionID`).
+        public var session: String
+        /// The viewer (`user`); nil when the app turned the unique identifier off.
+        public var viewerID: String?
+        /// The page or app the video plays in (`destination`).
+        public var destination: String?
+        public var engagementInterval: Duration
+
+        public init(
+            account: String, player: String = "cove", playerName: String = "Cove", session: String, viewerID: String?, destination: String? = nil,
+            engagementInterval: Duration = .seconds(10)
+        ) {
+            self.account = account
+            self.player = player
+            self.playerName = playerName
+            self.session = session
+            self.viewerID = viewerID
+            self.destination = destination
+            self.engagementInterval = max(engagementInterval, .seconds(1))
+        }
+    }
+
+    public let configuration: Configuration
+    private var loaded = false
+    private var video: VideoState?
+
+    private struct VideoState {
+        let sessionID: Int
+        let id: String?
+        let name: String?
+        var duration: Duration?
+        var viewed = false
+        var playing = false
+        /// The open range's start and the playhead's last position in it.
+        var rangeStart: Double?
+        var last: Double = 0
+        var lastWall: Date?
+    }
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The analytics events `event` produces, stamped at `now`.
+    public mutating func handle(_ event: PlaybackEvent, at now: Date) -> [AnalyticsEvent] {
+        var out: [AnalyticsEvent] = []
+        if !loaded {
+            loaded = true
+            out.append(make("player_load", [], now))
+        }
+        switch event {
+        case .sessionAdvanced(let session):
+            out += closeRange(now)
+            video = VideoState(sessionID: session.id, id: session.video.id, name: session.video.name, duration: session.video.duration)
+        case .durationChanged(let session, let duration):
+            guard video?.sessionID == session.id else { break }
+            video?.duration = duration
+        case .lifecycle(let session, let lifecycle):
+            guard video?.sessionID == session.id else { break }
+            switch lifecycle {
+            case .ready:
+                out.append(make("video_impression", videoParameters(), now))
+            case .play, .recovered:
+                if video?.viewed == false {
+                    video?.viewed = true
+                    out.append(make("video_view", videoParameters(), now))
+                }
+                video?.playing = true
+            case .pause, .stalled, .end, .terminate:
+                out += closeRange(now)
+                video?.playing = false
+            case .fail(let error), .failedToPlayToEndTime(let error):
+                out += closeRange(now)
+                video?.playing = false
+                out.append(make("error", videoParameters() + [.init("error_code", String(error.code.rawValue)), .init("error_type", error.code.name)], now))
+            default:
+                break
+            }
+        case .progress(let session, let time):
+            let seconds = time.seconds
+            guard video?.sessionID == session.id, seconds.isFinite else { break }
+            out += advance(to: seconds, now: now)
+        default:
+            break
+        }
+        return out
+    }
+
+    /// The playhead moved: the open range grows, or — after a jump (a seek) — closes and a new one opens
+    /// where the playhead landed. A jump is a move back, or further ahead than four times the wall time
+    /// since the last report allows (plus a second), so rates up to 4x read as watching.
+    private mutating func advance(to seconds: Double, now: Date) -> [AnalyticsEvent] {
+        guard var state = video else { return [] }
+        defer { video?.lastWall = now }
+        guard state.playing else {
+            // Not playing (a seek while paused): the next range starts where the playhead is.
+            video?.last = seconds
+            video?.rangeStart = nil
+            return []
+        }
+        var out: [AnalyticsEvent] = []
+        if state.rangeStart != nil {
+            let wall = state.lastWall.map { now.timeIntervalSince($0) } ?? 0
+            if seconds < state.last - 0.5 || seconds > state.last + wall * 4 + 1 {
+                out += closeRange(now)
+                video?.rangeStart = nil
+                state = video ?? state
+            }
+        }
+        if state.rangeStart == nil { state.rangeStart = seconds < state.last - 0.5 || seconds > state.last + 1 ? seconds : state.last }
+        state.last = seconds
+        video = state
+        if let start = state.rangeStart, seconds - start >= Self.seconds(configuration.engagementInterval) {
+            out += closeRange(now)
+        }
+        return out
+    }
+
+    /// Reports the open range in whole seconds, half-open, once it covers at least one; the range then
+    /// goes on from its end (the fraction not yet reported is reported with the next one).
+    private mutating func closeRange(_ now: Date) -> [AnalyticsEvent] {
+        guard let state = video, let start = state.rangeStart else { return [] }
+        let from = Int(start.rounded(.down))
+        let to = Int(state.last.rounded(.down))
+        guard to > from else { return [] }
+        video?.rangeStart = Double(to)
+        return [make("video_engagement", videoParameters() + [.init("range", "\(from)..\(to)"), .init("video_seconds_viewed", String(to - from))], now)]
+    }
+
+    private func videoParameters() -> [AnalyticsEvent.Parameter] {
+        guard let video else { return [] }
+        var parameters: [AnalyticsEvent.Parameter] = []
+        if let id = video.id { parameters.append(.init("video", id)) }
+        if let name = video.name { parameters.append(.init("video_name", name)) }
+        if let duration = video.duration { parameters.append(.init("video_duration", String(Int(Self.seconds(duration).rounded())))) }
+        return parameters
+    }
+
+    private func make(_ name: String, _ specific: [AnalyticsEvent.Parameter], _ now: Date) -> AnalyticsEvent {
+        var parameters: [AnalyticsEvent.Parameter] = [
+            .init("domain", "videocloud"), .init("account", configuration.account), .init("session", configuration.session),
+            .init("player", configuration.player), .init("player_name", configuration.playerName), .init("platform", "linux"),
+            .init("time", String(Int64((now.timeIntervalSince1970 * 1000).rounded()))),
+        ]
+        if let viewer = configuration.viewerID { parameters.append(.init("user", viewer)) }
+        if let destination = configuration.destination { parameters.append(.init("destination", destination)) }
+        return AnalyticsEvent(name: name, parameters: parameters + specific, time: now)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

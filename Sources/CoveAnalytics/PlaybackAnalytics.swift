@@ -1,0 +1,132 @@
+import CoveCore
+import Foundation
+import Logging
+import Synchronization
+
+/// Brightcove analytics for an app's controllers (the seed's built-in analytics): the events each
+/// tracked controller's playback produces (`EngagementTracker`), queued on disk and delivered by an
+/// `AnalyticsSender`. One per app; `track(_:)` each controller.
+public final class PlaybackAnalytics: Sendable {
+    public static let defaultDestination = URL(string: "https://metrics.brightcove.com/v2/tracker")!
+
+    public struct Configuration: Sendable {
+        public var account: String
+        /// Where the queue lives (a file; its folder is made).
+        public var queueURL: URL
+        /// The collector; nil: the proxy domain's `/v2/tracker` when one is set, else Brightcove's.
+        public var destination: URL?
+        /// Off: nothing is recorded or sent (the app's opt-out).
+        public var isEnabled: Bool
+        /// Off: events carry no viewer identifier (`user`).
+        public var uniqueIdentifierEnabled: Bool
+        public var authToken: PlaybackRightsToken?
+        public var player: String
+        public var playerName: String
+        /// The page or app the video plays in.
+        public var source: String?
+        public var engagementInterval: Duration
+        public var limits: AnalyticsQueue.Limits
+        public var batchSize: Int
+        public var flushInterval: Duration
+
+        public init(
+            account: String, queueURL: URL, destination: URL? = nil, isEnabled: Bool = true, uniqueIdentifierEnabled: Bool = true, authToken: PlaybackRightsToken? = nil,
+            player: String = "cove", playerName: String = "Cove", source: String? = nil, engagementInterval: Duration = .seconds(10),
+            limits: AnalyticsQueue.Limits = AnalyticsQueue.Limits(), batchSize: Int = 20, flushInterval: Duration = .seconds(10)
+        ) {
+            self.account = account
+            self.queueURL = queueURL
+            self.destination = destination
+            self.isEnabled = isEnabled
+            self.uniqueIdentifierEnabled = uniqueIdentifierEnabled
+            self.authToken = authToken
+            self.player = player
+            self.playerName = playerName
+            self.source = source
+            self.engagementInterval = engagementInterval
+            self.limits = limits
+            self.batchSize = batchSize
+            self.flushInterval = flushInterval
+        }
+    }
+
+    public let configuration: Configuration
+    /// nil when analytics is turned off.
+    public let sender: AnalyticsSender?
+    private let trackerConfiguration: EngagementTracker.Configuration
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let logger: Logger
+
+    public init(
+        configuration: Configuration, transport: any HTTPTransport, sdkSession: String = PlayerSDKManager.shared.sessionID, globalConfiguration: GlobalConfiguration = .shared,
+        logger: Logger = Logger(label: "cove.analytics")
+    ) throws(AnalyticsError) {
+        self.configuration = configuration
+        self.logger = logger
+        var viewer: String?
+        if configuration.isEnabled {
+            let queue = try AnalyticsQueue(url: configuration.queueURL, limits: configuration.limits)
+            if configuration.uniqueIdentifierEnabled { viewer = try queue.viewerID() }
+            let destination = configuration.destination ?? globalConfiguration.proxyDomain.flatMap { URL(string: "https://\($0)/v2/tracker") } ?? Self.defaultDestination
+            sender = try AnalyticsSender(
+                queue: queue, transport: transport,
+                configuration: .init(destination: destination, authToken: configuration.authToken, batchSize: configuration.batchSize, flushInterval: configuration.flushInterval),
+                logger: logger
+            )
+            sender?.start()
+        } else {
+            sender = nil
+        }
+        trackerConfiguration = EngagementTracker.Configuration(
+            account: configuration.account, player: configuration.player, playerName: configuration.playerName, session: sdkSession, viewerID: viewer,
+            destination: configuration.source, engagementInterval: configuration.engagementInterval
+        )
+    }
+
+    deinit { stop() }
+
+    /// Records what `controller` plays from now on, until it shuts down or `stop()`.
+    public func track(_ controller: PlaybackController) {
+        guard let sender else { return }
+        let events = controller.events
+        var tracker = EngagementTracker(configuration: trackerConfiguration)
+        let logger = self.logger
+        let task = Task {
+            for await event in events {
+                let made = tracker.handle(event, at: Date())
+                guard !made.isEmpty else { continue }
+                do {
+                    let dropped = try sender.enqueue(made)
+                    if dropped > 0 { logger.warning("analytics queue full; oldest events dropped", metadata: ["dropped": "\(dropped)"]) }
+                } catch {
+                    logger.error("analytics events not stored", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        tasks.withLock { $0.append(task) }
+    }
+
+    /// Queues events made elsewhere (catalog requests, downloads) with the same delivery.
+    public func record(_ events: [AnalyticsEvent]) throws(AnalyticsError) {
+        guard let sender else { return }
+        try sender.enqueue(events)
+    }
+
+    /// Returns once everything recorded so far has been delivered (or the sender stopped).
+    public func flush() async {
+        await sender?.flush()
+    }
+
+    /// Waits for the tracked controllers to shut down (their event streams end) and for everything
+    /// they produced to be delivered: for an app's exit, and for tests.
+    public func finish() async {
+        for task in tasks.withLock({ $0 }) { await task.value }
+        await flush()
+    }
+
+    /// Stops tracking and delivering; undelivered events stay queued for the next start.
+    public func stop() {
+        for task in tasks.withLock({ t -> [Task<Void, Never>] in defer { t.removeAll() }; return t }) { task.cancel() }
+        sender?.stop()
+    }
+}

@@ -169,6 +169,7 @@ let package = Package(
         .executableTarget(
             name: "cove",
             dependencies: [
+                "CoveAnalytics",
                 "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline", "CovePlayerControls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -23,11 +23,16 @@ public struct EngagementTracker: Sendable {
         /// The page or app the video plays in (`destination`).
         public var destination: String?
         public var engagementInterval: Duration
+        /// The fastest the playhead moves while watching (the playback rate): a further jump ahead is a
+        /// seek. nil for playback that is not paced by the clock (probes), where only the seek's frame
+        /// and moves back say so.
+        public var maximumRate: Double?
 
         public init(
             account: String, player: String = "cove", playerName: String = "Cove", session: String, viewerID: String?, destination: String? = nil,
-            engagementInterval: Duration = .seconds(10)
+            engagementInterval: Duration = .seconds(10), maximumRate: Double? = 4
         ) {
+            self.maximumRate = maximumRate
             self.account = account
             self.player = player
             self.playerName = playerName
@@ -53,6 +58,8 @@ public struct EngagementTracker: Sendable {
         var rangeStart: Double?
         var last: Double = 0
         var lastWall: Date?
+        /// A seek's frame arrived: the next position opens a new range.
+        var jumpPending = false
     }
 
     public init(configuration: Configuration) {
@@ -94,6 +101,12 @@ public struct EngagementTracker: Sendable {
             default:
                 break
             }
+        case .framePresented(let session, let frame) where frame.cause == .seek || frame.cause == .resume:
+            // The playhead jumped: what came before is closed, the next range starts where it landed.
+            guard video?.sessionID == session.id else { break }
+            out += closeRange(now)
+            video?.rangeStart = nil
+            video?.jumpPending = true
         case .progress(let session, let time):
             let seconds = time.seconds
             guard video?.sessionID == session.id, seconds.isFinite else { break }
@@ -117,15 +130,16 @@ public struct EngagementTracker: Sendable {
             return []
         }
         var out: [AnalyticsEvent] = []
-        if state.rangeStart != nil {
-            let wall = state.lastWall.map { now.timeIntervalSince($0) } ?? 0
-            if seconds < state.last - 0.5 || seconds > state.last + wall * 4 + 1 {
-                out += closeRange(now)
-                video?.rangeStart = nil
-                state = video ?? state
-            }
+        let wall = state.lastWall.map { now.timeIntervalSince($0) } ?? 0
+        let aheadBound = configuration.maximumRate.map { state.last + wall * $0 + 1 } ?? .infinity
+        let jumped = seconds < state.last - 0.5 || seconds > aheadBound
+        if state.rangeStart != nil, jumped {
+            out += closeRange(now)
+            video?.rangeStart = nil
+            state = video ?? state
         }
-        if state.rangeStart == nil { state.rangeStart = seconds < state.last - 0.5 || seconds > state.last + 1 ? seconds : state.last }
+        if state.rangeStart == nil { state.rangeStart = jumped || state.jumpPending ? seconds : state.last }
+        state.jumpPending = false
         state.last = seconds
         video = state
         if let start = state.rangeStart, seconds - start >= Self.seconds(configuration.engagementInterval) {

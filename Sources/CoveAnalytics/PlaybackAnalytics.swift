@@ -85,11 +85,14 @@ public final class PlaybackAnalytics: Sendable {
 
     deinit { stop() }
 
-    /// Records what `controller` plays from now on, until it shuts down or `stop()`.
-    public func track(_ controller: PlaybackController) {
+    /// Records what `controller` plays from now on, until it shuts down or `stop()`. `pacing` is the
+    /// controller's: unsynchronized playback (a probe) is not read for seeks by its speed.
+    public func track(_ controller: PlaybackController, pacing: Pacing = .realTime) {
         guard let sender else { return }
         let events = controller.events
-        var tracker = EngagementTracker(configuration: trackerConfiguration)
+        var configuration = trackerConfiguration
+        if pacing == .unsynchronized { configuration.maximumRate = nil }
+        var tracker = EngagementTracker(configuration: configuration)
         let logger = self.logger
         let task = Task {
             for await event in events {
@@ -122,6 +125,18 @@ public final class PlaybackAnalytics: Sendable {
     public func finish() async {
         for task in tasks.withLock({ $0 }) { await task.value }
         await flush()
+    }
+
+    /// `finish()`, but no longer than `limit`: what is not delivered by then stays queued on disk for the
+    /// next start (a command that exits while the collector is down loses nothing).
+    public func finish(within limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.finish() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            _ = await group.next()
+            group.cancelAll()
+        }
+        stop()
     }
 
     /// Stops tracking and delivering; undelivered events stay queued for the next start.

@@ -1,3 +1,4 @@
+import CoveCore
 import Foundation
 import Synchronization
 
@@ -21,6 +22,15 @@ public final class AnalyticsCollector: Sendable {
         media.addRoute(prefix: "/v2/tracker") { [weak self] request in
             guard let self else { return MediaServerResponse(status: 503, body: Data()) }
             return self.take(request)
+        }
+        // What was received, for `cove analytics tail`: `GET /v2/received?since=N` lists events N... as JSON.
+        media.addRoute(prefix: "/v2/received") { [weak self] request in
+            guard let self else { return MediaServerResponse(status: 503, body: Data()) }
+            let since = max(0, Int(request.queryItems["since"] ?? "") ?? 0)
+            let listed = self.events.dropFirst(since).map { event -> JSONValue in
+                .object(["event": .string(event.event), "parameters": .object(event.parameters.mapValues { .string($0) }), "authorized": .bool(event.authorized), "at": .double(event.at.timeIntervalSince1970)])
+            }
+            return MediaServerResponse(status: 200, contentType: "application/json", body: Data(JSONValue.array(Array(listed)).serialized().utf8))
         }
     }
 

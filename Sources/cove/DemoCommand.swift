@@ -36,11 +36,16 @@ struct DemoCommand: AsyncParsableCommand {
         if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
         let controller = await player.makeController()
         controller.isAutoPlay = true
+        let analytics = try player.startAnalytics(for: controller, account: server.accountID)
         let outcome: PlaybackRunner.Outcome
         if let runner = controls.runner(controller: controller, captionLanguage: nil) {
             outcome = await runner.play(playlist.allPlayableVideos, autoAdvance: true)
         } else {
             outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
+        }
+        if let analytics {
+            controller.shutdown()
+            await analytics.finish(within: .seconds(5))
         }
         await server.stop()
         Terminal.line(outcome == .ended ? "Demo finished." : "Demo stopped.")

@@ -72,11 +72,17 @@ struct PlayCommand: AsyncParsableCommand {
             let tracks = try subtitles.map(Self.textTrack)
             video = video.update { $0.properties["text_tracks"] = .array(tracks) }
         }
+        let analytics = try player.startAnalytics(for: controller, account: video.accountID)
         let outcome: PlaybackRunner.Outcome
         if let runner = controls.runner(controller: controller, captionLanguage: captions) {
             outcome = await runner.play([video], seekTo: seekTo)
         } else {
             outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
+        }
+        if let analytics {
+            // What cannot be sent in a few seconds stays queued for the next run.
+            controller.shutdown()
+            await analytics.finish(within: .seconds(5))
         }
         switch outcome {
         case .ended, .quit: break

@@ -1,6 +1,8 @@
 import CovePlayerControls
 import ArgumentParser
+import CoveAnalytics
 import CoveCore
+import CoveNetworking
 import CoveGStreamer
 import Foundation
 import Logging
@@ -39,6 +41,37 @@ struct PlayerOptions: ParsableArguments {
 
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "warning"
+
+    @Option(name: .customLong("analytics"), help: "Send Brightcove analytics (Data Collection API events) to this collector URL, e.g. the one `cove serve` prints.")
+    var analyticsDestination: String?
+
+    @Option(name: .customLong("analytics-account"), help: "The account analytics events are for (default: the video's account).")
+    var analyticsAccount: String?
+
+    /// Starts analytics for `controller` when `--analytics` was given; the queue is kept in
+    /// $COVE_ANALYTICS_QUEUE, else ~/.local/share/cove/analytics.sqlite, so events a run could not send
+    /// go with the next.
+    func startAnalytics(for controller: PlaybackController, account: String?) throws -> PlaybackAnalytics? {
+        guard let analyticsDestination else { return nil }
+        guard let destination = URL(string: analyticsDestination), ["http", "https"].contains(destination.scheme?.lowercased() ?? ""), destination.host != nil else {
+            throw ValidationError("--analytics '\(analyticsDestination)' is not an http(s) URL")
+        }
+        guard let account = analyticsAccount ?? account else {
+            throw ValidationError("analytics needs an account: pass --analytics-account (the video names none)")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let queue = environment["COVE_ANALYTICS_QUEUE"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/cove/analytics.sqlite")
+        do {
+            let analytics = try PlaybackAnalytics(
+                configuration: .init(account: account, queueURL: queue, destination: destination, flushInterval: .seconds(1)), transport: AsyncHTTPClientTransport.shared
+            )
+            analytics.track(controller, pacing: fast ? .unsynchronized : .realTime)
+            return analytics
+        } catch {
+            throw ValidationError("analytics cannot start: \(error)")
+        }
+    }
 
     /// Makes the controller once the engine is warm: a command is an app that launches and then plays, so
     /// its first play should not pay for loading GStreamer's plugins (a failure here is left for the play

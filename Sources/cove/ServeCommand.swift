@@ -47,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
             // Stream concurrency beside the catalog, with the documented one-minute heartbeat.
             let concurrency = ConcurrencyServer(on: server.media, interval: .seconds(60), secret: SampleCatalog.rightsSecret)
             standIns.append(concurrency)
+            let collector = AnalyticsCollector(on: server.media)
+            standIns.append(collector)
+            Terminal.line("Analytics collector: play with --analytics \(collector.destination.absoluteString); watch it with cove analytics tail \(server.media.baseURL.absoluteString)")
             Terminal.line("Stream concurrency (tokens with uid and climit): StreamConcurrencyService(accountID: \(server.accountID), baseURL: \(concurrency.baseURL.absoluteString))")
         }
         Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")

@@ -75,6 +75,9 @@ public final class AnalyticsSender: Sendable {
 
     public var status: Status { state.withLock { $0 } }
 
+    /// Where events go.
+    public var destination: URL { configuration.destination }
+
     /// Starts delivering (what a restart left queued goes first).
     public func start() {
         loop.withLock { task in

@@ -67,7 +67,11 @@ public final class PlaybackAnalytics: Sendable {
         if configuration.isEnabled {
             let queue = try AnalyticsQueue(url: configuration.queueURL, limits: configuration.limits)
             if configuration.uniqueIdentifierEnabled { viewer = try queue.viewerID() }
-            let destination = configuration.destination ?? globalConfiguration.proxyDomain.flatMap { URL(string: "https://\($0)/v2/tracker") } ?? Self.defaultDestination
+            let route = globalConfiguration.route(explicit: configuration.destination, proxyPath: "/v2/tracker", brightcove: Self.defaultDestination)
+            if let proxy = route.overriddenProxy {
+                logger.notice("analytics go to the app's destination, not through the proxy domain", metadata: ["proxy": "\(proxy)", "destination": "\(Redaction.redact(url: route.url))"])
+            }
+            let destination = route.url
             sender = try AnalyticsSender(
                 queue: queue, transport: transport,
                 configuration: .init(destination: destination, authToken: configuration.authToken, batchSize: configuration.batchSize, flushInterval: configuration.flushInterval),

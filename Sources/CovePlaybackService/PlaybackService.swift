@@ -33,6 +33,9 @@ public struct PlaybackService: Sendable {
         self.retry = retry
         self.clock = clock
         self.logger = logger
+        if let proxy = requestFactory.route(authenticated: false).overriddenProxy {
+            logger.notice("Playback API lookups go to the factory's own base URL, not through the proxy domain", metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: requestFactory.route(authenticated: false).url))"])
+        }
     }
 
     /// A service for `accountID`; with a nil policy key, lookups need an auth token (Edge Playback Authorization).

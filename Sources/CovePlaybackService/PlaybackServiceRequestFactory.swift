@@ -50,10 +50,13 @@ public struct PlaybackServiceRequestFactory: Sendable {
 
     /// The base URL a request uses: an explicit one wins, then the proxy domain, then Brightcove's.
     public func effectiveBaseURL(authenticated: Bool) -> URL {
-        if authenticated, let authBaseURL { return authBaseURL }
-        if let baseURL { return baseURL }
-        if let proxy = globalConfiguration.proxyDomain { return URL(string: "https://\(proxy)/playback/v1")! }
-        return authenticated ? Self.defaultAuthBaseURL : Self.defaultBaseURL
+        route(authenticated: authenticated).url
+    }
+
+    /// How a lookup is routed (and whether an explicit base URL bypasses a proxy domain the app set).
+    public func route(authenticated: Bool) -> ServiceRoute {
+        let explicit = authenticated ? (authBaseURL ?? baseURL) : baseURL
+        return globalConfiguration.route(explicit: explicit, proxyPath: "/playback/v1", brightcove: authenticated ? Self.defaultAuthBaseURL : Self.defaultBaseURL)
     }
 
     private func request(collection: String, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery) throws(PlaybackServiceError) -> HTTPRequest {

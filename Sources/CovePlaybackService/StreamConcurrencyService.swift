@@ -41,11 +41,10 @@ public struct StreamConcurrencyService: Sendable {
     }
 
     /// An explicit base URL wins, then the proxy domain (its `/api/v1/accounts` path), then Brightcove's host.
-    public var effectiveBaseURL: URL {
-        if let baseURL { return baseURL }
-        if let proxy = globalConfiguration.proxyDomain, let url = URL(string: "https://\(proxy)") { return url }
-        return Self.defaultBaseURL
-    }
+    public var effectiveBaseURL: URL { route.url }
+
+    /// How heartbeats are routed (and whether an explicit base URL bypasses a proxy domain the app set).
+    public var route: ServiceRoute { globalConfiguration.route(explicit: baseURL, proxyPath: "", brightcove: Self.defaultBaseURL) }
 
     /// What an accepted heartbeat said.
     public struct Heartbeat: Sendable, Hashable {

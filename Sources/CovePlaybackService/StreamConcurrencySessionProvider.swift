@@ -36,6 +36,9 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
         self.sessionID = sessionID.flatMap { $0.isEmpty ? nil : $0 } ?? UUID().uuidString.lowercased()
         self.clock = clock
         self.logger = logger
+        if let proxy = service.route.overriddenProxy {
+            logger.notice("stream-concurrency heartbeats go to the service's own base URL, not through the proxy domain", metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: service.route.url))"])
+        }
     }
 
     /// Preloading would take a stream slot for a video nobody watches yet.

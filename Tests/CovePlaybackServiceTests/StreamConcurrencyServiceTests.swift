@@ -127,5 +127,13 @@ struct StreamConcurrencyServiceTests {
         let explicit = StreamConcurrencyService(accountID: "1", baseURL: URL(string: "http://127.0.0.1:9")!, transport: AsyncHTTPClientTransport.shared, globalConfiguration: global)
         #expect(explicit.effectiveBaseURL.absoluteString == "http://127.0.0.1:9")
         #expect(StreamConcurrencyService(accountID: "1", transport: AsyncHTTPClientTransport.shared, globalConfiguration: GlobalConfiguration()).effectiveBaseURL == StreamConcurrencyService.defaultBaseURL)
+        #expect(explicit.route.overriddenProxy == "bcovproxy.example.cn")
+        #expect(proxied.route.reason == .proxy && proxied.route.overriddenProxy == nil)
+        // An explicit base that bypasses the proxy is said, for the heartbeats and for the lookups.
+        let logs = LogCapture()
+        _ = StreamConcurrencySessionProvider(upstream: BasicSessionProvider(), service: explicit, logger: logs.logger(label: "cove.stream-concurrency", level: .notice))
+        let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: "key", baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
+        _ = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport.shared, logger: logs.logger(label: "cove.playback-service", level: .notice))
+        #expect(logs.text.components(separatedBy: "not through the proxy domain").count == 3, "\(logs.text)")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Process-wide settings (the seed's `BCOVGlobalConfiguration`). Set them before creating services.
@@ -22,5 +23,28 @@ public final class GlobalConfiguration: Sendable {
             }
         }
         domain.withLock { $0 = host?.lowercased() }
+    }
+}
+
+/// Where one of Brightcove's services is reached, and why: an app's explicit base URL, the proxy
+/// domain, or Brightcove's own host.
+public struct ServiceRoute: Sendable, Hashable {
+    public enum Reason: String, Sendable, Hashable { case explicit, proxy, brightcove }
+
+    public let url: URL
+    public let reason: Reason
+    /// The proxy domain an explicit base URL won over (the app set both): worth saying, as requests
+    /// then bypass the proxy.
+    public let overriddenProxy: String?
+}
+
+extension GlobalConfiguration {
+    /// The route to a service: an explicit base URL wins, then the proxy domain at `proxyPath`
+    /// (`/playback/v1`, `/v2/tracker`, or "" for a host root), then `brightcove`.
+    public func route(explicit: URL?, proxyPath: String, brightcove: URL) -> ServiceRoute {
+        let proxy = proxyDomain
+        if let explicit { return ServiceRoute(url: explicit, reason: .explicit, overriddenProxy: proxy) }
+        if let proxy, let url = URL(string: "https://\(proxy)\(proxyPath)") { return ServiceRoute(url: url, reason: .proxy, overriddenProxy: nil) }
+        return ServiceRoute(url: brightcove, reason: .brightcove, overriddenProxy: nil)
     }
 }

@@ -247,7 +247,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveAnalyticsTests",
-            dependencies: ["CoveAnalytics", "CoveCore", "CoveTesting", "CoveNetworking"],
+            dependencies: ["CoveAnalytics", "CoveCore", "CoveTesting", "CoveNetworking", "CovePlaybackService"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -113,6 +113,35 @@ public final class PlaybackAnalytics: Sendable {
         tasks.withLock { $0.append(task) }
     }
 
+    /// `catalog_request` for a Playback API request (`url` redacted), as the seed sends it.
+    public func catalogRequested(url: String) {
+        recordQuietly([makeEvent("catalog_request", [.init("catalog_url", url)])])
+    }
+
+    /// `catalog_response` with the response time, or nothing when no answer came.
+    public func catalogAnswered(url: String, status: Int?, responseTime: Duration) {
+        guard status != nil else { return }
+        let milliseconds = Int((Double(responseTime.components.seconds) * 1000 + Double(responseTime.components.attoseconds) / 1e15).rounded())
+        recordQuietly([makeEvent("catalog_response", [.init("catalog_url", url), .init("response_time_ms", String(milliseconds))])])
+    }
+
+    private func makeEvent(_ name: String, _ specific: [AnalyticsEvent.Parameter]) -> AnalyticsEvent {
+        var parameters: [AnalyticsEvent.Parameter] = [
+            .init("domain", "videocloud"), .init("account", trackerConfiguration.account), .init("session", trackerConfiguration.session),
+            .init("player", trackerConfiguration.player), .init("player_name", trackerConfiguration.playerName), .init("platform", "linux"),
+        ]
+        if let viewer = trackerConfiguration.viewerID { parameters.append(.init("user", viewer)) }
+        return AnalyticsEvent(name: name, parameters: parameters + specific, time: Date())
+    }
+
+    private func recordQuietly(_ events: [AnalyticsEvent]) {
+        do {
+            try record(events)
+        } catch {
+            logger.error("analytics events not stored", metadata: ["error": "\(error)"])
+        }
+    }
+
     /// Queues events made elsewhere (catalog requests, downloads) with the same delivery.
     public func record(_ events: [AnalyticsEvent]) throws(AnalyticsError) {
         guard let sender else { return }

@@ -20,6 +20,9 @@ public struct PlaybackService: Sendable {
     public let requestFactory: PlaybackServiceRequestFactory
     public let transport: any HTTPTransport
     public let retry: RetryPolicy
+    /// Told of every Playback API request and its answer (analytics' `catalog_request` and
+    /// `catalog_response`; see `CatalogExchange`).
+    public let observer: (@Sendable (CatalogExchange) -> Void)?
     private let clock: any Clock<Duration>
     private let logger: Logger
 
@@ -27,7 +30,11 @@ public struct PlaybackService: Sendable {
     /// is far beyond any lookup's timeout, so it never shortens a wait.)
     public static let defaultRetry = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250), multiplier: 2, maximumDelay: .seconds(3600), jitter: 0)
 
-    public init(requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.playback-service")) {
+    public init(
+        requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "cove.playback-service"), observer: (@Sendable (CatalogExchange) -> Void)? = nil
+    ) {
+        self.observer = observer
         self.requestFactory = requestFactory
         self.transport = transport
         self.retry = retry
@@ -39,8 +46,11 @@ public struct PlaybackService: Sendable {
     }
 
     /// A service for `accountID`; with a nil policy key, lookups need an auth token (Edge Playback Authorization).
-    public init(accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, logger: Logger = Logger(label: "cove.playback-service")) {
-        self.init(requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry, logger: logger)
+    public init(
+        accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, logger: Logger = Logger(label: "cove.playback-service"),
+        observer: (@Sendable (CatalogExchange) -> Void)? = nil
+    ) {
+        self.init(requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry, logger: logger, observer: observer)
     }
 
     /// A decoded value together with the JSON it came from.
@@ -149,11 +159,16 @@ public struct PlaybackService: Sendable {
             var attemptRequest = request
             attemptRequest.timeout = min(request.timeout, max(remaining(), .milliseconds(1)))
             let outcome: Result<HTTPResponse, HTTPTransportError>
+            let url = Redaction.redact(url: request.url)
+            observer?(.requested(url: url, kind: kind, attempt: attempt))
+            let sentAt = ContinuousClock.now
             do throws(HTTPTransportError) {
                 outcome = .success(try await transport.send(attemptRequest))
             } catch {
                 outcome = .failure(error)
             }
+            let status: Int? = if case .success(let response) = outcome { response.status } else { nil }
+            observer?(.answered(url: url, kind: kind, attempt: attempt, status: status, responseTime: ContinuousClock.now - sentAt))
             let failure: PlaybackServiceError
             let retryable: Bool
             switch outcome {

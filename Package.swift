@@ -252,7 +252,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveOfflineTests",
-            dependencies: ["CoveOffline", "CoveCore", "CoveStreaming", "CoveTesting", "CoveNetworking", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CoveOffline", "CoveAnalytics", "CoveCore", "CoveStreaming", "CoveTesting", "CoveNetworking", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

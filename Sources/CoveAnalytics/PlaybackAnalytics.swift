@@ -142,6 +142,15 @@ public final class PlaybackAnalytics: Sendable {
         }
     }
 
+    /// A download event of the offline video manager (`OfflineEvent.analyticsEventName`:
+    /// `video_download_request`, `…_complete`, `…_cancellation`, `…_error`) for the download `token`.
+    public func downloadEvent(_ name: String, token: String, videoID: String?, errorCode: String? = nil) {
+        var parameters: [AnalyticsEvent.Parameter] = [.init("offline_video_token", token)]
+        if let videoID { parameters.append(.init("video", videoID)) }
+        if let errorCode { parameters.append(.init("error_code", errorCode)) }
+        recordQuietly([makeEvent(name, parameters)])
+    }
+
     /// Queues events made elsewhere (catalog requests, downloads) with the same delivery.
     public func record(_ events: [AnalyticsEvent]) throws(AnalyticsError) {
         guard let sender else { return }

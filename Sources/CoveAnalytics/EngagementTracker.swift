@@ -41,6 +41,18 @@ public struct EngagementTracker: Sendable {
             self.destination = destination
             self.engagementInterval = max(engagementInterval, .seconds(1))
         }
+
+        /// An event with the parameters every event carries (account, session, player, viewer, …) and `specific`.
+        public func event(_ name: String, _ specific: [AnalyticsEvent.Parameter], at now: Date) -> AnalyticsEvent {
+            var parameters: [AnalyticsEvent.Parameter] = [
+                .init("domain", "videocloud"), .init("account", account), .init("session", session),
+                .init("player", player), .init("player_name", playerName), .init("platform", "linux"),
+                .init("time", String(Int64((now.timeIntervalSince1970 * 1000).rounded()))),
+            ]
+            if let viewerID { parameters.append(.init("user", viewerID)) }
+            if let destination { parameters.append(.init("destination", destination)) }
+            return AnalyticsEvent(name: name, parameters: parameters + specific, time: now)
+        }
     }
 
     public let configuration: Configuration
@@ -169,17 +181,8 @@ public struct EngagementTracker: Sendable {
     }
 
     private func make(_ name: String, _ specific: [AnalyticsEvent.Parameter], _ now: Date) -> AnalyticsEvent {
-        var parameters: [AnalyticsEvent.Parameter] = [
-            .init("domain", "videocloud"), .init("account", configuration.account), .init("session", configuration.session),
-            .init("player", configuration.player), .init("player_name", configuration.playerName), .init("platform", "linux"),
-            .init("time", String(Int64((now.timeIntervalSince1970 * 1000).rounded()))),
-        ]
-        if let viewer = configuration.viewerID { parameters.append(.init("user", viewer)) }
-        if let destination = configuration.destination { parameters.append(.init("destination", destination)) }
-        return AnalyticsEvent(name: name, parameters: parameters + specific, time: now)
+        configuration.event(name, specific, at: now)
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    private static func seconds(_ duration: Duration) -> Double { MediaTime(duration).seconds }
 }

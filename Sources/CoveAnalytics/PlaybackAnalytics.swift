@@ -121,17 +121,12 @@ public final class PlaybackAnalytics: Sendable {
     /// `catalog_response` with the response time, or nothing when no answer came.
     public func catalogAnswered(url: String, status: Int?, responseTime: Duration) {
         guard status != nil else { return }
-        let milliseconds = Int((Double(responseTime.components.seconds) * 1000 + Double(responseTime.components.attoseconds) / 1e15).rounded())
+        let milliseconds = Int((MediaTime(responseTime).seconds * 1000).rounded())
         recordQuietly([makeEvent("catalog_response", [.init("catalog_url", url), .init("response_time_ms", String(milliseconds))])])
     }
 
     private func makeEvent(_ name: String, _ specific: [AnalyticsEvent.Parameter]) -> AnalyticsEvent {
-        var parameters: [AnalyticsEvent.Parameter] = [
-            .init("domain", "videocloud"), .init("account", trackerConfiguration.account), .init("session", trackerConfiguration.session),
-            .init("player", trackerConfiguration.player), .init("player_name", trackerConfiguration.playerName), .init("platform", "linux"),
-        ]
-        if let viewer = trackerConfiguration.viewerID { parameters.append(.init("user", viewer)) }
-        return AnalyticsEvent(name: name, parameters: parameters + specific, time: Date())
+        trackerConfiguration.event(name, specific, at: Date())
     }
 
     private func recordQuietly(_ events: [AnalyticsEvent]) {

@@ -88,7 +88,7 @@ public final class ConcurrencyServer: Sendable {
     /// The viewer's slots that have not lapsed.
     public func activeSessions(of userID: String) -> [String] {
         let now = Date()
-        return state.withLock { s in (s.slots[userID] ?? [:]).filter { now.timeIntervalSince($0.value.lastSeen) < expiry.seconds }.keys.sorted() }
+        return state.withLock { s in (s.slots[userID] ?? [:]).filter { now.timeIntervalSince($0.value.lastSeen) < MediaTime(expiry).seconds }.keys.sorted() }
     }
 
     /// Takes the slot away (as when the viewer's account dropped it): its next renewal is refused if
@@ -128,7 +128,7 @@ public final class ConcurrencyServer: Sendable {
             return Self.json(400, ["code": "BAD_REQUEST", "message": "POST {\"sid\": …} to …/sessions"])
         }
         let renewal = body["renewal"]?.boolValue ?? false
-        let expiry = self.expiry.seconds
+        let expiry = MediaTime(self.expiry).seconds
         let (call, listed, due) = state.withLock { s -> (Call, [JSONValue], [CheckedContinuation<Call?, Never>]) in
             var slots = (s.slots[userID] ?? [:]).filter { now.timeIntervalSince($0.value.lastSeen) < expiry }
             let accepted = slots[sid] != nil || slots.count < limit
@@ -145,17 +145,10 @@ public final class ConcurrencyServer: Sendable {
         guard call.accepted else {
             return Self.json(403, ["code": "ACCESS_DENIED", "sub_code": .string(renewal ? "DENIED_BY_STREAM_LIMIT_RENEW" : "DENIED_BY_STREAM_LIMIT_CREATE"), "sessions": .array(listed)])
         }
-        return Self.json(200, ["heartbeat_interval": .double(interval.seconds), "sessions": .array(listed)])
+        return Self.json(200, ["heartbeat_interval": .double(MediaTime(interval).seconds), "sessions": .array(listed)])
     }
 
     private static func json(_ status: Int, _ object: JSONObject) -> MediaServerResponse {
         MediaServerResponse(status: status, contentType: "application/json", body: Data(JSONValue.object(object).serialized().utf8))
-    }
-}
-
-extension Duration {
-    /// Seconds as a floating-point number.
-    fileprivate var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -213,24 +213,33 @@ extension RealEngineTests {
             #expect(server.requests.isEmpty)
         }
 
+        /// The DASH fixture served, and `asset` downloaded into a fresh store (its download completed).
+        static func downloadedDASH(_ asset: DASHFixture.Asset) async throws -> (DASHFixture, MediaServer, OfflineVideoManager, OfflineVideoToken) {
+            let dash = try await DASHFixture.prepare()
+            let server = try await MediaServer.start(root: dash.root)
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-dash-\(UUID().uuidString)")
+            let manager = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared)
+            let token = try await manager.requestVideoDownload(Video(url: server.url(asset.rawValue), deliveryMethod: .dash))
+            let status = try #require(await manager.waitUntilSettled(token))
+            try #require(status.state == .completed, "\(String(describing: status.error))")
+            return (dash, server, manager, token)
+        }
+
+        /// Closes the manager, stops the server and removes the store.
+        static func close(_ server: MediaServer, _ manager: OfflineVideoManager) async {
+            let root = manager.root
+            await manager.close()
+            await server.stop()
+            try? FileManager.default.removeItem(at: root)
+        }
+
         /// A rate change right after an accurate seek, on DASH with an alternate audio rendition read from the
         /// store: about 1 run in 5 on a loaded 2-core machine the rate seek never completes (no ASYNC_DONE; the
         /// position query fails from then on; playback never ends). Known engine bug, not yet explained.
         @Test(.disabled("Hangs about 1 run in 5 under CPU load: the rate seek that follows an accurate seek never completes (position nil, no ASYNC_DONE). Cause not found; noted in the stop-27 closing note."))
         func aRateChangeRightAfterASeekKeepsPlaying() async throws {
-            let dash = try await DASHFixture.prepare()
-            let server = try await MediaServer.start(root: dash.root)
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-dash-\(UUID().uuidString)")
-            let manager = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared)
-            defer {
-                Task {
-                    await manager.close()
-                    await server.stop()
-                    try? FileManager.default.removeItem(at: root)
-                }
-            }
-            let token = try await manager.requestVideoDownload(Video(url: server.url(DASHFixture.Asset.list.rawValue), deliveryMethod: .dash))
-            try #require(try #require(await manager.waitUntilSettled(token)).state == .completed)
+            let (_, server, manager, token) = try await Self.downloadedDASH(.list)
+            defer { Task { await Self.close(server, manager) } }
             let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime)
             let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), configuration: configuration)
             let recorder = EventRecorder(controller)
@@ -248,21 +257,9 @@ extension RealEngineTests {
         /// alternate rendition and the WebVTT set as a caption track; it plays to the end with no request.
         @Test(arguments: [DASHFixture.Asset.timeline, .base, .list])
         func aDASHTitleDownloadsAndPlaysOffline(_ asset: DASHFixture.Asset) async throws {
-            let dash = try await DASHFixture.prepare()
-            let server = try await MediaServer.start(root: dash.root)
-            let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-dash-\(UUID().uuidString)")
+            let (dash, server, manager, token) = try await Self.downloadedDASH(asset)
             let logs = LogCapture()
-            let manager = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared)
-            defer {
-                Task {
-                    await manager.close()
-                    await server.stop()
-                    try? FileManager.default.removeItem(at: root)
-                }
-            }
-            let token = try await manager.requestVideoDownload(Video(url: server.url(asset.rawValue), deliveryMethod: .dash))
-            let status = try #require(await manager.waitUntilSettled(token))
-            try #require(status.state == .completed, "\(String(describing: status.error))")
+            defer { Task { await Self.close(server, manager) } }
             let files = try manager.storedFiles(of: token)
             #expect(files.contains { $0.path.hasPrefix("audio-0/") } && files.contains { $0.path.hasPrefix("video/init-") })
             // Each stored file is the origin's bytes (the byte range of it, for ranged addressing).

@@ -250,13 +250,8 @@ extension RealEngineTests {
         }
 
         @Test func rateTwoPlaysTwiceAsFast() async throws {
-            let h = try await Harness.start()
+            let (h, controller, recorder) = try await Self.playingLadder()
             defer { Task { await h.stop() } }
-            let controller = h.controller(fast: false)
-            let recorder = EventRecorder(controller)
-            controller.isAutoPlay = true
-            controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Play")
             controller.playbackRate = 2
             let pace = try await Self.mediaPace(recorder)
             #expect(pace > 1.6 && pace < 2.5, "media advanced at \(pace)x")
@@ -266,19 +261,25 @@ extension RealEngineTests {
         /// Rates set back to back land while the first one's seek is still flushing (the playhead cannot be
         /// queried then): the last one asked for is the one that plays, not the first.
         @Test func theLastOfRatesSetBackToBackIsTheOneThatPlays() async throws {
-            let h = try await Harness.start()
+            let (h, controller, recorder) = try await Self.playingLadder()
             defer { Task { await h.stop() } }
-            let controller = h.controller(fast: false)
-            let recorder = EventRecorder(controller)
-            controller.isAutoPlay = true
-            controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Play")
             controller.playbackRate = 4
             controller.playbackRate = 0.5
             controller.playbackRate = 2
             let pace = try await Self.mediaPace(recorder)
             #expect(pace > 1.6 && pace < 2.5, "media advanced at \(pace)x")
             controller.shutdown()
+        }
+
+        /// The ladder playing in real time (after Play), with its recorder.
+        static func playingLadder() async throws -> (Harness, PlaybackController, EventRecorder) {
+            let h = try await Harness.start()
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.ladder)])
+            try await recorder.waitFor(lifecycle: "Play")
+            return (h, controller, recorder)
         }
 
         /// Media time over wall time across ~1.2 s of progress events, after letting a rate change settle.
@@ -294,9 +295,7 @@ extension RealEngineTests {
                 elapsed = ContinuousClock.now - wallStart
             }
             let media = try #require(to.offset(from: from))
-            let mediaSeconds = Double(media.components.seconds) + Double(media.components.attoseconds) / 1e18
-            let wallSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            return mediaSeconds / wallSeconds
+            return MediaTime(media).seconds / MediaTime(elapsed).seconds
         }
 
         @Test func snapshotCapturesARealFrame() async throws {

@@ -303,28 +303,6 @@ gboolean cove_pad_buffer_stream_times(GstPad *pad, GstBuffer *buffer, gint64 *st
     return ok;
 }
 
-static GstPadProbeReturn terminate_webvtt_segment(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
-    (void)pad; (void)data;
-    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (!buffer) return GST_PAD_PROBE_OK;
-    gsize size = gst_buffer_get_size(buffer);
-    if (size == 0) return GST_PAD_PROBE_OK;
-    guint8 tail[2] = {0, 0};
-    gsize got = gst_buffer_extract(buffer, size >= 2 ? size - 2 : 0, tail, size >= 2 ? 2 : 1);
-    gboolean blank_line = got == 2 && tail[0] == '\n' && tail[1] == '\n';
-    if (blank_line) return GST_PAD_PROBE_OK;
-    gboolean ends_line = (got == 2 ? tail[1] : tail[0]) == '\n';
-    static const char terminator[] = "\n\n";
-    buffer = gst_buffer_make_writable(buffer);
-    gst_buffer_append_memory(buffer, gst_memory_new_wrapped(GST_MEMORY_FLAG_READONLY, (gpointer)terminator, 2, ends_line ? 1 : 0, ends_line ? 1 : 2, NULL, NULL));
-    GST_PAD_PROBE_INFO_DATA(info) = buffer;
-    return GST_PAD_PROBE_OK;
-}
-
-void cove_terminate_webvtt_segments(GstPad *pad) {
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, terminate_webvtt_segment, NULL, NULL);
-}
-
 static void cove_set_error(char **error_message, const char *text) {
     if (error_message && !*error_message) *error_message = g_strdup(text);
 }

@@ -32,6 +32,8 @@ final class AudioRenditionFeed: @unchecked Sendable {
     private static let holdLimit: Duration = .seconds(10)
 
     private let transport: any HTTPTransport
+    /// The presentation the renditions belong to: whether they may read local files is its to say.
+    private let manifestURL: URL
     private let configuration: StreamingConfiguration
     private let logger: Logger
     private let onEvent: @Sendable (StreamingEvent) -> Void
@@ -77,6 +79,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
         }
         self.transport = transport
         self.configuration = configuration
+        self.manifestURL = presentation.manifestURL
         self.logger = logger
         self.onEvent = onEvent
         let preferred = tracks.first { $0.rendition.isDefault } ?? tracks[0]
@@ -90,7 +93,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
     private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
         StreamingSession(
             url: rendition.playlistURL!, selection: rendition.selection, transport: transport, configuration: configuration, output: feed, logger: logger,
-            firstGeneration: firstGeneration, onEvent: onEvent
+            firstGeneration: firstGeneration, origin: manifestURL, onEvent: onEvent
         )
     }
 

@@ -34,7 +34,7 @@ struct EngineErrorClassifier {
     /// media already buffered keeps playing.
     static func isDownloadFailure(_ report: Report) -> Bool {
         let lower = report.text.lowercased()
-        return report.domain.contains("resource") && (lower.contains("couldn't download fragments") || lower.contains("fragment") || report.sourceElement.hasPrefix("hlsdemux") || report.sourceElement.hasPrefix("dashdemux"))
+        return report.domain.contains("resource") && (lower.contains("couldn't download fragments") || lower.contains("fragment"))
     }
 
     /// A mid-stream segment failure: not fatal yet, so it gets its own code whatever the HTTP status.

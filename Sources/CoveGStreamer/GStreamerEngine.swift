@@ -4,24 +4,23 @@ import CoveStreaming
 import Foundation
 import Logging
 
-/// The real media engine: GStreamer 1.22 `playbin3` demuxes, decodes and renders; for HLS, Cove's own
-/// streaming engine (`CoveStreaming`) makes every request and pushes the segments in.
+/// The real media engine: GStreamer 1.22 `playbin3` demuxes, decodes and renders; for HLS and DASH,
+/// Cove's own streaming engine (`CoveStreaming`) makes every request and pushes the segments in.
+/// GStreamer reads only progressive media files itself.
 public struct GStreamerEngine: MediaEngine {
     public let name = "gstreamer"
     private let logger: Logger
-    private let streaming: GStreamerPipeline.StreamingSetup?
+    private let streaming: GStreamerPipeline.StreamingSetup
 
     /// - Parameters:
     ///   - streaming: how Cove's streaming loads, adapts and buffers (request filters, retries, ABR).
     ///   - transport: the HTTP client for streaming requests (default: the shared AsyncHTTPClient transport).
-    ///   - usesCoveStreaming: false hands HLS networking back to GStreamer (`hlsdemux2`), as before Cove
-    ///     had its own; for comparisons.
     public init(
         logger: Logger = Logger(label: "cove.gstreamer"), streaming: StreamingConfiguration = StreamingConfiguration(),
-        transport: (any HTTPTransport)? = nil, usesCoveStreaming: Bool = true
+        transport: (any HTTPTransport)? = nil
     ) {
         self.logger = logger
-        self.streaming = usesCoveStreaming ? GStreamerPipeline.StreamingSetup(transport: transport ?? AsyncHTTPClientTransport.shared, configuration: streaming) : nil
+        self.streaming = GStreamerPipeline.StreamingSetup(transport: transport ?? AsyncHTTPClientTransport.shared, configuration: streaming)
     }
 
     public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {

@@ -29,15 +29,11 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Serialises "is it closed?" with state changes, so nothing can set PLAYING after teardown set NULL.
     private let transitions = Mutex(())
     private let urlText: String
-    /// Adaptive streams' seeks wait here for the demuxer's downloads to go quiet (GStreamer 1.22.0 bug).
-    private let seekGate = SeekGate()
-    /// Stream selections go one at a time (GStreamer 1.22.0 bug).
-    private let selectionGate = SelectionGate()
-    /// Cove's own streaming for HLS: the session fetches, the feed pushes into playbin3's appsrc.
-    /// nil for progressive media (uridecodebin3 reads it) and after a fall-back to GStreamer's HLS.
+    /// Cove's own streaming for HLS and DASH: the session fetches, the feed pushes into playbin3's appsrc.
+    /// nil for progressive media (uridecodebin3 reads it).
     private let feed: AppSourceFeed?
-    /// What Cove's streaming was set up with (nil: GStreamer reads every URL).
-    private let streaming: StreamingSetup?
+    /// What Cove's streaming was set up with.
+    private let streaming: StreamingSetup
 
     struct RenderHandler: Sendable {
         let sink: ElementRef
@@ -77,21 +73,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// `appliedRate` before the latest seek: what the pipeline still plays at if that seek is refused.
         var rateBeforeSeek = 1.0
         var rate: Double
-        var maxBitrate: Int?
-        var forwardBuffer: Duration?
-        var demuxers: [ElementRef] = []
         var failed = false
         var lastBufferingSent = -1
-        /// How far (stream time, ns) the demuxer has handed each audio/video output downstream since the
-        /// last flush, by pad: what the decoders and sinks still hold is the runway before a real stall.
-        var outputEnds: [Int: Int64] = [:]
-        /// The demuxer reported 0 % while the pipeline still had runway downstream: reported only if
-        /// that runway runs out before the demuxer refills (see `checkDeferredUnderrun`).
-        var underrunDeferred = false
-        /// While a 0 % is deferred: the playhead last seen and since when it has not moved.
-        var deferredPlayhead: (position: Int64, since: Double)?
-        /// Signal handlers on the demuxers (their pads come and go), disconnected at teardown.
-        var demuxerSignals: [(ElementRef, gulong)] = []
         /// Which of the picture and sound reached end-of-stream since the flush `generation`.
         var mediaEndedKinds: (generation: Int, kinds: Set<EngineTrack.Kind>) = (0, [])
         /// The flush generation whose end of stream was reported (-1: none yet).
@@ -110,16 +93,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Subtitle cues handed to the text sink, waiting for the bus thread to report them.
         var pendingCues: [TextCue] = []
         var bytesRead = 0
-        /// Prerolled and asked to play, waiting for `startPolicy.bufferToStart` of media (start gate).
-        var startGatePending = false
-        var startGateSince = 0.0
-        var gateOpenedOnce = false
-        /// The first bytes the URL's own source read: the master playlist for HLS.
-        var masterBytes: [UInt8] = []
-        var masterCollecting = true
-        var ladder: [Variant] = []
-        /// `connection-bitrate` pins the first variant to the lowest until the first frame.
-        var startSpeedPinned = false
         /// How this pipeline gets its media.
         var route: Route
         /// Cove's streaming: where the first generation starts (presentation time), once the playlists
@@ -149,11 +122,11 @@ final class GStreamerPipeline: @unchecked Sendable {
     enum Route: Equatable {
         /// Cove's streaming engine pushes into `appsrc://`.
         case cove
-        /// GStreamer reads the URL itself: progressive files, and HLS Cove cannot stream yet.
+        /// GStreamer reads the URL itself: progressive media files.
         case gstreamer
     }
 
-    init(configuration: EnginePlayerConfiguration, logger: Logger, streaming: StreamingSetup? = nil) throws(PlaybackError) {
+    init(configuration: EnginePlayerConfiguration, logger: Logger, streaming: StreamingSetup) throws(PlaybackError) {
         self.configuration = configuration
         self.logger = logger
         self.urlText = configuration.url.absoluteString
@@ -175,8 +148,8 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
         }
-        let route: Route = streaming != nil && Self.isStreamedByCove(configuration.url) ? .cove : .gstreamer
-        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, maxBitrate: configuration.maxBitrate, forwardBuffer: configuration.forwardBufferDuration, route: route))
+        let route: Route = Self.isStreamedByCove(configuration.url) ? .cove : .gstreamer
+        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, route: route))
         let feed: AppSourceFeed? = route == .cove ? AppSourceFeed() : nil
         self.feed = feed
         self.streaming = streaming
@@ -185,7 +158,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         cove_set_string(object, "uri", route == .cove ? "appsrc://" : urlText)
         // Only what a player needs: no software colour balance or deinterlacer in the chain.
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
-        // GStreamer's HTTP stack only where GStreamer reads the URL itself (DASH, a media file): Cove's
+        // GStreamer's HTTP stack only where GStreamer reads the URL itself (a media file): Cove's
         // streaming never loads libsoup.
         if route == .gstreamer { GStreamerRuntime.shareSession(with: playbin) }
         cove_set_object(object, "video-sink", videoSink.object)
@@ -238,7 +211,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         state.withLock { $0.renderHandlers = renderHandlers }
 
-        if let feed, let streaming {
+        if let feed {
             let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: streaming.settings(for: configuration), output: feed, logger: logger) { [weak self] event in
                 self?.handleStreaming(event)
             }
@@ -255,7 +228,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     /// Unsynchronised sinks play as fast as they decode, and their position follows the clock rather than
     /// the media: a forward buffer measured from it means nothing. Cove's streaming then fetches without
-    /// waiting for the playhead (what hlsdemux2 did too, its queues drained at decode speed).
+    /// waiting for the playhead (the decoders drain what it pushes at decode speed).
     private func forwardBufferTarget(_ duration: Duration?) -> Duration? {
         configuration.pacing == .unsynchronized ? .seconds(3_600) : duration
     }
@@ -287,9 +260,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// unknown name is probed by the session (an HLS playlist or a DASH manifest plays, a media file goes
     /// to GStreamer, an HTML page or junk is a typed error at once).
     /// A scheme registered in `LocalResources` (downloaded media, `cove-offline:`) is Cove's too: only its
-    /// streaming can read it.
+    /// streaming can read it; so is a presentation on disk (`file:`), read by the streaming loader.
     static func isStreamedByCove(_ url: URL) -> Bool {
-        if LocalResources.handles(url) { return !progressiveExtensions.contains(url.pathExtension.lowercased()) }
+        if LocalResources.handles(url) || url.isFileURL { return !progressiveExtensions.contains(url.pathExtension.lowercased()) }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }
@@ -319,11 +292,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         // The bus thread keeps the pipeline alive until close() has torn it down, so only references
         // are left to release. They are released here, never in close(): a query racing with close()
         // must still find live objects (it sees the NULL state and gets no answer).
-        let demuxers = state.withLock { s -> [ElementRef] in
-            defer { s.demuxers = [] }
-            return s.demuxers
-        }
-        for demuxer in demuxers { gst_object_unref(demuxer.object) }
         gst_object_unref(playbin.object)
         MemoryReturn.afterPipelineReleased()
     }
@@ -355,43 +323,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     func play() {
         let go = state.withLock { s -> Bool in
             s.wantsPlaying = true
-            return s.startSeekSeqnum == nil && !s.closed && !s.startGatePending
+            return s.startSeekSeqnum == nil && !s.closed
         }
         if go { setState(GST_STATE_PLAYING) }
-    }
-
-    /// The start gate applies once, to the first play of an adaptive stream.
-    private func needsStartGate(_ s: State) -> Bool {
-        configuration.startPolicy.bufferToStart > .zero && !s.demuxers.isEmpty && !s.gateOpenedOnce
-    }
-
-    /// Media buffered in the demuxer ahead of what was handed downstream.
-    private func demuxerLevel() -> Duration? {
-        guard let demuxer = state.withLock({ $0.demuxers.last }) else { return nil }
-        let levels = Self.levels(of: demuxer)
-        return (state.withLock { $0.expectsVideo } == false ? levels.audio ?? levels.video : levels.video ?? levels.audio).map { .nanoseconds(Int64(clamping: $0)) }
-    }
-
-    /// The demuxer's queued video and audio, in nanoseconds (nil while it reports CLOCK_NONE).
-    private static func levels(of demuxer: ElementRef) -> (video: UInt?, audio: UInt?) {
-        let known = { (value: UInt) -> UInt? in value == UInt.max ? nil : value }
-        return (known(cove_get_uint64(demuxer.object, "current-level-time-video")), known(cove_get_uint64(demuxer.object, "current-level-time-audio")))
-    }
-
-    /// Opens the start gate once enough is buffered (or the stream has nothing more to give).
-    private func checkStartGate(force: Bool = false) {
-        guard let since = state.withLock({ $0.startGatePending ? $0.startGateSince : nil }) else { return }
-        let level = demuxerLevel() ?? .zero
-        // Never wait long: a demuxer that hands everything downstream at once reads as empty.
-        let waited = Date().timeIntervalSince1970 - since > 1.0
-        guard force || waited || level >= configuration.startPolicy.bufferToStart else { return }
-        let play = state.withLock { s -> Bool in
-            s.startGatePending = false
-            s.gateOpenedOnce = true
-            return s.wantsPlaying && !s.closed
-        }
-        logger.debug("start gate open", metadata: ["buffered": "\(level)", "forced": "\(force)"])
-        if play { setState(GST_STATE_PLAYING) }
     }
 
     func pause() {
@@ -411,8 +345,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// Records a flushing seek's seqnum (with `register`) before sending it — its ASYNC_DONE may arrive on
-    /// the bus thread before `send_event` returns — and sends it: at once for progressive media, through
-    /// the seek gate for an adaptive stream (see `SeekGate`). When the engine refuses it, the `failed`
+    /// the bus thread before `send_event` returns — and sends it. When the engine refuses it, the `failed`
     /// application message (carrying `failedValue`) is posted, so the bus thread reports it in order.
     /// The seek carries the rate the app wants at the moment it is registered (read under the same lock
     /// that records it as applied), so a `setRate` racing with it is either carried by it or sees it
@@ -424,59 +357,26 @@ final class GStreamerPipeline: @unchecked Sendable {
         failedValue: Int = 0
     ) {
         let seqnum = gst_util_seqnum_next()
-        let decided = state.withLock { s -> (adaptive: Bool, rate: Double)? in
+        let rate = state.withLock { s -> Double? in
             guard stillWanted(s) else { return nil }
             s.rateBeforeSeek = s.appliedRate
             s.appliedRate = s.rate
             register(&s, seqnum)
-            return (!s.demuxers.isEmpty, s.rate)
+            return s.rate
         }
-        guard let (adaptive, rate) = decided else { return }
+        guard let rate, !isClosed else { return }
         let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
-        let send: @Sendable (Duration) -> Void = { [self] held in
-            guard !isClosed else { return }
-            if adaptive { logger.debug("seek sent", metadata: ["target": "\(target)", "held": "\(held)"]) }
-            var sent = false
-            if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
-                gst_event_set_seqnum(event, seqnum)
-                sent = gst_element_send_event(playbin.pointer, event) != 0
-            }
-            // playbin3 seeks only its main source: the audio rendition's source gets the same seek.
-            if sent, let audio = state.withLock({ $0.audio }), let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
-                gst_event_set_seqnum(event, seqnum)
-                audio.forward(seek: event)
-            }
-            if !sent, let failed { cove_post_application_values(playbin.pointer, failed, gint64(failedValue), 0) }
+        var sent = false
+        if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
+            gst_event_set_seqnum(event, seqnum)
+            sent = gst_element_send_event(playbin.pointer, event) != 0
         }
-        if adaptive {
-            seekGate.submit(hold: { [self] on in holdDownloads(on) }, send: send)
-        } else {
-            send(.zero)
+        // playbin3 seeks only its main source: the audio rendition's source gets the same seek.
+        if sent, let audio = state.withLock({ $0.audio }), let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
+            gst_event_set_seqnum(event, seqnum)
+            audio.forward(seek: event)
         }
-    }
-
-    /// While a seek waits at the gate: no new segment download starts (the buffering limits drop to
-    /// 1 ns); afterwards they are the forward buffer's again (nil: 30 s, GStreamer's own defaults).
-    private func holdDownloads(_ on: Bool) {
-        let (demuxers, forwardBuffer) = state.withLock { ($0.demuxers, $0.forwardBuffer) }
-        for demuxer in demuxers {
-            if on {
-                cove_set_uint64(demuxer.object, "max-buffering-time", 1)
-                cove_set_uint64(demuxer.object, "high-watermark-time", 1)
-            } else {
-                applyForwardBuffer(forwardBuffer, to: demuxer)
-            }
-        }
-    }
-
-    /// After the first frame: ABR measures the connection itself again.
-    private func unpinStartSpeed() {
-        let demuxers = state.withLock { s -> [ElementRef] in
-            guard s.startSpeedPinned else { return [] }
-            s.startSpeedPinned = false
-            return s.demuxers
-        }
-        for demuxer in demuxers { cove_set_uint(demuxer.object, "connection-bitrate", 0) }
+        if !sent, let failed { cove_post_application_values(playbin.pointer, failed, gint64(failedValue), 0) }
     }
 
     /// Sets playbin3's volume and mute (the soft-volume element before the audio sink), then reports
@@ -520,21 +420,11 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     func setMaxBitrate(_ bitsPerSecond: Int?) {
         feed?.session?.setMaxBitrate(bitsPerSecond)
-        let demuxers = state.withLock { s -> [ElementRef] in
-            s.maxBitrate = bitsPerSecond
-            return s.demuxers
-        }
-        for demuxer in demuxers { applyBitrate(bitsPerSecond, to: demuxer) }
     }
 
     func setForwardBufferDuration(_ duration: Duration?) {
         feed?.session?.setForwardBuffer(forwardBufferTarget(duration))
         state.withLock { $0.audio }?.session?.setForwardBuffer(forwardBufferTarget(duration))
-        let demuxers = state.withLock { s -> [ElementRef] in
-            s.forwardBuffer = duration
-            return s.demuxers
-        }
-        for demuxer in demuxers { applyForwardBuffer(duration, to: demuxer) }
     }
 
     func selectTracks(audio requested: String?, text: String?) {
@@ -545,14 +435,13 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.tracksSelected(state.withLock { publicSelection($0) }))
         }
         let coveText = selectCoveText(text)
-        // One selection at a time (GStreamer 1.22.0 bug, see SelectionGate); the tracks are read when it is
-        // sent. With Cove's audio renditions GStreamer's audio is the rendition's stream; with Cove's
-        // subtitles GStreamer plays no text stream.
+        // With Cove's audio renditions GStreamer's audio is the rendition's stream; with Cove's subtitles
+        // GStreamer plays no text stream.
         // With Cove's audio renditions and subtitles GStreamer keeps its own selection (every stream it
         // has): a selection naming a stale stream id after the audio source restarted would deselect it,
         // and an unlinked appsrc stops the pipeline.
         if renditions != nil && (coveText || text == nil) { return }
-        selectionGate.submit { [self] in sendSelection(audio: renditions == nil ? requested : state.withLock { s in s.tracks.first { $0.kind == .audio }?.id }, text: coveText ? nil : text) }
+        _ = sendSelection(audio: renditions == nil ? requested : state.withLock { s in s.tracks.first { $0.kind == .audio }?.id }, text: coveText ? nil : text)
     }
 
     /// Sends `select-streams` for the current video plus the wanted audio and text; false when nothing
@@ -593,19 +482,12 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     var status: EngineStatus {
-        let (demuxers, playing, bytes) = state.withLock { ($0.demuxers, $0.pipelineAtPlaying, $0.bytesRead) }
+        let (playing, bytes) = state.withLock { ($0.pipelineAtPlaying, $0.bytesRead) }
         var status = EngineStatus(position: currentPosition(), duration: currentDuration(), isPlaying: playing, bytesRead: bytes)
         if route == .cove, let session = feed?.session {
             status.bufferedAhead = session.bufferedAhead.map { .milliseconds(Int64($0 * 1000)) }
             status.bandwidthEstimate = session.bandwidthEstimate
             status.bytesRead = session.bytesLoaded + (state.withLock { $0.audio }?.session?.bytesLoaded ?? 0)
-        }
-        if let demuxer = demuxers.last {
-            let levels = Self.levels(of: demuxer)
-            let best = [levels.video, levels.audio].compactMap { $0 }.filter { $0 > 0 }.min()
-            status.bufferedAhead = best.map { .nanoseconds(Int64(clamping: $0)) }
-            let bandwidth = cove_get_uint(demuxer.object, "current-bandwidth")
-            status.bandwidthEstimate = bandwidth > 0 ? Int(bandwidth) : nil
         }
         return status
     }
@@ -633,8 +515,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     func close() {
         guard let handlers = beginClose() else { return }
         outputs.close()
-        seekGate.close()
-        selectionGate.close()
         feed?.close()
         state.withLock { $0.audio }?.close()
         state.withLock { s -> TextRenditionLoader? in
@@ -671,14 +551,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(handler.sink.object)
         }
         transitions.withLock { _ in _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL) }
-        // The demuxers die with the playbin, later, in deinit: disposing removes their pads, and a
-        // pad-removed callback then would reach this object while it is being deallocated.
-        for (demuxer, handler) in state.withLock({ s -> [(ElementRef, gulong)] in
-            defer { s.demuxerSignals = [] }
-            return s.demuxerSignals
-        }) {
-            cove_signal_disconnect(demuxer.object, handler)
-        }
         _ = busThreadDone.wait(timeout: .now() + .seconds(5))
         continuation.finish()
     }
@@ -743,7 +615,7 @@ final class GStreamerPipeline: @unchecked Sendable {
                 return true
             }
             if fallBack {
-                // Not streamable by Cove yet: GStreamer reads the URL itself, as before Cove had its own streaming.
+                // A media file behind a name that did not say so: GStreamer reads it itself.
                 logger.notice("GStreamer reads this URL itself", metadata: ["reason": "\(error.message)"])
                 feed?.close()
                 GStreamerRuntime.shareSession(with: playbin.pointer)
@@ -843,7 +715,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// The variant's audio renditions with playlists of their own play from a second appsrc (playbin3's
     /// `suburi`), streamed by Cove like the video. Called before the pipeline leaves NULL.
     private func announceAudioRenditions(_ presentation: Presentation) {
-        guard let streaming, state.withLock({ $0.audio == nil }) else { return }
+        guard state.withLock({ $0.audio == nil }) else { return }
         guard let audio = AudioRenditionFeed(
             presentation: presentation, transport: streaming.transport, configuration: streaming.settings(for: configuration), logger: logger,
             playhead: { [weak self] in self?.streamingPlayhead() },
@@ -951,41 +823,6 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     // MARK: Streaming-thread callbacks
 
-    fileprivate func demuxerAdded(_ element: ElementRef) {
-        gst_object_ref(element.object)
-        let (bitrate, buffer, lowest) = state.withLock { s -> (Int?, Duration?, Int?) in
-            s.demuxers.append(element)
-            return (s.maxBitrate, s.forwardBuffer, s.ladder.map(\.bandwidth).min())
-        }
-        // urisourcebin reads the whole master playlist before it creates the demuxer, so the ladder is
-        // usually known here (else `masterSourceEnded` sets it, whichever comes second).
-        if configuration.startPolicy.startsOnLowestVariant, let lowest {
-            cove_set_uint(element.object, "start-bitrate", UInt32(clamping: lowest))
-            // hlsdemux2 1.22 picks its first variant from the connection speed when one is set: pin it to
-            // the lowest variant until the first frame, then hand ABR its own measurement back.
-            cove_set_uint(element.object, "connection-bitrate", UInt32(clamping: lowest))
-            state.withLock { $0.startSpeedPinned = true }
-        }
-        applyBitrate(bitrate, to: element)
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        let added = cove_signal_connect(element.object, "pad-added", unsafeBitCast(onDemuxerPadAdded, to: GCallback.self), context)
-        let removed = cove_signal_connect(element.object, "pad-removed", unsafeBitCast(onDemuxerPadRemoved, to: GCallback.self), context)
-        state.withLock { $0.demuxerSignals += [(element, added), (element, removed)] }
-        // nil on a fresh demuxer: leave the engine's own buffering policy untouched.
-        if buffer != nil { applyForwardBuffer(buffer, to: element) }
-    }
-
-    private func applyBitrate(_ bitsPerSecond: Int?, to demuxer: ElementRef) {
-        let value = bitsPerSecond.map { UInt32(clamping: max($0, 0)) } ?? 0
-        cove_set_uint(demuxer.object, "max-bitrate", value)
-    }
-
-    private func applyForwardBuffer(_ duration: Duration?, to demuxer: ElementRef) {
-        let ns: guint64 = duration.flatMap { MediaTime($0).nanoseconds }.map { guint64(max($0, 0)) } ?? 30 * 1_000_000_000
-        cove_set_uint64(demuxer.object, "max-buffering-time", ns)
-        cove_set_uint64(demuxer.object, "high-watermark-time", ns)
-    }
-
     /// How a first-frame report came about (the `a` value of the `cove-first-buffer` message).
     private enum FrameSighting: gint64 {
         /// A buffer reached a sink that does not say when it renders (a display sink shows it at preroll).
@@ -1032,71 +869,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
     private func postFirstBuffer(_ sighting: FrameSighting) {
         cove_post_application_values(playbin.pointer, "cove-first-buffer", sighting.rawValue, gint64(Date().timeIntervalSince1970 * 1_000_000))
-    }
-
-    /// The demuxer handed a buffer ending at `end` (stream time, ns) to an audio or video output.
-    fileprivate func demuxerOutput(pad: Int, end: Int64) {
-        state.withLock { s in
-            if end > s.outputEnds[pad] ?? Int64.min { s.outputEnds[pad] = end }
-        }
-    }
-
-    /// Media handed downstream of the demuxer and not yet played: the least of the outputs' ends minus
-    /// the position. nil before anything was output.
-    private func downstreamRunway(at position: Int64? = nil) -> Duration? {
-        guard let end = state.withLock({ $0.outputEnds.values.min() }), let ns = position ?? currentPosition()?.nanoseconds else { return nil }
-        return .nanoseconds(end - ns)
-    }
-
-    /// The demuxer removed an output (an audio-rendition switch, a period change): forget its end.
-    fileprivate func demuxerOutputRemoved(pad: Int) {
-        state.withLock { _ = $0.outputEnds.removeValue(forKey: pad) }
-    }
-
-    /// hlsdemux2's 0 % means its own queue is empty, not that playback is: it hands whole segments to the
-    /// decoders' queues as fast as they arrive, so it reads 0 % while seconds of media wait downstream
-    /// (typically right after a seek on a slow link). Pausing then would freeze a picture that had data
-    /// to play. A 0 % is passed on only when the runway downstream is (nearly) gone.
-    private static let underrunRunway: Duration = .milliseconds(300)
-
-    /// How long the position may stand still while playing before a deferred 0 % counts anyway: the
-    /// runway is an estimate (decoders hold frames back, B-frames reorder), a frozen picture is not.
-    private static let frozenPlayhead: Double = 0.5
-
-    /// Whether a 0 % report should wait: loaded (playing or about to), with more than `underrunRunway`
-    /// downstream, and — while playing — the position still moving. (Before the load finishes a 0 % is
-    /// the load's own buffering and passes through.)
-    private func shouldDeferUnderrun() -> Bool {
-        guard state.withLock({ $0.prerolled && !$0.closed }) else { return false }
-        guard let position = currentPosition()?.nanoseconds, let runway = downstreamRunway(at: position), runway > Self.underrunRunway else { return false }
-        let now = Date().timeIntervalSince1970
-        return state.withLock { s -> Bool in
-            guard s.pipelineAtPlaying else {
-                s.deferredPlayhead = nil
-                return true
-            }
-            guard let last = s.deferredPlayhead, last.position == position else {
-                s.deferredPlayhead = (position, now)
-                return true
-            }
-            return now - last.since < Self.frozenPlayhead
-        }
-    }
-
-    /// Called from the bus loop while an underrun is deferred: reports it once the runway runs out.
-    private func checkDeferredUnderrun() {
-        guard state.withLock({ $0.underrunDeferred }) else { return }
-        guard !shouldDeferUnderrun() else { return }
-        let send = state.withLock { s -> Bool in
-            guard s.underrunDeferred else { return false }
-            s.underrunDeferred = false
-            s.lastBufferingSent = 0
-            return true
-        }
-        if send {
-            logger.debug("demuxer underrun reached playback: reporting 0 %")
-            emit(.buffering(percent: 0))
-        }
     }
 
     /// The text sink got a subtitle buffer (Pango markup text with its times).
@@ -1148,9 +920,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     fileprivate func sinkFlushed(seqnum: UInt32) {
         state.withLock { s in
             s.sinkEnds = [:]
-            s.outputEnds = [:]
-            s.underrunDeferred = false
-            s.deferredPlayhead = nil
             s.awaitingBuffer = true
             s.flushGeneration += 1
             s.lastFlushSeqnum = seqnum
@@ -1188,52 +957,23 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.bytesRead += count }
     }
 
-    /// A downloaded segment's bytes reached the demuxer's parser: a download is in flight.
-    fileprivate func segmentBytes(_ count: Int) {
-        sourceBytes(count)
-        seekGate.noteSegmentData()
-    }
-
-    /// The URL's own source read `bytes`: keep them while they can be a master playlist (≤ 1 MiB).
-    fileprivate func masterSourceBytes(_ bytes: [UInt8]) {
-        state.withLock { s in
-            s.bytesRead += bytes.count
-            guard s.masterCollecting else { return }
-            s.masterBytes += bytes
-            if s.masterBytes.count > 1 << 20 || !MasterLadder.looksLikePlaylist(Array(s.masterBytes.prefix(10))) {
-                s.masterCollecting = false
-                s.masterBytes = []
-            }
+    /// GStreamer found an HLS or DASH manifest behind a name that said media file (`.mp4`, `.ts`, …) and
+    /// made its own adaptive demuxer for it. Cove streams manifests itself, by their names or by sniffing
+    /// an unknown one, and never hands one to GStreamer's adaptive streaming (whose 1.22 network layer
+    /// crashes): this one fails, typed, saying how to make it play.
+    fileprivate func manifestBehindMediaName(demuxer factory: String) {
+        let report = state.withLock { s -> Bool in
+            defer { s.failed = true }
+            return !s.failed
         }
-    }
-
-    /// The URL's source finished: the master playlist is complete and the demuxer has not read its end
-    /// yet (this runs in the source pad's probe, before the end-of-stream reaches the demuxer). Its
-    /// ladder is parsed here, so the first variant can still be chosen: hlsdemux2 starts on the variant
-    /// that fits `start-bitrate`, and only with a value it can match (1 bit/s falls back to the first listed).
-    fileprivate func masterSourceEnded() {
-        let bytes = state.withLock { s -> [UInt8]? in
-            guard s.masterCollecting, !s.masterBytes.isEmpty else { return nil }
-            s.masterCollecting = false
-            defer { s.masterBytes = [] }
-            return s.masterBytes
-        }
-        guard let bytes, let variants = MasterLadder.variants(fromPlaylist: bytes, baseURL: configuration.url) else { return }
-        let demuxers = state.withLock { s -> [ElementRef] in
-            s.ladder = variants
-            return s.demuxers
-        }
-        if configuration.startPolicy.startsOnLowestVariant, let lowest = variants.map(\.bandwidth).min() {
-            for demuxer in demuxers { cove_set_uint(demuxer.object, "start-bitrate", UInt32(clamping: lowest)) }
-        }
-        cove_post_application_message(playbin.pointer, "cove-ladder")
-    }
-
-    /// Emits the ladder from the bus thread. `cove-ladder` is posted when the master playlist ended,
-    /// so it is on the bus ahead of every variant switch and of the preroll.
-    private func reportLadder() {
-        let variants = state.withLock { $0.ladder }
-        if !variants.isEmpty { emit(.variantsDiscovered(variants)) }
+        logger.notice("a manifest behind a media file's name", metadata: ["demuxer": "\(factory)"])
+        guard report else { return }
+        let name = configuration.url.pathExtension
+        emit(.failed(PlaybackError(
+            .unsupportedFormat,
+            "\(Redaction.redact(urlString: urlText)) holds an HLS or DASH manifest under a media file's name (.\(name)); Cove streams manifests itself: give the URL its .m3u8 or .mpd name, or a name without an extension, so Cove reads it as one",
+            url: urlText
+        )))
     }
 
     private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
@@ -1257,20 +997,16 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         while true {
             // A finite wait so a flushed bus (pipeline set to NULL) cannot strand the thread.
-            // A deferred underrun is watched only while the clock runs: paused, nothing drains.
-            let (gatePending, watchingUnderrun, streaming) = state.withLock { ($0.startGatePending, $0.underrunDeferred && $0.pipelineAtPlaying, $0.route == .cove && $0.prerolled) }
-            let timeout: GstClockTime = gatePending ? 10_000_000 : watchingUnderrun ? 50_000_000 : streaming ? 50_000_000 : 250_000_000
+            let streaming = state.withLock { $0.route == .cove && $0.prerolled }
+            let timeout: GstClockTime = streaming ? 50_000_000 : 250_000_000
             guard let message = gst_bus_timed_pop(bus, timeout) else {
                 if state.withLock({ $0.closed }) { return }
-                checkStartGate()
-                checkDeferredUnderrun()
                 checkStreamingBuffer()
                 continue
             }
             defer { gst_message_unref(message) }
             if handle(message) == false { return }
             // Also after messages, so a steady stream of them (QoS on a loaded machine) cannot starve it.
-            if watchingUnderrun { checkDeferredUnderrun() }
             if streaming { checkStreamingBuffer() }
         }
     }
@@ -1312,17 +1048,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_ASYNC_DONE where fromPipeline:
             handleAsyncDone()
         case GST_MESSAGE_BUFFERING:
+            // GStreamer's own buffering (a media file over HTTP); Cove's streaming reports its own.
             let percent = Int(cove_message_buffering_percent(message))
-            if percent == 0 && shouldDeferUnderrun() {
-                let first = state.withLock { s -> Bool in
-                    defer { s.underrunDeferred = true }
-                    return !s.underrunDeferred
-                }
-                if first { logger.debug("demuxer at 0 % with media still downstream: not a stall yet", metadata: ["runway": "\(downstreamRunway().map { "\($0)" } ?? "?")"]) }
-                checkStartGate()
-                return true
-            }
-            if percent > 0 { state.withLock { $0.underrunDeferred = false } }
             let send = state.withLock { s -> Bool in
                 let last = s.lastBufferingSent
                 guard percent != last, percent == 0 || percent == 100 || last < 0 || abs(percent - last) >= 10 else { return false }
@@ -1330,7 +1057,6 @@ final class GStreamerPipeline: @unchecked Sendable {
                 return true
             }
             if send { emit(.buffering(percent: percent)) }
-            checkStartGate(force: percent >= 100)
         case GST_MESSAGE_DURATION_CHANGED:
             if state.withLock({ $0.prerolled }) { emit(.durationChanged(currentDuration())) }
         case GST_MESSAGE_STREAM_COLLECTION:
@@ -1340,7 +1066,6 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_ELEMENT:
             handleElement(message)
         case GST_MESSAGE_EOS:
-            checkStartGate(force: true)
             // An end-of-stream that a seek flushed away is stale: playback has moved on.
             let current = state.withLock { $0.eosGeneration == $0.flushGeneration }
             if current { reportEndOfStream() } else { logger.debug("dropping an end-of-stream that a seek superseded") }
@@ -1371,8 +1096,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             return false
         case "cove-volume":
             emit(.volumeChanged(AudioVolume(level: cove_get_double(playbin.object, "volume"), isMuted: cove_get_bool(playbin.object, "mute") != 0)))
-        case "cove-ladder":
-            reportLadder()
         case "cove-media-ended":
             reportEndOfStream()
         case "cove-text-cues":
@@ -1382,7 +1105,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             for cue in cues { emit(.textCue(cue)) }
         case "cove-first-buffer":
-            unpinStartSpeed()
             let time = Double(b) / 1_000_000
             if FrameSighting(rawValue: a) == .shownAtPreroll {
                 // Reported once the load has finished (after `prerolled`), in `finishLoad`. A frame that
@@ -1490,20 +1212,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }) {
             reportStartFrame(shownAt: shown)
         }
-        guard wantsPlaying else { return }
-        let gate = state.withLock { s -> Bool in
-            guard needsStartGate(s) else { return false }
-            s.startGatePending = true
-            s.startGateSince = Date().timeIntervalSince1970
-            return true
-        }
-        if gate {
-            // The first frame is decoded; start once a little media is buffered behind it rather than
-            // at GStreamer's 100 % buffering, or with nothing behind the first frame at all.
-            checkStartGate()
-        } else {
-            setState(GST_STATE_PLAYING)
-        }
+        if wantsPlaying { setState(GST_STATE_PLAYING) }
     }
 
     /// The start frame shown at preroll: reported now if playing is still wanted, else when the pipeline
@@ -1570,12 +1279,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         emit(.tracksSelected(reported))
         state.withLock { $0.audio }?.releaseInput()
-        selectionGate.applied()
     }
 
     /// A stream's codec as its variant declares it (HLS `CODECS`, `avc1.42c015`), when GStreamer's caps
-    /// carry less (raw TS demuxing knows `avc1` before the parser has read the profile; hlsdemux2 used to
-    /// copy the playlist's codecs into its caps).
+    /// carry less (raw TS demuxing knows `avc1` before the parser has read the profile).
     private func declaredCodec(_ track: EngineTrack) -> EngineTrack {
         guard route == .cove, let declared = feed?.session?.playingVariant?.codecs ?? feed?.session?.presentation?.variants.first?.codecs else { return track }
         let family: [String]
@@ -1624,12 +1331,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             state.withLock { s in
                 s.httpStatusByURI[uri] = Int(status)
                 if status >= 400 || status == 0 { s.lastHTTPError = Int(status) }
-            }
-        case "adaptive-streaming-statistics":
-            // hlsdemux2 posts this with a `bitrate` field when it switches variant.
-            var bitrate: guint64 = 0
-            if let uri = takeGString(cove_message_get_string(message, "uri")), cove_message_get_uint64(message, "bitrate", &bitrate) != 0 || cove_message_get_int(message, "bitrate", &bitrate) != 0 {
-                emit(.variantChanged(bandwidth: Int(bitrate), url: Redaction.redact(urlString: uri)))
             }
         default:
             break
@@ -1681,50 +1382,17 @@ final class GStreamerPipeline: @unchecked Sendable {
 
 // MARK: - C callbacks (streaming threads)
 
-private let adaptiveDemuxers: Set<String> = ["hlsdemux2", "dashdemux2", "mssdemux2"]
+/// GStreamer's own adaptive demuxers: never used (Cove streams HLS and DASH itself), so one appearing means
+/// a manifest hid behind a media file's name.
+private let adaptiveDemuxers: Set<String> = ["hlsdemux2", "dashdemux2", "mssdemux2", "hlsdemux", "dashdemux", "mssdemux"]
 
-private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, parent, element, data in
+private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
     guard let element, let data else { return }
-    let ref = ElementRef(pointer: element)
-    let factory = ref.factoryName
+    let factory = ElementRef(pointer: element).factoryName
     GStreamerRuntime.elementsCreated.withLock { $0[factory, default: 0] += 1 }
     if adaptiveDemuxers.contains(factory) {
-        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerAdded(ref)
-    } else if factory == "subparse" {
-        // HLS subtitle segments reach subparse (inside the demuxer's parsebin) one file per buffer.
-        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        cove_terminate_webvtt_segments(pad)
-    } else if factory == "parsebin", let parent,
-        adaptiveDemuxers.contains(String(cString: cove_factory_name(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))))
-    {
-        // An adaptive demuxer feeds each downloaded segment into its own parsebin: count those bytes.
-        guard let pad = gst_element_get_static_pad(element, "sink") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
+        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().manifestBehindMediaName(demuxer: factory)
     }
-}
-
-private let onDemuxerPadAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
-    guard let pad, let data else { return }
-    let name = String(cString: cove_object_name(UnsafeMutableRawPointer(pad)))
-    // Audio and video outputs only: a subtitle output is sparse and would understate the runway.
-    guard name.hasPrefix("video") || name.hasPrefix("audio") else { return }
-    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onDemuxerOutputData, data, nil)
-}
-
-private let onDemuxerPadRemoved: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, data in
-    guard let pad, let data else { return }
-    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerOutputRemoved(pad: Int(bitPattern: UnsafeMutableRawPointer(pad)))
-}
-
-private let onDemuxerOutputData: GstPadProbeCallback = { pad, info, data in
-    guard let pad, let info, let data, let buffer = info.pointee.data else { return GST_PAD_PROBE_OK }
-    let end = cove_pad_buffer_stream_end(pad, buffer.assumingMemoryBound(to: GstBuffer.self))
-    if end >= 0 {
-        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().demuxerOutput(pad: Int(bitPattern: UnsafeMutableRawPointer(pad)), end: Int64(end))
-    }
-    return GST_PAD_PROBE_OK
 }
 
 private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in
@@ -1733,36 +1401,16 @@ private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, Un
         Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().appSourceCreated(source)
         return
     }
-    // Count what the HTTP source reads: the whole file for progressive media, the master playlist for HLS
-    // (whose bytes are also kept, for the variant ladder).
-    guard ElementRef(pointer: source).factoryName == "souphttpsrc" else { return }
+    // Count what GStreamer's own source reads: the whole media file.
     guard let pad = gst_element_get_static_pad(source, "src") else { return }
     defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-    _ = gst_pad_add_probe(pad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue), onMasterSourceData, data, nil)
-}
-
-private let onMasterSourceData: GstPadProbeCallback = { _, info, data in
-    guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }
-    if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue == 0 {
-        if cove_event_type(raw.assumingMemoryBound(to: GstEvent.self)) == GST_EVENT_EOS {
-            Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().masterSourceEnded()
-        }
-        return GST_PAD_PROBE_OK
-    }
-    let buffer = raw.assumingMemoryBound(to: GstBuffer.self)
-    let size = Int(gst_buffer_get_size(buffer))
-    var bytes = [UInt8](repeating: 0, count: min(size, 1 << 16))
-    let copied = bytes.withUnsafeMutableBytes { gst_buffer_extract(buffer, 0, $0.baseAddress, gsize($0.count)) }
-    let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
-    pipeline.masterSourceBytes(Array(bytes.prefix(Int(copied))))
-    if size > bytes.count { pipeline.sourceBytes(size - bytes.count) }
-    return GST_PAD_PROBE_OK
+    _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, onSourceData, data, nil)
 }
 
 private let onSourceData: GstPadProbeCallback = { _, info, data in
     guard let info, let data, let buffer = info.pointee.data else { return GST_PAD_PROBE_OK }
     let size = gst_buffer_get_size(buffer.assumingMemoryBound(to: GstBuffer.self))
-    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().segmentBytes(Int(size))
+    Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().sourceBytes(Int(size))
     return GST_PAD_PROBE_OK
 }
 

@@ -29,23 +29,23 @@ enum GStreamerRuntime {
         try result.get()
     }
 
-    /// Plugins a first HLS or MP4 play loads, in the order the pipeline needs them. GStreamer loads a
+    /// Plugins a first HLS or DASH play loads, in the order the pipeline needs them. GStreamer loads a
     /// plugin (a shared library) the first time one of its elements is made, inside the first play: cold,
     /// libav alone takes 70–400 ms on the benchmark machine. Loading them ahead moves that cost to launch,
     /// the way a browser has its media stack loaded before a page calls play().
     /// What Cove's own streaming plays through (appsrc into the plain demuxers and decoders). GStreamer's
-    /// HTTP source and adaptive demuxers (`soup`, `adaptivedemux2`: DASH and media files read by GStreamer)
-    /// load when a pipeline first needs them — libsoup, its TLS backend and its session thread cost
-    /// several megabytes of memory a process that plays HLS never uses.
+    /// HTTP source (`soup`, for media files GStreamer reads itself) loads when a pipeline first needs it —
+    /// libsoup, its TLS backend and its session thread cost several megabytes of memory a process that
+    /// plays only streams never uses.
     static let playbackPlugins = [
         "playback", "coreelements", "app", "audiofx", "typefindfunctions", "mpegtsdemux",
         "videoparsersbad", "audioparsers", "isomp4", "libav", "videofilter", "videoconvertscale",
-        "audioconvert", "volume", "audioresample", "subparse",
+        "audioconvert", "volume", "audioresample",
     ]
 
     private static let warmedUp = Mutex(false)
 
-    /// The one HTTP session every pipeline's souphttpsrc shares (see `sharedSoupSession`). Each
+    /// The one HTTP session every pipeline's souphttpsrc (a media file GStreamer reads) shares (see `sharedSoupSession`). Each
     /// pipeline would otherwise start and stop a libsoup session thread of its own, and GStreamer
     /// 1.22.0 can crash in that thread when a pipeline is torn down while it runs (seen as a bad
     /// mutex in `souphttpsrc…:s`); one process-wide session also keeps connections warm.
@@ -103,8 +103,9 @@ enum GStreamerRuntime {
     /// Names of GStreamer elements Cove needs, for a precise error when a plugin package is missing.
     static let requiredElements: [(element: String, package: String)] = [
         ("playbin3", "gstreamer1.0-plugins-base"),
-        ("hlsdemux2", "gstreamer1.0-plugins-good"),
+        ("appsrc", "gstreamer1.0-plugins-base"),
         ("tsdemux", "gstreamer1.0-plugins-bad"),
+        ("qtdemux", "gstreamer1.0-plugins-good"),
         ("h264parse", "gstreamer1.0-plugins-bad"),
         ("avdec_h264", "gstreamer1.0-libav"),
         ("avdec_aac", "gstreamer1.0-libav"),

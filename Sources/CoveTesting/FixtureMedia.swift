@@ -215,7 +215,7 @@ struct FixtureGenerator {
 
     /// One cue per segment: "Cue N at Ns".
     /// ffmpeg writes segmented WebVTT without `X-TIMESTAMP-MAP`, which HLS requires (RFC 8216 §3.5) and
-    /// real packagers always write; without it hlsdemux2 misplaces every cue. Its TS segments start at
+    /// real packagers always write; without it a player misplaces every cue. Its TS segments start at
     /// PTS 1.4 s (90 kHz: 126000), which is media time 0.
     private static func addTimestampMaps(in folder: URL) throws {
         for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil) where file.pathExtension == "vtt" {

@@ -24,13 +24,13 @@ struct Harness {
     /// A controller on the GStreamer engine. `fast` runs the sinks unsynchronised (about 40× real time).
     func controller(
         fast: Bool = true, output: VideoOutput = .headless, liveDVRMinimumWindow: Duration = .seconds(60), provider: (any PlaybackSessionProvider)? = nil,
-        retry: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, coveStreaming: Bool = true
+        retry: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default
     ) -> PlaybackController {
         let configuration = PlaybackControllerConfiguration(
             progressInterval: .milliseconds(100), videoOutput: output, pacing: fast ? .unsynchronized : .realTime,
             liveDVRMinimumWindow: liveDVRMinimumWindow, retryPolicy: retry, startPolicy: startPolicy, logger: logs.logger(level: .debug)
         )
-        return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug), usesCoveStreaming: coveStreaming), sessionProvider: provider, configuration: configuration)
+        return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), sessionProvider: provider, configuration: configuration)
     }
 
     func video(_ asset: FixtureMedia.Asset, _ properties: JSONObject = [:]) -> Video {

@@ -169,11 +169,9 @@ extension RealEngineTests {
 
         /// Seeking back in a live DVR window lands there (in stream time, the seekable ranges' time), and
         /// seeking to near the window's end goes back to live.
-        ///
-        /// Once disabled: in full test runs with it, a later test crashed inside libsoup. That was
-        /// GStreamer 1.22.0's adaptivedemux2 crashing when a flushing seek cancels a segment download in
-        /// flight (reproduced without Cove by tools/gst-seek-stress); the engine now holds such seeks until
-        /// the downloads go quiet (`SeekGate`, proven by `SeekGateTests`).
+        /// (Once disabled: GStreamer 1.22.0's own HLS crashed inside libsoup when a flushing seek cancelled a
+        /// download in flight, reproduced without Cove by tools/gst-seek-stress. Cove makes every request
+        /// itself now; GStreamer never downloads a stream.)
         @Test
         func liveDVRSeeksBackInTheWindowAndReturnsToTheEdge() async throws {
             let h = try await Harness.start()

@@ -96,10 +96,9 @@ extension RealEngineTests {
             #expect(fired.filter { $0 == "LATE" }.count == 1, "\(fired)")
         }
 
-        /// hlsdemux2 reports 0 % as soon as its own queue is empty, though the media it handed on still
-        /// waits in the decoders' queues. One slow segment makes that happen at a known point: with the
-        /// media downstream outlasting the delay, that is no stall (the seed: PlaybackStalled only when
-        /// playback actually stops), and the picture never freezes.
+        /// A segment that arrives late while the media already pushed outlasts the delay is no stall (the
+        /// seed: PlaybackStalled only when playback actually stops), and the picture never freezes. (GStreamer's
+        /// own HLS reported 0 % as soon as its queue was empty; Cove's streaming measures from the playhead.)
         @Test func aSlowSegmentThatTheBufferCoversIsNoStall() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

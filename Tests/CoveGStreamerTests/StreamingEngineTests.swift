@@ -42,6 +42,75 @@ extension RealEngineTests {
             #expect(elements["tsdemux"] != nil && elements["qtdemux"] != nil, "\(elements.keys.sorted())")
         }
 
+        /// A presentation on disk (`file:` URLs, what `cove play ./folder/master.m3u8` gives) streams through
+        /// Cove's loader like a served one: TS and fMP4 ladders, alternate audio renditions and subtitles
+        /// play to the end, and GStreamer neither reads a file nor makes an adaptive demuxer.
+        @Test func aPresentationOnDiskPlaysThroughCovesStreaming() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            GStreamerEngine.resetElementsCreated()
+            for asset in [FixtureMedia.Asset.ladder, .fmp4, .alternateAudio, .subtitles] {
+                let controller = h.controller()
+                let recorder = EventRecorder(controller)
+                controller.isAutoPlay = true
+                controller.setVideos([Video(url: h.fixtures.url(asset))])
+                try await recorder.waitFor(lifecycle: "End")
+                controller.shutdown()
+                #expect(try #require(recorder.progress.last) >= .seconds(19.5), "\(asset)")
+                if asset == .subtitles {
+                    #expect(recorder.events.contains { if case .textCuesChanged = $0 { true } else { false } }, "no subtitle cue from disk")
+                }
+            }
+            let elements = GStreamerEngine.elementsCreated
+            for forbidden in ["hlsdemux2", "hlsdemux", "filesrc", "souphttpsrc"] {
+                #expect(elements[forbidden] == nil, "\(forbidden) was created: \(elements.keys.sorted())")
+            }
+            #expect(h.server.requests.isEmpty, "a presentation on disk made \(h.server.requests.count) requests")
+        }
+
+        /// A playlist fetched over the network that names a local file (`file:///…`) never gets it read:
+        /// the segment is refused, typed, saying why, and no byte of the file reaches the decoder.
+        @Test func aServedPlaylistNamingALocalFileIsRefused() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let local = h.fixtures.root.appendingPathComponent("ladder/v0/seg000.ts").absoluteString
+            let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(local)\n#EXT-X-ENDLIST\n"
+            h.server.addRoute(prefix: "/sneaky.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(playlist.utf8)) }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: h.server.url("sneaky.m3u8"))])
+            let failure = try await recorder.waitFor(timeout: .seconds(15), failOn: []) { event in
+                ["Fail", "FailedToPlayToEndTime"].contains(event.lifecycleEvent?.name ?? "")
+            }
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .notFound, "\(error)")
+            #expect(error.message.contains("local file"), "\(error.message)")
+            #expect(!recorder.lifecycleNames.contains("Ready"))
+        }
+
+        /// An HLS playlist behind a media file's name (`.mp4`) is found by GStreamer's type finder, which
+        /// would hand it to its own HLS: Cove fails it instead, typed, saying to give it its own name.
+        @Test func aPlaylistBehindAMediaFileNameFailsTyped() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let master = try String(contentsOf: h.fixtures.url(.ladder), encoding: .utf8)
+                .split(separator: "\n").map { $0.hasPrefix("v") ? h.server.url("ladder/\($0)").absoluteString : String($0) }.joined(separator: "\n")
+            h.server.addRoute(prefix: "/disguised.mp4") { _ in MediaServerResponse(status: 200, contentType: "video/mp4", body: Data(master.utf8)) }
+            GStreamerEngine.resetElementsCreated()
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: h.server.url("disguised.mp4"))])
+            let failure = try await recorder.waitFor(lifecycle: "Fail", timeout: .seconds(15), failOn: [])
+            controller.shutdown()
+            let error = try #require(failure.lifecycleEvent?.error)
+            #expect(error.code == .unsupportedFormat, "\(error)")
+            #expect(error.message.contains(".m3u8"), "\(error.message)")
+            #expect(!recorder.lifecycleNames.contains("Play"))
+        }
+
         /// On an unconstrained link the first segment comes from the lowest variant (the quickest first
         /// frame) and the second already from the top one: the first download measured the link.
         @Test func theSecondSegmentComesFromTheTopVariantOnAFastLink() async throws {

@@ -26,6 +26,47 @@ struct StreamingLoaderTests {
         StreamingLoader(transport: transport, filters: filters, retry: retry, sleep: { sleeps.append($0) }, onRecord: { records.append($0) })
     }
 
+    // MARK: Local files
+
+    /// A presentation on disk: its files are read whole or by byte range, accounted like any exchange, and
+    /// never through the transport.
+    @Test func aLocalPresentationReadsItsFilesWholeAndByRange() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-local-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("seg1.ts")
+        try Data((0..<200).map { UInt8($0) }).write(to: file)
+        let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.ok(request) }
+        let records = Recorded<RequestRecord>()
+        let loader = StreamingLoader(transport: transport, allowsLocalFiles: true, onRecord: { records.append($0) })
+        let whole = try await loader.load(.segment, url: file)
+        #expect(whole.body.count == 200 && whole.record.status == 200)
+        let part = try await loader.load(.segment, url: file, byteRange: ByteSpan(offset: 190, length: 50))
+        #expect(Array(part.body) == Array(190..<200).map { UInt8($0) }, "a range past the end is cut at the end")
+        #expect(part.record.status == 206)
+        #expect(transport.requests.isEmpty)
+        #expect(records.all.map(\.bytes) == [200, 10])
+        await #expect { try await loader.load(.segment, url: file, byteRange: ByteSpan(offset: 500, length: 10)) } throws: { error in
+            (error as? StreamingError)?.code == .fileUnreadable && "\(error)".contains("past the end")
+        }
+        await #expect { try await loader.load(.segment, url: folder.appendingPathComponent("gone.ts")) } throws: { error in
+            guard let error = error as? StreamingError else { return false }
+            return error.code == .fileUnreadable && error.isPermanent && !error.isRetryable && error.playbackError.code == .notFound
+        }
+        await #expect { try await loader.load(.segment, url: file, maxBytes: 100) } throws: { error in (error as? StreamingError)?.code == .tooLarge }
+    }
+
+    /// A presentation fetched over the network may not make the loader read the device's files.
+    @Test func aNetworkPresentationCannotReadLocalFiles() async throws {
+        let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.ok(request) }
+        let loader = Self.loader(transport)
+        await #expect { try await loader.load(.segment, url: URL(fileURLWithPath: "/etc/hostname")) } throws: { error in
+            guard let error = error as? StreamingError else { return false }
+            return error.code == .fileUnreadable && error.message.contains("local file") && error.isPermanent
+        }
+        #expect(transport.requests.isEmpty)
+    }
+
     // MARK: Filters
 
     @Test func headerFilterAppliesOnlyToTheKindsItNames() async throws {

@@ -105,10 +105,6 @@ gint64 cove_pad_buffer_stream_end(GstPad *pad, GstBuffer *buffer);
 /// pad no time segment. A buffer without a duration ends where it starts.
 gboolean cove_pad_buffer_stream_times(GstPad *pad, GstBuffer *buffer, gint64 *start, gint64 *end);
 
-/// Installs a buffer probe on a `subparse` sink pad that ends every WebVTT segment with a blank line.
-/// GStreamer 1.22's subparse keeps a cue open until a blank line and resets at each (DISCONT) segment, so segments ending "text\n" (valid WebVTT, and what ffmpeg writes) lose every cue but the last.
-void cove_terminate_webvtt_segments(GstPad *pad);
-
 /// Decodes one whole still image to packed RGBA rows (stride width * 4) with `appsrc ! <decoder> !
 /// videoconvert ! appsink`. `decoder` is "pngdec" or "jpegdec" and `caps` its input caps: the caller
 /// has sniffed the format, so no typefinding ever runs on untrusted bytes. Returns the pixels (g_free)

@@ -250,8 +250,8 @@ extension LoopState {
         runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
     }
 
-    /// hlsdemux2 fetches a seek's first segment at the variant it is on, however it is capped: at 720p
-    /// that is a whole large segment before the first frame. A fresh pipeline opened at the target
+    /// An engine that does not choose a seek's variant fetches its first segment at the variant it is on:
+    /// at 720p that is a whole large segment before the first frame. A fresh pipeline opened at the target
     /// starts on the lowest variant instead (Cove's start policy) and climbs from there — a few
     /// round trips instead of a big download. Only for targets outside the buffer, on a ladder, when
     /// not already at the lowest variant.

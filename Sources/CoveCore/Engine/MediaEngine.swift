@@ -152,11 +152,13 @@ public struct EngineStartPolicy: Sendable, Hashable {
     /// Start on the lowest variant (the smallest first segment), then let ABR switch up.
     public var startsOnLowestVariant: Bool
     /// Go to playing once the first frame is decoded and this much media is buffered ahead (or the
-    /// first segment is complete, whichever comes first).
+    /// first segment is complete, whichever comes first). The GStreamer engine's streaming pushes whole
+    /// segments, so it meets this as soon as the first frame is decoded.
     public var bufferToStart: Duration
     /// A seek outside the buffer fetches its first segment at the lowest variant, then ABR climbs again.
-    /// The controller does it by opening a fresh pipeline at the target (hlsdemux2 keeps its current
-    /// variant for a seek's segment whatever its caps say); needs `startsOnLowestVariant`.
+    /// For an engine that does not choose a seek's variant itself (`EnginePlayer.choosesSeekVariant`
+    /// false; the GStreamer engine's streaming does), the controller opens a fresh player at the target;
+    /// needs `startsOnLowestVariant`.
     public var lowVariantSeeks: Bool
 
     public init(startsOnLowestVariant: Bool = true, bufferToStart: Duration = .milliseconds(500), lowVariantSeeks: Bool = true) {

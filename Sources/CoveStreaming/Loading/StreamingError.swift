@@ -40,6 +40,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case offlineLicenseExpired
         /// A downloaded (offline) resource that is missing from the store.
         case offlineContentMissing
+        /// A local file of a presentation on disk is missing or cannot be read, or a presentation fetched
+        /// over the network named a local file (which it may not).
+        case fileUnreadable
     }
 
     public let code: Code
@@ -73,7 +76,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
     /// No retry can help: a downloaded copy's licence ran out or its file is gone. Playback fails at once
     /// with the typed error instead of retrying as for a network failure.
     public var isPermanent: Bool {
-        code == .offlineLicenseExpired || code == .offlineContentMissing
+        code == .offlineLicenseExpired || code == .offlineContentMissing || code == .fileUnreadable
     }
 
     /// What to do about an HTTP status, for the message.
@@ -110,6 +113,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .cancelled, .storageFailed: code = .loadFailed
         case .offlineLicenseExpired: code = .offlineLicenseExpired
         case .offlineContentMissing: code = .offlineContentMissing
+        case .fileUnreadable: code = .notFound
         }
         return PlaybackError(code, message, url: url, httpStatus: httpStatus)
     }

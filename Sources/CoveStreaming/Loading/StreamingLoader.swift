@@ -13,11 +13,14 @@ public struct StreamingLoader: Sendable {
     public let timeout: Duration
     /// Times each exchange for its record (and so for the throughput estimate).
     public let clock: TransferClock
+    /// Whether `file:` URLs are read (from disk, by `LocalFileReader`): only for a presentation that is
+    /// itself a local file. Otherwise a `file:` URL in a playlist is refused, typed.
+    public let allowsLocalFiles: Bool
     let sleep: @Sendable (Duration) async throws -> Void
 
     public init(
         transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20), clock: TransferClock = .continuous,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        allowsLocalFiles: Bool = false, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         onRecord: @escaping @Sendable (RequestRecord) -> Void = { _ in }
     ) {
         self.transport = transport
@@ -25,6 +28,7 @@ public struct StreamingLoader: Sendable {
         self.retry = retry
         self.timeout = timeout
         self.clock = clock
+        self.allowsLocalFiles = allowsLocalFiles
         self.sleep = sleep
         self.onRecord = onRecord
     }
@@ -92,17 +96,32 @@ public struct StreamingLoader: Sendable {
         // Bytes that arrived before a failure or a cancellation (an abandoned download) still count.
         let arrived = ProgressBox()
         let response: HTTPResponse
-        do {
-            response = try await transport.send(http) { now in
-                arrived.set(now)
-                progress?(now)
+        if request.url.isFileURL {
+            do throws(StreamingError) {
+                guard allowsLocalFiles else {
+                    throw StreamingError(
+                        .fileUnreadable, "The \(kind.rawValue) URL \(request.url.path) is a local file, which a presentation fetched over the network may not name; only a presentation on disk reads files", url: request.url
+                    )
+                }
+                response = try LocalFileReader.read(request.url, byteRange: request.byteRange, maxBytes: maxBytes)
+            } catch {
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
+                throw error
             }
-        } catch {
-            let elapsed = clock.now() - begin
-            let bytes = arrived.get()?.received ?? 0
-            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
-            if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
-            throw Self.streamingError(error, kind: kind, url: request.url)
+            progress?(TransferProgress(received: response.body.count, expected: response.body.count))
+        } else {
+            do {
+                response = try await transport.send(http) { now in
+                    arrived.set(now)
+                    progress?(now)
+                }
+            } catch {
+                let elapsed = clock.now() - begin
+                let bytes = arrived.get()?.received ?? 0
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
+                if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
+                throw Self.streamingError(error, kind: kind, url: request.url)
+            }
         }
         let elapsed = clock.now() - begin
         let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)

@@ -62,9 +62,11 @@ public final class StreamingSession: Sendable {
         var segmentIndexes: [Int: [Int: SegmentIndexBox.Index]] = [:]
     }
 
+    /// - Parameter origin: the presentation this session's playlist belongs to (an audio rendition's
+    ///   master), whose scheme says whether local files may be read (default: `url` itself).
     public init(
         url: URL, selection: ManifestSelection = .main, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(),
-        output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0,
+        output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, origin: URL? = nil,
         onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
         self.url = url
@@ -81,7 +83,7 @@ public final class StreamingSession: Sendable {
         let tally = bytesTally
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout, clock: configuration.transferClock,
-            onRecord: { record in
+            allowsLocalFiles: (origin ?? url).isFileURL, onRecord: { record in
                 tally.withLock { $0 += record.bytes }
                 onEvent(.request(record))
             }

@@ -37,6 +37,9 @@ public final class AnalyticsSender: Sendable {
 
     /// What the sender has done so far.
     public struct Status: Sendable, Hashable {
+        /// Events this sender queued (`enqueue`), so `queued == delivered + rejected` once it drained
+        /// and the queue dropped none: nothing lost.
+        public var queued = 0
         public var delivered = 0
         /// Refused by the collector for good (4xx other than 408 and 429) and dropped.
         public var rejected = 0
@@ -53,8 +56,9 @@ public final class AnalyticsSender: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
     private let loop = Mutex<Task<Void, Never>?>(nil)
-    /// Whoever waits for the queue to drain (`flush`).
-    private let drained = Mutex<[CheckedContinuation<Void, Never>]>([])
+    /// Whoever waits for the queue to drain (`flush`), by waiter number.
+    private let drained = Mutex<[Int: CheckedContinuation<Void, Never>]>([:])
+    private let nextWaiter = Mutex(0)
 
     public init(queue: AnalyticsQueue, transport: any HTTPTransport, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.analytics")) throws(AnalyticsError) {
         guard let scheme = configuration.destination.scheme?.lowercased(), ["http", "https"].contains(scheme), configuration.destination.host != nil else {
@@ -94,27 +98,42 @@ public final class AnalyticsSender: Sendable {
             return task
         }
         task?.cancel()
-        for waiter in drained.withLock({ w -> [CheckedContinuation<Void, Never>] in defer { w.removeAll() }; return w }) { waiter.resume() }
+        resumeWaiters()
+    }
+
+    private func resumeWaiters() {
+        for waiter in drained.withLock({ w -> [CheckedContinuation<Void, Never>] in defer { w.removeAll() }; return Array(w.values) }) { waiter.resume() }
     }
 
     /// Queues `events` and wakes the sender; returns how many old events the limits dropped.
     @discardableResult
     public func enqueue(_ events: [AnalyticsEvent]) throws(AnalyticsError) -> Int {
         let dropped = try queue.append(events)
+        state.withLock { $0.queued += events.count }
         wake.yield()
         return dropped
     }
 
-    /// Returns once the queue is empty (or the sender stopped).
+    /// Returns once the queue is empty (or the sender stopped, or the calling task was cancelled).
     public func flush() async {
-        await withCheckedContinuation { continuation in
-            let empty = queue.count == 0 || loop.withLock { $0 == nil }
-            if empty {
-                continuation.resume()
-            } else {
-                drained.withLock { $0.append(continuation) }
-                wake.yield()
+        let id = nextWaiter.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = queue.count == 0 || loop.withLock { $0 == nil } || Task.isCancelled
+                if done {
+                    continuation.resume()
+                } else {
+                    drained.withLock { $0[id] = continuation }
+                    // Cancelled or stopped meanwhile: their handlers may have run before the waiter was there.
+                    if Task.isCancelled || loop.withLock({ $0 == nil }) { drained.withLock { $0.removeValue(forKey: id) }?.resume() }
+                    wake.yield()
+                }
             }
+        } onCancel: {
+            drained.withLock { $0.removeValue(forKey: id) }?.resume()
         }
     }
 
@@ -137,8 +156,7 @@ public final class AnalyticsSender: Sendable {
             guard !Task.isCancelled else { return }
             if await drain() {
                 backoff = nil
-                let waiters = drained.withLock { w -> [CheckedContinuation<Void, Never>] in defer { w.removeAll() }; return w }
-                for waiter in waiters { waiter.resume() }
+                resumeWaiters()
             } else {
                 backoff = min((backoff ?? configuration.initialBackoff / 2) * 2, configuration.maximumBackoff)
             }

@@ -10,6 +10,13 @@ import Foundation
 /// playhead's advance while playing, broken by a seek, a pause, a stall or the end, and reported when
 /// broken or once `engagementInterval` of it has accumulated — so a linear watch is covered once,
 /// with nothing reported twice.
+///
+/// Each engagement event also carries the quality of experience since the previous one, from the
+/// streaming engine's own accounting (the Data Collection API's QoE fields): the variant playing
+/// (`rendition_indicated_bps`, `rendition_width`, `rendition_height`, `rendition_url`), the throughput
+/// its media downloads measured (`measured_bps`), stalls (`rebuffering_count`, `rebuffering_seconds`),
+/// and — Cove's own field — `media_bytes`, the exact body bytes of the media, key and text requests,
+/// so the events of a play add up to every byte it fetched.
 public struct EngagementTracker: Sendable {
     public struct Configuration: Sendable {
         public var account: String
@@ -72,6 +79,16 @@ public struct EngagementTracker: Sendable {
         var lastWall: Date?
         /// A seek's frame arrived: the next position opens a new range.
         var jumpPending = false
+        /// The variant playing (the latest switch).
+        var variant: Variant?
+        /// Since the last engagement event: bytes fetched, and the media downloads' bits and seconds.
+        var bytes = 0
+        var downloadBits = 0.0
+        var downloadSeconds = 0.0
+        /// Since the last engagement event: stalls begun, and seconds stalled (the open stall's from `stallSince`).
+        var stalls = 0
+        var stalledSeconds = 0.0
+        var stallSince: Date?
     }
 
     public init(configuration: Configuration) {
@@ -98,12 +115,21 @@ public struct EngagementTracker: Sendable {
             case .ready:
                 out.append(make("video_impression", videoParameters(), now))
             case .play, .recovered:
+                endStall(now)
                 if video?.viewed == false {
                     video?.viewed = true
                     out.append(make("video_view", videoParameters(), now))
                 }
                 video?.playing = true
-            case .pause, .stalled, .end, .terminate:
+            case .stalled:
+                out += closeRange(now)
+                video?.playing = false
+                if video?.stallSince == nil {
+                    video?.stalls += 1
+                    video?.stallSince = now
+                }
+            case .pause, .end, .terminate:
+                endStall(now)
                 out += closeRange(now)
                 video?.playing = false
             case .fail(let error), .failedToPlayToEndTime(let error):
@@ -119,6 +145,12 @@ public struct EngagementTracker: Sendable {
             out += closeRange(now)
             video?.rangeStart = nil
             video?.jumpPending = true
+        case .variantChanged(let session, let change):
+            guard video?.sessionID == session.id else { break }
+            video?.variant = change.to
+        case .mediaTransferred(let session, let transfer):
+            guard video?.sessionID == session.id else { break }
+            account(transfer)
         case .progress(let session, let time):
             let seconds = time.seconds
             guard video?.sessionID == session.id, seconds.isFinite else { break }
@@ -168,7 +200,55 @@ public struct EngagementTracker: Sendable {
         let to = Int(state.last.rounded(.down))
         guard to > from else { return [] }
         video?.rangeStart = Double(to)
-        return [make("video_engagement", videoParameters() + [.init("range", "\(from)..\(to)"), .init("video_seconds_viewed", String(to - from))], now)]
+        let event = make("video_engagement", videoParameters() + [.init("range", "\(from)..\(to)"), .init("video_seconds_viewed", String(to - from))] + qualityParameters(now), now)
+        resetQuality(now)
+        return [event]
+    }
+
+    /// A request the engine finished: its bytes count (a media segment's also time the link).
+    private mutating func account(_ transfer: MediaTransfer) {
+        guard transfer.kind != .manifest else { return }
+        video?.bytes += transfer.bytes
+        let seconds = MediaTime(transfer.duration).seconds
+        if (transfer.kind == .segment || transfer.kind == .initSegment), (200..<300).contains(transfer.status), seconds > 0 {
+            video?.downloadBits += Double(transfer.bytes) * 8
+            video?.downloadSeconds += seconds
+        }
+    }
+
+    private mutating func endStall(_ now: Date) {
+        guard let since = video?.stallSince else { return }
+        video?.stalledSeconds += now.timeIntervalSince(since)
+        video?.stallSince = nil
+    }
+
+    /// The QoE fields since the last engagement event (an open stall counts up to `now`).
+    private func qualityParameters(_ now: Date) -> [AnalyticsEvent.Parameter] {
+        guard let video else { return [] }
+        var parameters: [AnalyticsEvent.Parameter] = [.init("media_bytes", String(video.bytes))]
+        if let variant = video.variant {
+            parameters.append(.init("rendition_indicated_bps", String(variant.bandwidth)))
+            if let width = variant.width, let height = variant.height {
+                parameters += [.init("rendition_width", String(width)), .init("rendition_height", String(height))]
+            }
+            parameters.append(.init("rendition_url", variant.url))
+        }
+        if video.downloadSeconds > 0 { parameters.append(.init("measured_bps", String(Int((video.downloadBits / video.downloadSeconds).rounded())))) }
+        let stalled = video.stalledSeconds + (video.stallSince.map { now.timeIntervalSince($0) } ?? 0)
+        if video.stalls > 0 || stalled > 0 {
+            parameters += [.init("rebuffering_count", String(video.stalls)), .init("rebuffering_seconds", String(format: "%.3f", stalled))]
+        }
+        return parameters
+    }
+
+    /// Starts the next engagement event's QoE window (an open stall goes on in it, already counted).
+    private mutating func resetQuality(_ now: Date) {
+        video?.bytes = 0
+        video?.downloadBits = 0
+        video?.downloadSeconds = 0
+        video?.stalls = 0
+        video?.stalledSeconds = 0
+        if video?.stallSince != nil { video?.stallSince = now }
     }
 
     private func videoParameters() -> [AnalyticsEvent.Parameter] {

@@ -171,9 +171,11 @@ public final class PlaybackAnalytics: Sendable {
             group.addTask { await self.finish() }
             group.addTask { try? await Task.sleep(for: limit) }
             _ = await group.next()
+            // Whichever came first, stopping ends the other: the tracking tasks end and a flush waiting
+            // for a collector that is down returns (the group cannot leave before both have).
+            stop()
             group.cancelAll()
         }
-        stop()
     }
 
     /// Stops tracking and delivering; undelivered events stay queued for the next start.

@@ -101,6 +101,24 @@ struct AnalyticsDeliveryTests {
         second.stop()
     }
 
+    /// Waiting for a collector that is down ends when the waiter gives up (cancellation) or the sender
+    /// stops, so an app's exit never hangs on analytics; the events stay queued.
+    @Test func aFlushForACollectorThatIsDownEndsOnCancellationOrStop() async throws {
+        let s = try await Self.start()
+        defer { Task { await s.stop() } }
+        let refusing = try RefusingPort()
+        let sender = try Self.sender(try AnalyticsQueue(url: s.queueURL), to: refusing.url("v2/tracker"))
+        sender.start()
+        try sender.enqueue(Self.events(3))
+        let waiting = Task { await sender.flush() }
+        waiting.cancel()
+        await waiting.value
+        let second = Task { await sender.flush() }
+        sender.stop()
+        await second.value
+        #expect(sender.queue.count == 3 && sender.status.delivered == 0)
+    }
+
     @Test func theQueueIsBoundedAndDropsTheOldestFirstWithACount() async throws {
         let s = try await Self.start()
         defer { Task { await s.stop() } }

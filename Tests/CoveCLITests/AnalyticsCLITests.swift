@@ -31,6 +31,37 @@ struct AnalyticsCLITests {
         #expect(lines.contains { $0.hasPrefix("video_engagement") && $0.contains("range=") })
     }
 
+    /// An app run that could not reach the collector leaves its events in the queue file; the next run
+    /// sends them first, then its own: two launches' events arrive, each once, in order.
+    @Test func aRestartSendsWhatTheLastRunCouldNotDeliver() async throws {
+        let fixtures = try await FixtureMedia.prepare()
+        let server = try await MediaServer.start(root: fixtures.root)
+        defer { Task { await server.stop() } }
+        let collector = AnalyticsCollector(on: server)
+        let refusing = try RefusingPort()
+        let queue = FileManager.default.temporaryDirectory.appendingPathComponent("cove-analytics-cli-\(UUID().uuidString).sqlite")
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: queue.path + suffix) } }
+        func play(to destination: URL) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.run(
+                CLITests.binary.path, ["play", server.url(.ladder).absoluteString, "--fast", "--analytics", destination.absoluteString, "--analytics-account", "6000000000001"],
+                environment: ["COVE_ANALYTICS_QUEUE": queue.path]
+            )
+        }
+        let offline = try await play(to: refusing.url("v2/tracker"))
+        #expect(offline.status == 0, "a collector that cannot be reached does not fail the play: \(offline.errorOutput)")
+        #expect(collector.events.isEmpty)
+        let online = try await play(to: collector.destination)
+        #expect(online.status == 0, "\(online.errorOutput)")
+        let events = collector.events
+        let sessions = events.compactMap { $0.parameters["session"] }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(sessions.count == 2, "the first run's events, then the second's: \(sessions)")
+        #expect(events.filter { $0.event == "player_load" }.count == 2, "\(events.map(\.event))")
+        for session in Set(sessions) {
+            let ranges = events.filter { $0.parameters["session"] == session && $0.event == "video_engagement" }.compactMap { $0.parameters["range"] }
+            #expect(Set(ranges).count == ranges.count && !ranges.isEmpty, "\(session): \(ranges)")
+        }
+    }
+
     @Test func badAnalyticsArgumentsAreClearErrors() async throws {
         let notURL = try await CLITests.cove(["play", "http://127.0.0.1:9/x.m3u8", "--analytics", "not a url", "--analytics-account", "1"])
         #expect(notURL.status != 0)

@@ -186,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "cove-bench",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CCoveGst", "CGStreamer",
+                "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CoveAnalytics", "CCoveGst", "CGStreamer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CoveBench",

@@ -35,6 +35,9 @@ struct CoveBench: AsyncParsableCommand {
     @Option(help: "Only run the frame-callback cost benchmark (issue 20) with this many reps and print it (Markdown).")
     var outputs: Int?
 
+    @Flag(help: "Only run the analytics queue and sender benchmark (issue 17) and print it (Markdown).")
+    var analyticsOnly = false
+
     private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
         let vtt = try ParserBench.webVTT()
         sayWebVTT(vtt)
@@ -60,6 +63,10 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if analyticsOnly {
+            say(AnalyticsBench.markdown(try await AnalyticsBench.run { say($0) }))
+            return
+        }
         if let outputs {
             try await GStreamerEngine().warmUp()
             let results = try await OutputBench.run(reps: max(outputs, 1)) { say($0) }
@@ -152,6 +159,7 @@ struct CoveBench: AsyncParsableCommand {
         }
         await server.stop()
         let outputCosts = try await OutputBench.run(reps: 3) { say($0) }
+        let analytics = try await AnalyticsBench.run { say($0) }
         var report = Report(raw: raw, cove: cove, load: load, loadAfter: Self.loadAverage())
         report.transitionGaps = gaps
         report.dashRaw = dashRaw
@@ -160,6 +168,7 @@ struct CoveBench: AsyncParsableCommand {
         report.vmap = vmap
         report.mpd = mpd
         report.outputs = outputCosts
+        report.analytics = analytics
         say(report.text)
         try report.write(to: out)
         say("Wrote \(out)")
@@ -241,6 +250,7 @@ struct Report {
     var vmap: ParserBench.Result?
     var mpd: (parse: ParserBench.Result, expand: ParserBench.Result)?
     var outputs: [OutputBench.Result]?
+    var analytics: AnalyticsBench.Result?
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -295,6 +305,7 @@ struct Report {
         \(String(format: "| End → next first frame | %.0f (%.0f–%.0f) | ≤ 100 ms | %@ |", Self.median(transitionGaps) * 1000, (transitionGaps.min() ?? 0) * 1000, (transitionGaps.max() ?? 0) * 1000, (Self.median(transitionGaps) <= 0.1 ? "met" : "not met") as NSString))
         \(webVTTSection)
         \(outputs.map(OutputBench.markdown) ?? "")
+        \(analytics.map(AnalyticsBench.markdown) ?? "")
         """
     }
 

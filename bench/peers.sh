@@ -7,8 +7,9 @@
 #   --reps N          measured repetitions per peer and scenario (default 5)
 #   --warmup N        extra leading repetitions run first and dropped from the medians (default 1)
 #   --quick           --reps 2 (development)
-#   --scenarios LIST  subset of: startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,startup-dash-p0,seek-dash-p2
-#                     (default: all)
+#   --scenarios LIST  subset of: startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,play20-p0,startup-dash-p0,
+#                     seek-dash-p2 (default: all). play20-p0 plays 20 s of s30 on loopback, Cove against raw playbin3
+#                     only: issue 14's CPU and peak-RSS target is for 20 s of playback.
 #   --peers LIST      default cove,gst-playbin3,hlsjs,vhs,native (the HLS scenarios)
 #   --dash-peers LIST default cove,gst-playbin3,mpv,vhs for startup-dash-p0 and cove,mpv for seek-dash-p2 (the DASH
 #                     scenarios: hls.js and Chromium have no DASH; gst-launch cannot seek in bench.py; the harness's VHS
@@ -27,7 +28,7 @@ PEER_BENCH=${PEER_BENCH:-$(cd "$REPO/../shared/tools/peer-bench" && pwd)}
 RUN_SH=$PEER_BENCH/run.sh
 export PERF_ROOT=${PERF_ROOT:-/tmp/cove-peer-bench}
 
-ALL_SCENARIOS=startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,startup-dash-p0,seek-dash-p2
+ALL_SCENARIOS=startup-p0,startup-p1,teaser-p0,teaser-p2,seek-p2,stepdown-p4,play20-p0,startup-dash-p0,seek-dash-p2
 REPS=5; WARMUP=1; SCENARIOS=$ALL_SCENARIOS; PEERS=cove,gst-playbin3,hlsjs,vhs,native; MD=""; COVE_BENCH_MD=""
 DASH_PEERS=
 # Step-down profile (P4): seconds after each single-run bench.py call starts, and the rates.
@@ -186,6 +187,8 @@ for s in ${SCENARIOS//,/ }; do
         --stream s120/master.m3u8 --stop 10 --delay-ms 20 ;;
     stepdown-p4)
       netns; stepdown ;;
+    play20-p0)
+      PEERS=cove,gst-playbin3 scenario "$s" host "loopback" "" --stream s30/master.m3u8 --stop 20 ;;
     startup-dash-p0)
       make_dash s30
       PEERS=${DASH_PEERS:-cove,gst-playbin3,mpv,vhs} scenario "$s" host "loopback" "" --stream s30-dash/manifest.mpd --stop 10 --timeout 30 ;;

@@ -227,7 +227,8 @@ public struct EngagementTracker: Sendable {
         guard let video else { return [] }
         var parameters: [AnalyticsEvent.Parameter] = [.init("media_bytes", String(video.bytes))]
         if let variant = video.variant {
-            parameters.append(.init("rendition_indicated_bps", String(variant.bandwidth)))
+            // A media playlist played on its own declares no bandwidth (0): no indicated rate then.
+            if variant.bandwidth > 0 { parameters.append(.init("rendition_indicated_bps", String(variant.bandwidth))) }
             if let width = variant.width, let height = variant.height {
                 parameters += [.init("rendition_width", String(width)), .init("rendition_height", String(height))]
             }

@@ -93,7 +93,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
     private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
         StreamingSession(
             url: rendition.playlistURL!, selection: rendition.selection, transport: transport, configuration: configuration, output: feed, logger: logger,
-            firstGeneration: firstGeneration, origin: manifestURL, onEvent: onEvent
+            firstGeneration: firstGeneration, origin: manifestURL, stream: .audio, onEvent: onEvent
         )
     }
 

@@ -595,8 +595,9 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.variantChanged(bandwidth: variant.bandwidth, url: Redaction.redact(url: variant.playlistURL)))
         case .request(let record):
             let kind = MediaTransfer.Kind(rawValue: record.kind.rawValue) ?? .other
-            let bandwidth = record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
-            emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt)))
+            // An audio rendition's variant indexes are its own session's, not the ladder's.
+            let bandwidth = record.span?.stream == .audio ? nil : record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
+            emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt, span: record.span)))
         case .timelineUpdated:
             break
         case .downloadFailed(let error) where error.isPermanent:

@@ -43,7 +43,7 @@ struct ProbeCommand: AsyncParsableCommand {
     func run() async throws {
         let media = try mediaURL(url)
         let controller = await player.makeController()
-        let report = ProbeReport(url: Redaction.redact(url: media))
+        let report = ProbeReport(url: Redaction.redact(url: media), paced: !player.fast)
         let events = controller.events
         let stop = Interrupt.install { [controller] in controller.shutdown() }
         defer { stop.cancel() }
@@ -140,15 +140,28 @@ final class ProbeReport: @unchecked Sendable {
     private var bytes: Int?
     private var duration: Double?
     private(set) var outcome: String?
+    /// The session's quality of experience, from the play call on.
+    private var meter: QoEMeter?
+    private var finishedAt: Double?
+    /// Real-time pacing (the playhead's rate bounds what counts as watching); fast mode is not paced.
+    private let paced: Bool
 
-    init(url: String) { self.url = url }
+    init(url: String, paced: Bool) {
+        self.url = url
+        self.paced = paced
+    }
 
     func mark(_ name: String, at time: Double) {
-        lock.withLock { marks[name] = time }
+        lock.withLock {
+            marks[name] = time
+            if name == "play", meter == nil { meter = QoEMeter(requestedAt: Date(timeIntervalSince1970: time), maximumRate: paced ? 4 : nil) }
+        }
     }
 
     func record(_ event: PlaybackEvent, at now: Double, position: Double?) {
         lock.withLock {
+            if case .framePresented(_, let frame) = event, frame.cause == .start, let position { meter?.notePlayhead(position) }
+            meter?.handle(event, at: Date(timeIntervalSince1970: now))
             if case .progress(_, let time) = event {
                 lastProgress = time.seconds
                 return
@@ -184,6 +197,7 @@ final class ProbeReport: @unchecked Sendable {
     func finish(position: Double?, bytes: Int?, outcome: String) {
         lock.withLock {
             guard self.outcome == nil else { return }
+            self.finishedAt = Date().timeIntervalSince1970
             self.finalPosition = position ?? lastProgress
             self.bytes = bytes
             self.outcome = outcome
@@ -211,6 +225,7 @@ final class ProbeReport: @unchecked Sendable {
             if let finalPosition { document["finalPosition"] = .double(finalPosition) }
             if let bytes { document["bytesFetched"] = .int(Int64(bytes)) }
             if let duration { document["duration"] = .double(duration) }
+            if let meter { document["qoe"] = meter.summary(at: Date(timeIntervalSince1970: finishedAt ?? Date().timeIntervalSince1970)).json }
             if let error {
                 var e: JSONObject = ["code": .string(error.code.name), "codeValue": .int(Int64(error.code.rawValue)), "message": .string(error.message)]
                 if let url = error.url { e["url"] = .string(url) }

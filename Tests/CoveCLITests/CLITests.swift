@@ -36,6 +36,15 @@ struct CLITests {
         #expect(json["stalls"]?.arrayValue != nil)
         #expect(json["bitrateSwitches"]?.arrayValue != nil)
         #expect(json["events"]?.arrayValue?.contains { $0["mediaTime"]?.doubleValue != nil } == true)
+        // The QoE figures: startup and its parts, what played and at which bitrates, every byte fetched.
+        let qoe = try #require(json["qoe"])
+        #expect(qoe["bytesFetched"]?.int64Value == json["bytesFetched"]?.int64Value)
+        // Fast mode: the playhead at the first frame follows the clock, a second or so in.
+        #expect((qoe["mediaPlayedSeconds"]?.doubleValue ?? 0) > 17, "\(qoe)")
+        #expect(qoe["startup"]?["totalSeconds"]?.doubleValue.map { abs($0 - ttff) < 0.002 } == true, "\(qoe)")
+        for part in ["manifestSeconds", "firstSegmentSeconds", "decodeSeconds"] { #expect(qoe["startup"]?[part]?.doubleValue != nil, "\(part)") }
+        #expect((qoe["averageBitrate"]?.int64Value ?? 0) >= 400_000)
+        #expect(qoe["timeAtVariant"]?.arrayValue?.isEmpty == false)
     }
 
     @Test func probeJSONReportsATypedErrorWithoutSecrets() async throws {

@@ -20,8 +20,36 @@ public struct MediaTransfer: Sendable, Hashable {
     public let variantBandwidth: Int?
     /// 1 for the first try, 2 for the first retry, …
     public let attempt: Int
+    /// For a media segment: the presentation time it carries and the stream it feeds (what playback
+    /// quality measures need to tell bytes played from bytes wasted).
+    public let span: Span?
 
-    public init(kind: Kind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, variantBandwidth: Int? = nil, attempt: Int = 1) {
+    /// A media segment's stretch of presentation time (seconds) and its stream.
+    public struct Span: Sendable, Hashable {
+        public let start: Double
+        public let duration: Double
+        public let stream: Stream
+
+        public init(start: Double, duration: Double, stream: Stream) {
+            self.start = start
+            self.duration = max(duration, 0)
+            self.stream = stream
+        }
+
+        public var end: Double { start + duration }
+    }
+
+    /// Which of a presentation's streams a segment feeds.
+    public enum Stream: String, Sendable, Hashable {
+        /// The variant playing (video, or muxed audio and video).
+        case main
+        /// A separate audio rendition (HLS `EXT-X-MEDIA`, a DASH audio set).
+        case audio
+        /// Subtitles.
+        case text
+    }
+
+    public init(kind: Kind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, variantBandwidth: Int? = nil, attempt: Int = 1, span: Span? = nil) {
         self.kind = kind
         self.url = url
         self.status = status
@@ -30,5 +58,6 @@ public struct MediaTransfer: Sendable, Hashable {
         self.duration = duration
         self.variantBandwidth = variantBandwidth
         self.attempt = attempt
+        self.span = span
     }
 }

@@ -45,12 +45,13 @@ public struct StreamingLoader: Sendable {
     /// (4xx other than 408/429 are final). Throws `cancelled` when the task is cancelled. `progress`
     /// hears the body of each attempt as it arrives.
     public func load(
-        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil, progress: TransferProgress.Handler? = nil
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil, span: MediaTransfer.Span? = nil,
+        progress: TransferProgress.Handler? = nil
     ) async throws(StreamingError) -> Loaded {
         var attempt = 1
         while true {
             do {
-                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, progress: progress)
+                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, span: span, progress: progress)
             } catch {
                 guard error.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error }
                 do {
@@ -78,7 +79,7 @@ public struct StreamingLoader: Sendable {
     }
 
     private func loadOnce(
-        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, progress: TransferProgress.Handler?
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, span: MediaTransfer.Span?, progress: TransferProgress.Handler?
     ) async throws(StreamingError) -> Loaded {
         guard !Task.isCancelled else { throw StreamingError(.cancelled, "The request was cancelled", url: url) }
         var request = StreamingRequest(kind: kind, url: url, byteRange: byteRange, attempt: attempt)
@@ -105,7 +106,7 @@ public struct StreamingLoader: Sendable {
                 }
                 response = try LocalFileReader.read(request.url, byteRange: request.byteRange, maxBytes: maxBytes)
             } catch {
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex, span: span))
                 throw error
             }
             progress?(TransferProgress(received: response.body.count, expected: response.body.count))
@@ -118,13 +119,13 @@ public struct StreamingLoader: Sendable {
             } catch {
                 let elapsed = clock.now() - begin
                 let bytes = arrived.get()?.received ?? 0
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex))
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span))
                 if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
                 throw Self.streamingError(error, kind: kind, url: request.url)
             }
         }
         let elapsed = clock.now() - begin
-        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex)
+        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span)
         onRecord(record)
         guard response.isSuccess else {
             throw StreamingError(

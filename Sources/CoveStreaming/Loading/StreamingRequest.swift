@@ -77,8 +77,13 @@ public struct RequestRecord: Sendable, Hashable {
     public let attempt: Int
     /// Which variant the request was for, when it was for one.
     public let variantIndex: Int?
+    /// A media segment's presentation time and stream.
+    public let span: MediaTransfer.Span?
 
-    public init(kind: StreamingRequestKind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, attempt: Int, variantIndex: Int? = nil) {
+    public init(
+        kind: StreamingRequestKind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, attempt: Int, variantIndex: Int? = nil,
+        span: MediaTransfer.Span? = nil
+    ) {
         self.kind = kind
         self.url = url
         self.status = status
@@ -87,6 +92,7 @@ public struct RequestRecord: Sendable, Hashable {
         self.duration = duration
         self.attempt = attempt
         self.variantIndex = variantIndex
+        self.span = span
     }
 
     /// Bits per second over the whole exchange (nil for an instant one).

@@ -15,6 +15,8 @@ public final class StreamingSession: Sendable {
     public let url: URL
     /// Which part of the manifest this session plays (a DASH audio set for an audio rendition's session).
     public let selection: ManifestSelection
+    /// Which stream this session's segments feed (their records say so).
+    public let stream: MediaTransfer.Stream
     private let configuration: StreamingConfiguration
     private let loader: StreamingLoader
     private let keys: KeyCache
@@ -62,14 +64,22 @@ public final class StreamingSession: Sendable {
         var segmentIndexes: [Int: [Int: SegmentIndexBox.Index]] = [:]
     }
 
-    /// - Parameter origin: the presentation this session's playlist belongs to (an audio rendition's
-    ///   master), whose scheme says whether local files may be read (default: `url` itself).
+    /// - Parameters:
+    ///   - origin: the presentation this session's playlist belongs to (an audio rendition's master),
+    ///     whose scheme says whether local files may be read (default: `url` itself).
+    ///   - stream: which stream its segments feed, for their records (default: from `selection`; an HLS
+    ///     audio rendition's session, whose selection is `.main` of its own playlist, says `.audio`).
     public init(
         url: URL, selection: ManifestSelection = .main, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(),
         output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, origin: URL? = nil,
-        onEvent: @escaping @Sendable (StreamingEvent) -> Void
+        stream: MediaTransfer.Stream? = nil, onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
         self.url = url
+        switch selection {
+        case .main: self.stream = stream ?? .main
+        case .dashAudio: self.stream = stream ?? .audio
+        case .wholeFile: self.stream = stream ?? .text
+        }
         self.selection = selection
         self.logger = logger
         self.configuration = configuration
@@ -647,6 +657,11 @@ public final class StreamingSession: Sendable {
         return .pushed
     }
 
+    /// The presentation time a segment carries and the stream it feeds, for its record.
+    private func span(of segment: SegmentReference) -> MediaTransfer.Span {
+        MediaTransfer.Span(start: segment.start, duration: segment.duration, stream: stream)
+    }
+
     private enum SegmentLoad: Sendable {
         /// With the part the throughput estimate was not given while it downloaded.
         case loaded(StreamingLoader.Loaded, unsampled: (bytes: Int, seconds: Double))
@@ -661,10 +676,11 @@ public final class StreamingSession: Sendable {
     /// completes, instead of counting as one average.
     private func loadSegment(_ segment: SegmentReference, variant: Int, presentation: Presentation) async throws(StreamingError) -> SegmentLoad {
         let loading = presentation.variants[variant]
+        let span = span(of: segment)
         let (fresh, cap) = state.withLock { s in (Self.fresh(presentation.variants, excluded: s.excludedVariants), s.maxBitrate) }
         let lower = fresh.filter { candidate in candidate.bandwidth < loading.bandwidth && (cap.map { candidate.bandwidth <= $0 } ?? true) }
         guard !lower.isEmpty, bufferedAhead != nil else {
-            let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant)
+            let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, span: span)
             return .loaded(loaded, unsampled: (loaded.body.count, MediaTime(loaded.record.duration).seconds))
         }
         let progress = ProgressBox()
@@ -676,7 +692,7 @@ public final class StreamingSession: Sendable {
         do {
             return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
                 group.addTask { [loader] in
-                    let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, progress: { progress.set($0) })
+                    let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, span: span, progress: { progress.set($0) })
                     // What the watch has not given the estimator yet, on the watch's clock.
                     let done = cursor.done
                     return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(clock.now() - begin).seconds - done.seconds))

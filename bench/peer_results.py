@@ -413,7 +413,7 @@ def streaming_target_rows(all_rows, tc, meta):
         cove_cost = [r for r in all_rows[cost_scn].get('cove', []) if r.get('t_first_frame')]
         for key, label in (('cpu_s', 'CPU s'), ('peak_rss_mib', 'peak RSS MiB')):
             cv = med([r['cost'].get(key) for r in cove_cost if r.get('cost')])
-            pv = med([r['cost'].get(key) for r in all_rows[cost_scn].get('gst-playbin3', []) if r.get('cost')])
+            pv = med([r['cost'].get(key) for r in all_rows[cost_scn].get('gst-playbin3', []) if r.get('cost') and r.get('t_first_frame')])
             out.append((cost_scn, '%s, %s played' % (label, played), '**%s** (raw playbin3 %s → %s)' % (fmt_g(cv), fmt_g(pv), fmt_ratio(cv, pv)),
                         '≤ 1.10× raw playbin3', judged(cv, pv, cv is not None and pv is not None and cv <= 1.1 * pv)))
     scn = 'teaser-p0'

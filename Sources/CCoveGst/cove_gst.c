@@ -465,6 +465,15 @@ void cove_return_free_memory(void) {
 #endif
 }
 
+int cove_set_malloc_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    return mallopt(M_MMAP_THRESHOLD, bytes) == 1;
+#else
+    (void)bytes;
+    return 0;
+#endif
+}
+
 int cove_limit_malloc_arenas(int count) {
 #if defined(__GLIBC__)
     return mallopt(M_ARENA_MAX, count) == 1;

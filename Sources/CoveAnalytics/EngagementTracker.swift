@@ -133,6 +133,7 @@ public struct EngagementTracker: Sendable {
                 out += closeRange(now)
                 video?.playing = false
             case .fail(let error), .failedToPlayToEndTime(let error):
+                endStall(now)
                 out += closeRange(now)
                 video?.playing = false
                 out.append(make("error", videoParameters() + [.init("error_code", String(error.code.rawValue)), .init("error_type", error.code.name)], now))

@@ -159,7 +159,12 @@ struct CoveBench: AsyncParsableCommand {
         }
         await server.stop()
         let outputCosts = try await OutputBench.run(reps: 3) { say($0) }
-        let analytics = try await AnalyticsBench.run { say($0) }
+        // A failure here loses this section only, not the whole report.
+        let analytics: AnalyticsBench.Result?
+        do { analytics = try await AnalyticsBench.run { say($0) } } catch {
+            say("analytics bench failed: \(error)")
+            analytics = nil
+        }
         var report = Report(raw: raw, cove: cove, load: load, loadAfter: Self.loadAverage())
         report.transitionGaps = gaps
         report.dashRaw = dashRaw

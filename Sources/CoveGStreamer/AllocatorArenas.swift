@@ -35,6 +35,25 @@ public enum AllocatorArenas {
         return cove_limit_malloc_arenas(Int32(clamping: count)) == 1 ? .limited(arenas: count) : .unsupported
     }
 
+    /// Has glibc map every block of at least `bytes` on its own, so it goes back to the system the moment
+    /// it is freed. A player's large blocks are media segments (hundreds of kilobytes to megabytes, one
+    /// per download, freed once pushed); glibc's default threshold starts at 128 KiB but rises to the
+    /// largest block freed so far, after which every segment is carved from the heap and its pages stay
+    /// resident. Fixing the threshold lowered `cove probe`'s peak RSS over 20 s of HLS by about 3 MB.
+    /// Process-wide like ``limit(toPerCore:)``: an app opts in; `MALLOC_MMAP_THRESHOLD_` in the
+    /// environment wins.
+    @discardableResult
+    public static func mapLargeBlocks(atLeast bytes: Int = 256 << 10) -> Bool {
+        guard let threshold = mmapThreshold(bytes: bytes, environment: ProcessInfo.processInfo.environment) else { return false }
+        return cove_set_malloc_mmap_threshold(Int32(clamping: threshold)) == 1
+    }
+
+    /// The threshold to set, or `nil` when the environment already names one. At least 64 KiB.
+    static func mmapThreshold(bytes: Int, environment: [String: String]) -> Int? {
+        if let chosen = environment["MALLOC_MMAP_THRESHOLD_"], !chosen.isEmpty { return nil }
+        return max(bytes, 64 << 10)
+    }
+
     /// The cap to apply, or `nil` when the environment already names one. At least one arena per
     /// processor and never fewer than two, whatever `perCore` says.
     static func arenaCount(perCore: Int, processors: Int, environment: [String: String]) -> Int? {

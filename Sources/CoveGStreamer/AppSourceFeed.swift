@@ -17,7 +17,14 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
     private let queue = DispatchQueue(label: "cove-appsrc-push")
     private let state = Mutex(State())
     /// Set once, right after init (the session needs the feed as its output).
-    private let links = Mutex<(session: StreamingSession?, playhead: @Sendable () -> Double?)>((nil, { nil }))
+    private let links = Mutex<(session: StreamingSession?, playhead: PlayheadReader)>((nil, PlayheadReader { nil }))
+
+    /// The playhead closure in a box of its own: a closure stored straight in the generic `Mutex` state is
+    /// re-wrapped in reabstraction thunks on every read, and the session reads it many times a second.
+    final class PlayheadReader: Sendable {
+        let read: @Sendable () -> Double?
+        init(_ read: @escaping @Sendable () -> Double?) { self.read = read }
+    }
 
     private enum Pending {
         case chunk(MediaChunk)
@@ -57,7 +64,8 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
 
     /// Links the session whose chunks this feed pushes, and where the playhead (presentation time) is read.
     func attach(session: StreamingSession, playhead: @escaping @Sendable () -> Double?) {
-        links.withLock { $0 = (session, playhead) }
+        let reader = PlayheadReader(playhead)
+        links.withLock { $0 = (session, reader) }
     }
 
     /// playbin3 made its appsrc (on the thread changing state): take it over; with `start` > 0 its first
@@ -156,7 +164,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         queue.async { [self] in deliver(.end(generation: generation)) }
     }
 
-    func playheadPosition() -> Double? { links.withLock { $0.playhead }() }
+    func playheadPosition() -> Double? { links.withLock { $0.playhead }.read() }
 
     // MARK: Pushing (the serial queue)
 
@@ -210,7 +218,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
     func close() {
         session?.close()
         // The session holds this feed as its output: let go of it so neither keeps the other alive.
-        links.withLock { $0 = (nil, { nil }) }
+        links.withLock { $0 = (nil, PlayheadReader { nil }) }
         let source = state.withLock { s -> SourceBox? in
             s.closed = true
             s.pending = []

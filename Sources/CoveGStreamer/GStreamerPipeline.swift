@@ -93,6 +93,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         /// Subtitle cues handed to the text sink, waiting for the bus thread to report them.
         var pendingCues: [TextCue] = []
         var bytesRead = 0
+        /// GStreamer made this adaptive demuxer for a manifest behind a media file's name (see `manifestBehindMediaName`).
+        var disguisedManifest: String?
         /// How this pipeline gets its media.
         var route: Route
         /// Cove's streaming: where the first generation starts (presentation time), once the playlists
@@ -596,7 +598,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .request(let record):
             let kind = MediaTransfer.Kind(rawValue: record.kind.rawValue) ?? .other
             // An audio rendition's variant indexes are its own session's, not the ladder's.
-            let bandwidth = record.span?.stream == .audio ? nil : record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
+            let bandwidth = record.stream == .audio ? nil : record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
             emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt, span: record.span)))
         case .timelineUpdated:
             break
@@ -959,13 +961,27 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     /// GStreamer found an HLS or DASH manifest behind a name that said media file (`.mp4`, `.ts`, …) and
-    /// made its own adaptive demuxer for it. Cove streams manifests itself, by their names or by sniffing
-    /// an unknown one, and never hands one to GStreamer's adaptive streaming (whose 1.22 network layer
-    /// crashes): this one fails, typed, saying how to make it play.
-    fileprivate func manifestBehindMediaName(demuxer factory: String) {
-        let report = state.withLock { s -> Bool in
+    /// made its own adaptive demuxer for it (on a streaming thread). Cove streams manifests itself, by
+    /// their names or by sniffing an unknown one, and never lets GStreamer's adaptive streaming (whose
+    /// 1.22 network layer crashes, and which no request filter reaches) fetch anything: the demuxer is
+    /// starved of the playlist at once, and the bus thread fails the play, typed, saying how to make it play.
+    fileprivate func manifestBehindMediaName(demuxer factory: String, element: UnsafeMutablePointer<GstElement>) {
+        if let pad = gst_element_get_static_pad(element, "sink") {
+            _ = gst_pad_add_probe(pad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue), dropEverything, nil, nil)
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+        }
+        let first = state.withLock { s -> Bool in
+            defer { s.disguisedManifest = s.disguisedManifest ?? factory }
+            return s.disguisedManifest == nil
+        }
+        if first { cove_post_application_message(playbin.pointer, "cove-disguised-manifest") }
+    }
+
+    /// Reports `manifestBehindMediaName` from the bus thread, in order with the other events.
+    private func reportDisguisedManifest() {
+        let (factory, report) = state.withLock { s -> (String, Bool) in
             defer { s.failed = true }
-            return !s.failed
+            return (s.disguisedManifest ?? "", !s.failed)
         }
         logger.notice("a manifest behind a media file's name", metadata: ["demuxer": "\(factory)"])
         guard report else { return }
@@ -1099,6 +1115,8 @@ final class GStreamerPipeline: @unchecked Sendable {
             emit(.volumeChanged(AudioVolume(level: cove_get_double(playbin.object, "volume"), isMuted: cove_get_bool(playbin.object, "mute") != 0)))
         case "cove-media-ended":
             reportEndOfStream()
+        case "cove-disguised-manifest":
+            reportDisguisedManifest()
         case "cove-text-cues":
             let cues = state.withLock { s -> [TextCue] in
                 defer { s.pendingCues = [] }
@@ -1392,9 +1410,11 @@ private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, U
     let factory = ElementRef(pointer: element).factoryName
     GStreamerRuntime.elementsCreated.withLock { $0[factory, default: 0] += 1 }
     if adaptiveDemuxers.contains(factory) {
-        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().manifestBehindMediaName(demuxer: factory)
+        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().manifestBehindMediaName(demuxer: factory, element: element)
     }
 }
+
+private let dropEverything: GstPadProbeCallback = { _, _, _ in GST_PAD_PROBE_DROP }
 
 private let onSourceSetup: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, source, data in
     guard let source, let data else { return }

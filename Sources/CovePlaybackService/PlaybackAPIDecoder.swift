@@ -83,7 +83,11 @@ public enum PlaybackAPIDecoder {
             guard case .object(var object) = entry else { throw DecodingFailure(path: "\(path)[\(index)]", problem: "expected an object, found \(kind(entry))") }
             guard let srcValue = object.removeValue(forKey: "src"), !srcValue.isNull else { continue }
             guard let src = srcValue.stringValue else { throw DecodingFailure(path: "\(path)[\(index)].src", problem: "expected a string URL, found \(kind(srcValue))") }
-            guard let url = URL(string: src), url.scheme != nil else { throw DecodingFailure(path: "\(path)[\(index)].src", problem: "not an absolute URL") }
+            guard let url = URL(string: src), let scheme = url.scheme?.lowercased() else { throw DecodingFailure(path: "\(path)[\(index)].src", problem: "not an absolute URL") }
+            // Only http(s) sources come from a catalog: an RTMP source (legacy Video Cloud) is not playable
+            // here, and a file: or other local URL in an answer from the network must never make the
+            // player read the device's files.
+            guard scheme == "http" || scheme == "https" else { continue }
             let type = object[Source.PropertyKey.type]?.stringValue.map(DeliveryType.init(rawValue:))
             let container = object[Source.PropertyKey.container]?.stringValue?.uppercased()
             let delivery = type ?? (container == "MP4" ? .mp4 : container == "M2TS" ? .hls : nil)

@@ -9,6 +9,8 @@ enum CoveMain {
         // A player's many threads would each keep a malloc arena of freed memory; two per core bound
         // that (see `AllocatorArenas`). MALLOC_ARENA_MAX in the environment still wins.
         AllocatorArenas.limit(toPerCore: 2)
+        // Media segments are mapped blocks of their own, returned to the system once pushed.
+        AllocatorArenas.mapLargeBlocks()
         await Cove.main()
     }
 }

@@ -21,6 +21,12 @@ import Testing
         #expect(AllocatorArenas.arenaCount(perCore: 2, processors: 2, environment: ["MALLOC_ARENA_MAX": ""]) == 4)
     }
 
+    @Test func largeBlocksAreMappedFromTheThresholdUnlessTheEnvironmentSetIt() {
+        #expect(AllocatorArenas.mmapThreshold(bytes: 256 << 10, environment: [:]) == 256 << 10)
+        #expect(AllocatorArenas.mmapThreshold(bytes: 1, environment: [:]) == 64 << 10)
+        #expect(AllocatorArenas.mmapThreshold(bytes: 256 << 10, environment: ["MALLOC_MMAP_THRESHOLD_": "131072"]) == nil)
+    }
+
     @Test func glibcAcceptsTheCap() {
         let outcome = AllocatorArenas.limit(toPerCore: 8)  // glibc's own default: changes nothing for the tests
         if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] != nil {

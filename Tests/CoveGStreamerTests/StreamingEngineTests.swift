@@ -85,8 +85,9 @@ extension RealEngineTests {
             }
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
-            #expect(error.code == .notFound, "\(error)")
-            #expect(error.message.contains("local file"), "\(error.message)")
+            #expect(error.code == .unsupportedFormat, "\(error)")
+            #expect(error.message.contains("file scheme") && error.message.contains("fetched over the network"), "\(error.message)")
+            #expect(h.server.requests.map(\.path) == ["/sneaky.m3u8"], "\(h.server.requests.map(\.path))")
             #expect(!recorder.lifecycleNames.contains("Ready"))
         }
 
@@ -109,6 +110,9 @@ extension RealEngineTests {
             #expect(error.code == .unsupportedFormat, "\(error)")
             #expect(error.message.contains(".m3u8"), "\(error.message)")
             #expect(!recorder.lifecycleNames.contains("Play"))
+            // GStreamer's HLS was made (the type finder found the playlist) and fetched nothing.
+            #expect(GStreamerEngine.elementsCreated["hlsdemux2", default: 0] >= 1, "\(GStreamerEngine.elementsCreated.keys.sorted())")
+            #expect(h.server.requests.map(\.path) == ["/disguised.mp4"], "\(h.server.requests.map(\.path))")
         }
 
         /// On an unconstrained link the first segment comes from the lowest variant (the quickest first

@@ -103,6 +103,14 @@ struct DecodingTests {
         #expect(SourceSelectionPolicy.default(video)?.properties["ext_x_version"] == "4")
     }
 
+    /// A catalog answer comes from the network: a source that is not http(s) (a device file, RTMP) is
+    /// left out, so no answer can make the player read local files.
+    @Test func sourcesThatAreNotHTTPAreLeftOut() throws {
+        let json = #"{"id": "1", "account_id": "6", "sources": [{"src": "file:///etc/passwd", "type": "application/x-mpegURL"}, {"src": "cove-offline://t/master.m3u8"}, {"src": "rtmp://host/app/stream"}, {"src": "https://cdn.example.com/a/master.m3u8", "type": "application/x-mpegURL"}]}"#
+        let video = try decodeVideo(json)
+        #expect(video.sources.map(\.url.absoluteString) == ["https://cdn.example.com/a/master.m3u8"])
+    }
+
     @Test func ssaiResponseKeepsTheVMAPOfEverySource() throws {
         let video = try decodeVideo(Samples.ssaiVideo)
         #expect(video.sources.count == 3)

@@ -38,7 +38,7 @@ struct StreamingLoaderTests {
         try Data((0..<200).map { UInt8($0) }).write(to: file)
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.ok(request) }
         let records = Recorded<RequestRecord>()
-        let loader = StreamingLoader(transport: transport, allowsLocalFiles: true, onRecord: { records.append($0) })
+        let loader = StreamingLoader(transport: transport, origin: folder.appendingPathComponent("master.m3u8"), onRecord: { records.append($0) })
         let whole = try await loader.load(.segment, url: file)
         #expect(whole.body.count == 200 && whole.record.status == 200)
         let part = try await loader.load(.segment, url: file, byteRange: ByteSpan(offset: 190, length: 50))
@@ -56,15 +56,23 @@ struct StreamingLoaderTests {
         await #expect { try await loader.load(.segment, url: file, maxBytes: 100) } throws: { error in (error as? StreamingError)?.code == .tooLarge }
     }
 
-    /// A presentation fetched over the network may not make the loader read the device's files.
-    @Test func aNetworkPresentationCannotReadLocalFiles() async throws {
+    /// A presentation fetched over the network may not make the loader read the device's files or a
+    /// downloaded copy; a downloaded copy reads its own scheme but no device file.
+    @Test func aPresentationNamesOnlyHTTPAndItsOwnLocalScheme() async throws {
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.ok(request) }
-        let loader = Self.loader(transport)
-        await #expect { try await loader.load(.segment, url: URL(fileURLWithPath: "/etc/hostname")) } throws: { error in
-            guard let error = error as? StreamingError else { return false }
-            return error.code == .fileUnreadable && error.message.contains("local file") && error.isPermanent
+        let network = StreamingLoader(transport: transport, origin: URL(string: "https://cdn.example.com/master.m3u8")!)
+        for url in [URL(fileURLWithPath: "/etc/hostname"), URL(string: "cove-offline://tok/key/k1")!, URL(string: "ftp://host/seg.ts")!] {
+            await #expect { try await network.load(.segment, url: url) } throws: { error in
+                guard let error = error as? StreamingError else { return false }
+                return error.code == .schemeRefused && error.isPermanent && error.playbackError.code == .unsupportedFormat
+            }
         }
-        #expect(transport.requests.isEmpty)
+        let offline = StreamingLoader(transport: transport, origin: URL(string: "cove-offline://tok/master.m3u8")!)
+        await #expect { try await offline.load(.segment, url: URL(fileURLWithPath: "/etc/hostname")) } throws: { error in
+            (error as? StreamingError)?.code == .schemeRefused
+        }
+        _ = try await offline.load(.segment, url: URL(string: "cove-offline://tok/seg1.ts")!)
+        #expect(transport.requests.map(\.url.absoluteString) == ["cove-offline://tok/seg1.ts"], "its own scheme goes to the transport (LocalResources)")
     }
 
     // MARK: Filters

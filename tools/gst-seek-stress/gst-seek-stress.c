@@ -6,7 +6,8 @@
  * most seeks land while segments are still downloading. On GStreamer 1.22.0 that aborts the process
  * (download_request_set_uri: request->in_use == FALSE) or crashes it inside libsoup on the demuxer's
  * download thread. QUIET_MS=100 makes every seek first wait until the demuxer has had no segment data
- * for that long (what Cove's SeekGate does); the crashes then stop.
+ * for that long (what Cove's SeekGate did, until Cove stopped using GStreamer's adaptive streaming
+ * altogether); the crashes then stop.
  *
  *   make -C tools/gst-seek-stress
  *   cove serve-media --root "$(cove fixtures | head -1)" --port 18777 &

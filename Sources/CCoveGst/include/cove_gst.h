@@ -123,6 +123,9 @@ void cove_return_free_memory(void);
 
 // Caps how many malloc arenas glibc may create (mallopt M_ARENA_MAX). Returns 1 when applied, 0 when the C
 // library has no such setting or refused it.
+/// mallopt(M_MMAP_THRESHOLD): blocks of at least `bytes` are mapped on their own (and unmapped when freed);
+/// setting it also stops glibc raising the threshold by itself. 1 on success, 0 elsewhere than glibc.
+int cove_set_malloc_mmap_threshold(int bytes);
 int cove_limit_malloc_arenas(int count);
 
 #endif

@@ -7,7 +7,9 @@ import Foundation
 /// Played media is the union of what the playhead crossed while playing (progress reports, broken by
 /// seeks and by jumps no playback rate explains). Each media segment the engine fetched carries its
 /// presentation time (`MediaTransfer.span`): the last complete copy of a stretch is the one that played,
-/// so the bitrate played and the bytes wasted follow from the two.
+/// so the bitrate played and the bytes wasted follow from the two. (A stretch played, sought back over
+/// and fetched again counts its first copy as wasted; variants cut into segments at different times
+/// are matched by start time only.) One meter measures one session: make a new one per video.
 public struct QoEMeter: Sendable {
     /// The fastest the playhead moves while playing (the playback rate): a further jump ahead is a seek.
     /// nil for playback not paced by the clock (a probe's fast mode), where only seek frames and moves
@@ -115,6 +117,8 @@ public struct QoEMeter: Sendable {
             stopClock(at: now)
             closeInterval()
         case .stalled:
+            // A stall says BufferEmpty too: it starts no seek.
+            seekStartedAt = nil
             stopClock(at: now)
             closeInterval()
             if stalledSince == nil && firstFrameAt != nil {

@@ -5,14 +5,17 @@ import Foundation
 /// presentation on disk (an HLS or DASH folder a packager wrote) streams through the same loader, checks
 /// and accounting as one served over HTTP.
 ///
-/// Only a presentation that is itself a local file may read local files (`StreamingLoader.allowsLocalFiles`):
+/// Only a presentation that is itself a local file may read local files (`StreamingLoader.localScheme`):
 /// a playlist or manifest fetched over the network never turns Cove into a reader of the device's files.
 enum LocalFileReader {
     static func read(_ url: URL, byteRange: ByteSpan?, maxBytes: Int) throws(StreamingError) -> HTTPResponse {
         let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             throw StreamingError(.fileUnreadable, "No file at \(path): check the path, or whether the file was moved", url: url)
+        }
+        // Only a regular file: a FIFO or a device would block the read (or never end).
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw StreamingError(.fileUnreadable, "\(path) is not a regular file (a folder, a pipe or a device); a presentation's files are plain files", url: url)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StreamingError(.fileUnreadable, "The file \(path) cannot be opened: check its permissions", url: url)

@@ -43,6 +43,9 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         /// A local file of a presentation on disk is missing or cannot be read, or a presentation fetched
         /// over the network named a local file (which it may not).
         case fileUnreadable
+        /// A URL whose scheme the presentation may not name: a presentation fetched over the network
+        /// names a device file or a downloaded copy (`file:`, `cove-offline:`).
+        case schemeRefused
     }
 
     public let code: Code
@@ -76,7 +79,7 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
     /// No retry can help: a downloaded copy's licence ran out or its file is gone. Playback fails at once
     /// with the typed error instead of retrying as for a network failure.
     public var isPermanent: Bool {
-        code == .offlineLicenseExpired || code == .offlineContentMissing || code == .fileUnreadable
+        code == .offlineLicenseExpired || code == .offlineContentMissing || code == .fileUnreadable || code == .schemeRefused
     }
 
     /// What to do about an HTTP status, for the message.
@@ -114,6 +117,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
         case .offlineLicenseExpired: code = .offlineLicenseExpired
         case .offlineContentMissing: code = .offlineContentMissing
         case .fileUnreadable: code = .notFound
+        // Final: asking again cannot make the URL allowed.
+        case .schemeRefused: code = .unsupportedFormat
         }
         return PlaybackError(code, message, url: url, httpStatus: httpStatus)
     }

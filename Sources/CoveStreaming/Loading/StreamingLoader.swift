@@ -13,14 +13,18 @@ public struct StreamingLoader: Sendable {
     public let timeout: Duration
     /// Times each exchange for its record (and so for the throughput estimate).
     public let clock: TransferClock
-    /// Whether `file:` URLs are read (from disk, by `LocalFileReader`): only for a presentation that is
-    /// itself a local file. Otherwise a `file:` URL in a playlist is refused, typed.
-    public let allowsLocalFiles: Bool
+    /// The one scheme besides http(s) this loader may read: the presentation's own, when it is local
+    /// (`file:` read from disk by `LocalFileReader`, or a `LocalResources` scheme such as `cove-offline:`).
+    /// A presentation fetched over the network may name only http(s) URLs: anything else in its playlists
+    /// (a device file, a downloaded copy's key) is refused, typed.
+    public let localScheme: String?
+    /// The stream this loader's requests are for, stamped on every record.
+    public let stream: MediaTransfer.Stream?
     let sleep: @Sendable (Duration) async throws -> Void
 
     public init(
         transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20), clock: TransferClock = .continuous,
-        allowsLocalFiles: Bool = false, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        origin: URL? = nil, stream: MediaTransfer.Stream? = nil, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         onRecord: @escaping @Sendable (RequestRecord) -> Void = { _ in }
     ) {
         self.transport = transport
@@ -28,7 +32,9 @@ public struct StreamingLoader: Sendable {
         self.retry = retry
         self.timeout = timeout
         self.clock = clock
-        self.allowsLocalFiles = allowsLocalFiles
+        let scheme = origin?.scheme?.lowercased()
+        self.localScheme = scheme == "http" || scheme == "https" ? nil : scheme
+        self.stream = stream
         self.sleep = sleep
         self.onRecord = onRecord
     }
@@ -97,16 +103,19 @@ public struct StreamingLoader: Sendable {
         // Bytes that arrived before a failure or a cancellation (an abandoned download) still count.
         let arrived = ProgressBox()
         let response: HTTPResponse
-        if request.url.isFileURL {
+        let scheme = request.url.scheme?.lowercased() ?? ""
+        if scheme != "http" && scheme != "https" && (scheme != localScheme || scheme == "file") {
             do throws(StreamingError) {
-                guard allowsLocalFiles else {
+                guard scheme == localScheme else {
                     throw StreamingError(
-                        .fileUnreadable, "The \(kind.rawValue) URL \(request.url.path) is a local file, which a presentation fetched over the network may not name; only a presentation on disk reads files", url: request.url
+                        .schemeRefused,
+                        "The \(kind.rawValue) URL uses the \(scheme.isEmpty ? "(no)" : scheme) scheme, which \(localScheme.map { "a presentation read through \($0):" } ?? "a presentation fetched over the network") may not name: only http(s) URLs (and the presentation's own local scheme) are loaded",
+                        url: request.url
                     )
                 }
                 response = try LocalFileReader.read(request.url, byteRange: request.byteRange, maxBytes: maxBytes)
             } catch {
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex, span: span))
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream))
                 throw error
             }
             progress?(TransferProgress(received: response.body.count, expected: response.body.count))
@@ -119,13 +128,13 @@ public struct StreamingLoader: Sendable {
             } catch {
                 let elapsed = clock.now() - begin
                 let bytes = arrived.get()?.received ?? 0
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span))
+                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream))
                 if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
                 throw Self.streamingError(error, kind: kind, url: request.url)
             }
         }
         let elapsed = clock.now() - begin
-        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span)
+        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream)
         onRecord(record)
         guard response.isSuccess else {
             throw StreamingError(

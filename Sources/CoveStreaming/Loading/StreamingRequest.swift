@@ -79,10 +79,12 @@ public struct RequestRecord: Sendable, Hashable {
     public let variantIndex: Int?
     /// A media segment's presentation time and stream.
     public let span: MediaTransfer.Span?
+    /// The stream the request was for (a session's playlists, init segments and segments alike).
+    public let stream: MediaTransfer.Stream?
 
     public init(
         kind: StreamingRequestKind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, attempt: Int, variantIndex: Int? = nil,
-        span: MediaTransfer.Span? = nil
+        span: MediaTransfer.Span? = nil, stream: MediaTransfer.Stream? = nil
     ) {
         self.kind = kind
         self.url = url
@@ -93,6 +95,7 @@ public struct RequestRecord: Sendable, Hashable {
         self.attempt = attempt
         self.variantIndex = variantIndex
         self.span = span
+        self.stream = stream ?? span?.stream
     }
 
     /// Bits per second over the whole exchange (nil for an instant one).

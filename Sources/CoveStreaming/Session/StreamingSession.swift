@@ -93,7 +93,7 @@ public final class StreamingSession: Sendable {
         let tally = bytesTally
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout, clock: configuration.transferClock,
-            allowsLocalFiles: (origin ?? url).isFileURL, onRecord: { record in
+            origin: origin ?? url, stream: self.stream, onRecord: { record in
                 tally.withLock { $0 += record.bytes }
                 onEvent(.request(record))
             }

@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
         .library(name: "CoveOffline", targets: ["CoveOffline"]),
         .library(name: "CoveAnalytics", targets: ["CoveAnalytics"]),
+        .library(name: "CoveMonitoring", targets: ["CoveMonitoring"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
     dependencies: [
@@ -44,6 +45,10 @@ let package = Package(
         // The test kit's rights-checking catalog signs and verifies Playback Rights JWTs (HS256) with it;
         // Cove itself only reads a token's claims and never needs a JWT library.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        // Monitoring: QoE figures as swift-metrics metrics (the app picks the backend), and the Prometheus
+        // exposition `cove monitor --prometheus` serves.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -166,10 +171,18 @@ let package = Package(
             dependencies: ["CoveCore", "CovePlayerUI", "CoveSSAI"],
             swiftSettings: strict
         ),
+        .target(
+            name: "CoveMonitoring",
+            dependencies: ["CoveCore", .product(name: "CoreMetrics", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveAnalytics",
+                "CoveAnalytics", "CoveMonitoring",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline", "CovePlayerControls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,6 +206,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CoveMonitoringTests",
+            dependencies: ["CoveMonitoring", "CoveCore", .product(name: "MetricsTestKit", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CoveCoreTests",
             dependencies: ["CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strict
@@ -212,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveCLITests",
-            dependencies: ["CoveCore", "CoveTesting"],
+            dependencies: ["CoveCore", "CoveTesting", "CoveNetworking"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -17,6 +17,14 @@ public struct QualityOfExperience: Sendable, Hashable {
         public var firstSegment: Duration?
         /// The first segment's last byte → the first frame (demuxing, decoding, the sink).
         public var decode: Duration?
+
+        public init(total: Duration, catalog: Duration? = nil, manifest: Duration? = nil, firstSegment: Duration? = nil, decode: Duration? = nil) {
+            self.total = total
+            self.catalog = catalog
+            self.manifest = manifest
+            self.firstSegment = firstSegment
+            self.decode = decode
+        }
     }
 
     /// How long one variant was on screen.
@@ -26,6 +34,12 @@ public struct QualityOfExperience: Sendable, Hashable {
         public var height: Int?
         /// Media seconds played from it.
         public var played: Double
+
+        public init(bandwidth: Int, height: Int? = nil, played: Double) {
+            self.bandwidth = bandwidth
+            self.height = height
+            self.played = played
+        }
     }
 
     public var startup: Startup?
@@ -58,6 +72,27 @@ public struct QualityOfExperience: Sendable, Hashable {
     public var droppedFrames: Int?
     /// Errors, in order: recoverable ones (a failed download while media was buffered) and the fatal one.
     public var errors: [PlaybackError]
+
+    public init(
+        startup: Startup? = nil, rebufferCount: Int = 0, rebufferDuration: Duration = .zero, playingDuration: Duration = .zero, mediaPlayed: Double = 0,
+        averageBitrate: Int? = nil, timeAtVariant: [VariantTime] = [], upSwitches: Int = 0, downSwitches: Int = 0, seekLatencies: [Duration] = [],
+        bytesFetched: Int = 0, bytesWasted: Int = 0, droppedFrames: Int? = nil, errors: [PlaybackError] = []
+    ) {
+        self.startup = startup
+        self.rebufferCount = rebufferCount
+        self.rebufferDuration = rebufferDuration
+        self.playingDuration = playingDuration
+        self.mediaPlayed = mediaPlayed
+        self.averageBitrate = averageBitrate
+        self.timeAtVariant = timeAtVariant
+        self.upSwitches = upSwitches
+        self.downSwitches = downSwitches
+        self.seekLatencies = seekLatencies
+        self.bytesFetched = bytesFetched
+        self.bytesWasted = bytesWasted
+        self.droppedFrames = droppedFrames
+        self.errors = errors
+    }
 }
 
 extension QualityOfExperience {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import CoveAnalytics
 import CoveCore
 import CoveNetworking
@@ -55,7 +56,7 @@ enum AnalyticsBench {
         sender.stop()
         await server.stop()
         guard collector.events.count == deliveredCount else {
-            throw AnalyticsBenchError("the collector received \(collector.events.count) of \(deliveredCount) events")
+            throw ValidationError("the collector received \(collector.events.count) of \(deliveredCount) events")
         }
         say(String(format: "analytics: %d events delivered in %.2f s (%.0f/s)", deliveredCount, sendSeconds, Double(deliveredCount) / sendSeconds))
 
@@ -116,9 +117,4 @@ enum AnalyticsBench {
         \(String(format: "| process RSS before the queue was opened → at its bound | %.1f → %.1f MB (**%+.1f MB**) |", Double(r.residentBeforeKB) / 1024, Double(r.residentAtBoundKB) / 1024, Double(r.residentAtBoundKB - r.residentBeforeKB) / 1024))
         """
     }
-}
-
-struct AnalyticsBenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -88,10 +88,7 @@ public final class StreamMonitor: Sendable {
         // Cancelling the monitor ends the run in flight (its figures so far are still recorded).
         await withTaskCancellationHandler {
             for await event in events {
-                if case .framePresented(_, let frame) = event, frame.cause == .start, let position = event.session?.player?.position?.seconds {
-                    meter.notePlayhead(position)
-                }
-                meter.handle(event, at: Date())
+                meter.handle(event, at: Date(), playhead: event.session?.player?.position?.seconds)
                 switch event {
                 case .lifecycle(_, .end):
                     controller.shutdown()

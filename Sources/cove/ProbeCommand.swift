@@ -160,8 +160,7 @@ final class ProbeReport: @unchecked Sendable {
 
     func record(_ event: PlaybackEvent, at now: Double, position: Double?) {
         lock.withLock {
-            if case .framePresented(_, let frame) = event, frame.cause == .start, let position { meter?.notePlayhead(position) }
-            meter?.handle(event, at: Date(timeIntervalSince1970: now))
+            meter?.handle(event, at: Date(timeIntervalSince1970: now), playhead: position)
             if case .progress(_, let time) = event {
                 lastProgress = time.seconds
                 return

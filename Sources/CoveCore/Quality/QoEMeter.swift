@@ -63,6 +63,13 @@ public struct QoEMeter: Sendable {
         lastPosition = seconds
     }
 
+    /// `handle(_:at:)`, with where the app saw the playhead as the event came: a start frame's position
+    /// starts the first stretch there (see `notePlayhead`).
+    public mutating func handle(_ event: PlaybackEvent, at now: Date, playhead: Double?) {
+        if case .framePresented(_, let frame) = event, frame.cause == .start, let playhead { notePlayhead(playhead) }
+        handle(event, at: now)
+    }
+
     public mutating func handle(_ event: PlaybackEvent, at now: Date) {
         switch event {
         case .framePresented(_, let frame):

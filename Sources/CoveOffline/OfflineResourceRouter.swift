@@ -90,28 +90,13 @@ extension OfflineVideoManager {
                 detail: "the file \(path) of download \(token) is missing from the store (\(OfflineStore.reason(error))); delete the download and download it again"
             )
         }
-        var headers: HTTPHeaders = ["Content-Type": Self.contentType(of: path)]
+        var headers: HTTPHeaders = ["Content-Type": MediaContentType.forExtension((path as NSString).pathExtension) ?? "application/octet-stream"]
         if let range = request.headers["Range"], let span = Self.byteRange(range, size: data.count) {
             headers["Content-Range"] = "bytes \(span.lowerBound)-\(span.upperBound - 1)/\(data.count)"
             return HTTPResponse(status: 206, headers: headers, body: data.subdata(in: span), url: url)
         }
         headers["Content-Length"] = String(data.count)
         return HTTPResponse(status: 200, headers: headers, body: data, url: url)
-    }
-
-    static func contentType(of path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "m3u8": return "application/vnd.apple.mpegurl"
-        case "ts": return "video/mp2t"
-        case "mp4", "m4s", "m4v": return "video/mp4"
-        case "m4a": return "audio/mp4"
-        case "aac": return "audio/aac"
-        case "vtt": return "text/vtt"
-        case "ttml", "xml": return "application/ttml+xml"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        default: return "application/octet-stream"
-        }
     }
 
     /// `bytes=a-b`, `bytes=a-` or `bytes=-n` within `size`; nil when unusable (the whole file is sent).

@@ -204,7 +204,7 @@ public struct QoEMeter: Sendable {
 
         // The copy of each stretch that played: the last complete one of its stream.
         let segments = transfers.filter { $0.kind == .segment && $0.span != nil }
-        var lastCopy: [String: Int] = [:]
+        var lastCopy: [SpanKey: Int] = [:]
         for (index, transfer) in segments.enumerated() where (200..<300).contains(transfer.status) {
             lastCopy[Self.key(transfer.span!)] = index
         }
@@ -253,8 +253,13 @@ public struct QoEMeter: Sendable {
     }
 
     /// A segment's identity for "the same stretch again": its stream and start to the millisecond.
-    private static func key(_ span: MediaTransfer.Span) -> String {
-        "\(span.stream.rawValue)@\(Int64((span.start * 1000).rounded()))"
+    private struct SpanKey: Hashable {
+        let stream: MediaTransfer.Stream
+        let startMilliseconds: Int64
+    }
+
+    private static func key(_ span: MediaTransfer.Span) -> SpanKey {
+        SpanKey(stream: span.stream, startMilliseconds: Int64((span.start * 1000).rounded()))
     }
 
     private static func union(_ intervals: [ClosedRange<Double>]) -> [ClosedRange<Double>] {

@@ -48,19 +48,8 @@ enum LocalFileReader {
             throw StreamingError(.fileUnreadable, "The file \(path) cannot be read (\(error.localizedDescription))", url: url)
         }
         var headers = HTTPHeaders()
-        if let type = contentType(of: url) { headers["Content-Type"] = type }
+        if let type = MediaContentType.forExtension(url.pathExtension) { headers["Content-Type"] = type }
         if byteRange != nil { headers["Content-Range"] = "bytes \(span.lowerBound)-\(span.upperBound - 1)/\(size)" }
         return HTTPResponse(status: byteRange == nil ? 200 : 206, headers: headers, body: body, url: url)
-    }
-
-    /// What a web server would say for the name: enough for the loader's checks (a playlist's or a
-    /// manifest's type); other names carry none, and their bytes are sniffed as a server's unlabelled answer is.
-    private static func contentType(of url: URL) -> String? {
-        switch url.pathExtension.lowercased() {
-        case "m3u8", "m3u": return "application/vnd.apple.mpegurl"
-        case "mpd": return "application/dash+xml"
-        case "vtt", "webvtt": return "text/vtt"
-        default: return nil
-        }
     }
 }

@@ -13,7 +13,8 @@ SWIFT_FLAGS ?=
 RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav \
-	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config openssl xvfb x11-utils imagemagick tmux libsqlite3-dev libxcb1-dev libx11-dev
+	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config openssl xvfb x11-utils imagemagick tmux libsqlite3-dev libxcb1-dev libx11-dev \
+	librsvg2-bin chromium
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: deps build release test demo bench clean

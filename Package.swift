@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "CoveOffline", targets: ["CoveOffline"]),
         .library(name: "CoveAnalytics", targets: ["CoveAnalytics"]),
         .library(name: "CoveMonitoring", targets: ["CoveMonitoring"]),
+        .library(name: "CoveReport", targets: ["CoveReport"]),
         .executable(name: "cove", targets: ["cove"]),
     ],
     dependencies: [
@@ -49,6 +50,8 @@ let package = Package(
         // exposition `cove monitor --prometheus` serves.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The QoE report's page is a Mustache template (no dependencies of its own; Hummingbird's project).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -176,10 +179,15 @@ let package = Package(
             dependencies: ["CoveCore", .product(name: "CoreMetrics", package: "swift-metrics")],
             swiftSettings: strict
         ),
+        .target(
+            name: "CoveReport",
+            dependencies: ["CoveCore", .product(name: "Mustache", package: "swift-mustache")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cove",
             dependencies: [
-                "CoveAnalytics", "CoveMonitoring",
+                "CoveAnalytics", "CoveMonitoring", "CoveReport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -206,6 +214,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CoveReportTests",
+            dependencies: ["CoveReport", "CoveCore"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CoveMonitoringTests",
             dependencies: ["CoveMonitoring", "CoveCore", .product(name: "MetricsTestKit", package: "swift-metrics")],
             swiftSettings: strict
@@ -217,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline", "CoveReport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

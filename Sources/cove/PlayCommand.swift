@@ -5,6 +5,7 @@ import CoveGStreamer
 import CoveNetworking
 import CoveOffline
 import CovePlayerUI
+import CoveReport
 import CoveSSAI
 import CoveText
 import Foundation
@@ -38,6 +39,16 @@ struct PlayCommand: AsyncParsableCommand {
     var thumbnails: String?
 
     @OptionGroup var controls: ControlOptions
+
+    @Option(help: ArgumentHelp("Write the QoE report (self-contained HTML) here when playback ends.", valueName: "file.html"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write the QoE timeline as a PNG here when playback ends (needs rsvg-convert).", valueName: "file.png"))
+    var plot: String?
+
+    func validate() throws {
+        if plot != nil && PNGRasterizer().executable == nil { throw ValidationError(ReportError.rasterizerMissing.description) }
+    }
 
     func run() async throws {
         // A VMAP URL (or a video whose source names one) plays through the SSAI plugin; plain media
@@ -73,6 +84,7 @@ struct PlayCommand: AsyncParsableCommand {
             video = video.update { $0.properties["text_tracks"] = .array(tracks) }
         }
         let analytics = try player.startAnalytics(for: controller, account: video.accountID)
+        let recorder = report != nil || plot != nil ? QoERecorder(controller: controller, paced: !player.fast) : nil
         let outcome: PlaybackRunner.Outcome
         if let runner = controls.runner(controller: controller, captionLanguage: captions) {
             outcome = await runner.play([video], seekTo: seekTo)
@@ -83,6 +95,13 @@ struct PlayCommand: AsyncParsableCommand {
             // What cannot be sent in a few seconds stays queued for the next run.
             controller.shutdown()
             await analytics.finish(within: .seconds(5))
+        }
+        if let recorder {
+            controller.shutdown()
+            let source = offline ? "offline download \(url)" : (try? mediaURL(url)).map(Redaction.redact(url:)) ?? url
+            let page = await recorder.finish(title: video.name ?? URL(string: url)?.lastPathComponent ?? url, source: source, outcome: "\(outcome)")
+            try await page.write(htmlPath: report, pngPath: plot)
+            Terminal.line("QoE report: " + [report, plot].compactMap { $0 }.joined(separator: ", "))
         }
         switch outcome {
         case .ended, .quit: break

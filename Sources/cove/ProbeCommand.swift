@@ -1,6 +1,7 @@
 import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CoveReport
 import Foundation
 
 struct ProbeCommand: AsyncParsableCommand {
@@ -12,6 +13,9 @@ struct ProbeCommand: AsyncParsableCommand {
             with the names play, firstFrame, stallBegin, stallEnd, variant, retry, error, end, seek and seekFrame.
             It plays until the end or until killed (the peer-bench contract).
             --json plays for --duration seconds (or to the end) and prints one JSON document.
+            --report writes a self-contained HTML page (summary figures, a timeline of buffer ahead, bitrate against
+            the throughput estimate, stalls, seeks, variant switches and ad breaks); --plot writes the timeline as a
+            PNG (needs rsvg-convert, Debian's librsvg2-bin). Either can go with --json or --trace, or alone.
             """
     )
 
@@ -23,6 +27,12 @@ struct ProbeCommand: AsyncParsableCommand {
 
     @Flag(help: "Print a flushed line per event as it happens.")
     var trace = false
+
+    @Option(help: ArgumentHelp("Write the QoE report (self-contained HTML) here when playback ends.", valueName: "file.html"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write the QoE timeline as a PNG here when playback ends (needs rsvg-convert).", valueName: "file.png"))
+    var plot: String?
 
     @Option(help: "Stop after this many seconds of wall-clock time (default: play to the end).")
     var duration: Double?
@@ -37,12 +47,14 @@ struct ProbeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if (seekAt == nil) != (seekTo == nil) { throw ValidationError("--seek-at and --seek-to go together") }
-        if !json && !trace { throw ValidationError("choose --json or --trace") }
+        if !json && !trace && report == nil && plot == nil { throw ValidationError("choose --json, --trace, --report or --plot") }
+        if plot != nil && PNGRasterizer().executable == nil { throw ValidationError(ReportError.rasterizerMissing.description) }
     }
 
     func run() async throws {
         let media = try mediaURL(url)
-        let controller = await player.makeController()
+        // Through the SSAI plugin: a VMAP URL plays its stitched stream with ad breaks (shaded in --report).
+        let controller = await player.makeController(provider: ssaiProvider())
         let report = ProbeReport(url: Redaction.redact(url: media), paced: !player.fast)
         let events = controller.events
         let stop = Interrupt.install { [controller] in controller.shutdown() }
@@ -88,6 +100,11 @@ struct ProbeCommand: AsyncParsableCommand {
             }
         }
         if json { Terminal.line(report.json(playCall: playCall)) }
+        if self.report != nil || plot != nil {
+            let page = report.qoeReport(title: media.lastPathComponent.isEmpty ? report.url : media.lastPathComponent)
+            try await page.write(htmlPath: self.report, pngPath: plot)
+            if !json && !trace { Terminal.line("QoE report: " + [self.report, plot].compactMap { $0 }.joined(separator: ", ")) }
+        }
         if report.outcome == "failed" { throw ExitCode(1) }
     }
 
@@ -140,8 +157,8 @@ final class ProbeReport: @unchecked Sendable {
     private var bytes: Int?
     private var duration: Double?
     private(set) var outcome: String?
-    /// The session's quality of experience, from the play call on.
-    private var meter: QoEMeter?
+    /// The session's quality of experience and its timeline, from the play call on.
+    private var recording: QoERecording?
     private var finishedAt: Double?
     /// Real-time pacing (the playhead's rate bounds what counts as watching); fast mode is not paced.
     private let paced: Bool
@@ -154,13 +171,13 @@ final class ProbeReport: @unchecked Sendable {
     func mark(_ name: String, at time: Double) {
         lock.withLock {
             marks[name] = time
-            if name == "play", meter == nil { meter = QoEMeter(requestedAt: Date(timeIntervalSince1970: time), maximumRate: paced ? 4 : nil) }
+            if name == "play", recording == nil { recording = QoERecording(requestedAt: Date(timeIntervalSince1970: time), paced: paced) }
         }
     }
 
     func record(_ event: PlaybackEvent, at now: Double, position: Double?) {
         lock.withLock {
-            meter?.handle(event, at: Date(timeIntervalSince1970: now), playhead: position)
+            recording?.handle(event, at: Date(timeIntervalSince1970: now))
             if case .progress(_, let time) = event {
                 lastProgress = time.seconds
                 return
@@ -203,6 +220,15 @@ final class ProbeReport: @unchecked Sendable {
         }
     }
 
+    /// The QoE report of what was recorded.
+    func qoeReport(title: String) -> QoEReport {
+        lock.withLock {
+            let at = Date(timeIntervalSince1970: finishedAt ?? Date().timeIntervalSince1970)
+            let recording = recording ?? QoERecording(requestedAt: at)
+            return recording.report(title: title, source: url, outcome: outcome ?? "stopped", at: at)
+        }
+    }
+
     func json(playCall: Double) -> String {
         lock.withLock {
             var document: JSONObject = [
@@ -224,7 +250,7 @@ final class ProbeReport: @unchecked Sendable {
             if let finalPosition { document["finalPosition"] = .double(finalPosition) }
             if let bytes { document["bytesFetched"] = .int(Int64(bytes)) }
             if let duration { document["duration"] = .double(duration) }
-            if let meter { document["qoe"] = meter.summary(at: Date(timeIntervalSince1970: finishedAt ?? Date().timeIntervalSince1970)).json }
+            if let recording { document["qoe"] = recording.summary(at: Date(timeIntervalSince1970: finishedAt ?? Date().timeIntervalSince1970)).json }
             if let error {
                 var e: JSONObject = ["code": .string(error.code.name), "codeValue": .int(Int64(error.code.rawValue)), "message": .string(error.message)]
                 if let url = error.url { e["url"] = .string(url) }

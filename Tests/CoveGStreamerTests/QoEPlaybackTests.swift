@@ -1,5 +1,6 @@
 import CoveCore
 import CoveGStreamer
+import CoveReport
 import CoveTesting
 import Foundation
 import Synchronization
@@ -17,9 +18,9 @@ extension RealEngineTests {
             defer { Task { await h.stop() } }
             let controller = h.controller(fast: false)
             controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(2), maximum: .seconds(2))
-            let timed = Mutex<[(at: Date, event: PlaybackEvent)]>([])
+            let timed = Mutex<[(at: Date, event: PlaybackEvent, status: EngineStatus?)]>([])
             let stream = controller.events
-            let consumer = Task { for await event in stream { timed.withLock { $0.append((Date(), event)) } } }
+            let consumer = Task { for await event in stream { let status = event.session?.player?.status; timed.withLock { $0.append((Date(), event, status)) } } }
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             // Segment 3 of every variant answers 4 s late: the 2 s buffer runs dry once.
@@ -42,7 +43,7 @@ extension RealEngineTests {
 
             let events = timed.withLock { $0 }
             var meter = QoEMeter(requestedAt: requested)
-            for (at, event) in events { meter.handle(event, at: at) }
+            for (at, event, _) in events { meter.handle(event, at: at) }
             let q = meter.summary(at: try #require(events.last).at)
 
             // Startup and rebuffering, from the events' own times.
@@ -87,6 +88,65 @@ extension RealEngineTests {
             let average = try #require(q.averageBitrate)
             #expect(average >= 400_000 && average <= 3_000_000, "\(average)")
             #expect(q.errors.isEmpty, "\(q.errors)")
+
+            // The report of this run, opened in headless Chromium: the stall and the seek are on the timeline.
+            var timeline = QoETimeline(requestedAt: requested)
+            for (at, event, status) in events { timeline.handle(event, at: at, status: status) }
+            let report = QoEReport(title: "ladder", source: h.video(.ladder).sources.first?.url.absoluteString ?? "", qoe: q, timeline: timeline, outcome: "ended")
+            let stall = try #require(timeline.stalls.first)
+            #expect(timeline.stalls.count == 1 && abs(stall.start - stalledAt.timeIntervalSince(requested)) < 0.002)
+            #expect(abs((stall.end ?? 0) - recoveredAt.timeIntervalSince(requested)) < 0.002)
+            let seek = try #require(timeline.seeks.first)
+            #expect(timeline.seeks.count == 1 && abs((seek.to ?? 0) - 17) < 0.5 && abs((seek.from ?? 0) - seekFrom) < 0.5, "\(timeline.seeks)")
+            try await ReportInBrowser.check(report, stall: stall, seek: seek)
         }
     }
 }
+
+/// Opens a report in headless Chromium: the DOM it built and the pixels it drew.
+enum ReportInBrowser {
+    static func check(_ report: QoEReport, stall: QoETimeline.Span, seek: QoETimeline.Seek) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let page = folder.appendingPathComponent("qoe.html")
+        let shot = folder.appendingPathComponent("qoe.png")
+        try await report.write(htmlPath: page.path, pngPath: nil)
+        let browser = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(folder.appendingPathComponent("profile").path)"]
+
+        // The DOM: one stall and one seek mark with the run's times.
+        let dom = try await ProcessRunner.run("chromium", browser + ["--dump-dom", page.absoluteString])
+        #expect(dom.status == 0, "\(dom.errorOutput.suffix(500))")
+        #expect(dom.output.components(separatedBy: "<rect class=\"stall\"").count == 2)
+        #expect(dom.output.contains("class=\"stall\" data-start=\"\(String(format: "%.3f", stall.start))\""))
+        #expect(dom.output.contains("class=\"seek\" data-start=\"\(String(format: "%.3f", seek.start))\""))
+        #expect(dom.output.contains("<tr class=\"stall\">") && dom.output.contains("<tr class=\"seek\">"))
+
+        // The pixels: the stall's shading is as wide as its time says, and the seek's line is where its time says.
+        let screenshot = try await ProcessRunner.run("chromium", browser + ["--window-size=1100,1400", "--screenshot=\(shot.path)", page.absoluteString])
+        #expect(screenshot.status == 0, "\(screenshot.errorOutput.suffix(500))")
+        let image = try GStreamerImageCodec().decode(try Data(contentsOf: shot))
+        func columns(_ hex: String) -> [Int] {
+            let value = Int(hex.dropFirst(), radix: 16)!
+            let (r, g, b) = (UInt8(value >> 16), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+            return (0..<image.width).filter { x in
+                (0..<image.height).reduce(0) { count, y in
+                    let i = (y * image.width + x) * 4
+                    return count + (image.pixels[i] == r && image.pixels[i + 1] == g && image.pixels[i + 2] == b ? 1 : 0)
+                } >= 100
+            }
+        }
+        let stallColumns = columns(QoETimelineChart.Palette.stall)
+        let seekColumns = columns(QoETimelineChart.Palette.seekStart)
+        let chart = report.chart
+        let pixelsPerSecond = (chart.width - 72 - 24) / (report.timeline.lastTime * 1.02)
+        let expectedWidth = ((stall.end ?? stall.start) - stall.start) * pixelsPerSecond
+        #expect(!stallColumns.isEmpty && !seekColumns.isEmpty, "stall columns \(stallColumns.count), seek columns \(seekColumns.count)")
+        if let first = stallColumns.first, let last = stallColumns.last, let seekX = seekColumns.first {
+            #expect(abs(Double(last - first + 1) - expectedWidth) <= 3, "stall shading \(last - first + 1) px wide, \(expectedWidth) expected")
+            let expectedGap = (seek.start - stall.start) * pixelsPerSecond
+            #expect(abs(Double(seekX - first) - expectedGap) <= 3, "seek line \(seekX - first) px after the stall's start, \(expectedGap) expected")
+        }
+    }
+}
+

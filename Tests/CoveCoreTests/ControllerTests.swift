@@ -635,6 +635,29 @@ struct ControllerTests {
         #expect(!session.audioTrackGroup.allowsEmptySelection && session.textTrackGroup.allowsEmptySelection)
     }
 
+    /// A caption choice made right after an audio choice re-sends the audio asked for, not the one the
+    /// session still shows: the engine's confirmation of the first arrives after the second is sent.
+    @Test func aCaptionChoiceRightAfterAnAudioChoiceKeepsTheAudioAskedFor() async throws {
+        engine.behavior.tracks += [
+            EngineTrack(id: "audio-fr", kind: .audio, language: "fr", title: "French"), EngineTrack(id: "text-fr", kind: .text, language: "fr", title: "French"),
+        ]
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.hls])
+        try await recorder.waitFor(lifecycle: "Play")
+        let session = try #require(controller.currentSession)
+        let french = try #require(session.audioTrackGroup.track(preferring: ["fr"]))
+        let captions = try #require(session.textTrackGroup.tracks.first { $0.id == "text-fr" })
+        session.selectAudioTrack(french)
+        session.selectTextTrack(captions)
+        await drain(controller)
+        let selections = await engine.player(number: 1).calls.compactMap { if case .selectTracks(let audio, let text) = $0 { [audio, text] } else { nil } }
+        #expect(selections.suffix(2) == [["audio-fr", nil], ["audio-fr", "text-fr"]], "\(selections)")
+        try await recorder.waitFor { if case .textTrackSelected(_, let t) = $0 { t?.id == "text-fr" } else { false } }
+        #expect(session.selectedAudioTrack?.id == "audio-fr" && session.selectedTextTrack?.id == "text-fr", "\(session.selectedAudioTrack?.id ?? "-") \(session.selectedTextTrack?.id ?? "-")")
+    }
+
     @Test func providerChainDecoratesSessions() async throws {
         let controller = makeController(provider: TaggingProvider(upstream: BasicSessionProvider()))
         let recorder = EventRecorder(controller)

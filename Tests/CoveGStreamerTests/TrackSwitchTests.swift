@@ -1,5 +1,7 @@
 import CoveCore
 import CoveGStreamer
+import CoveNetworking
+import CoveText
 import CoveTesting
 import Foundation
 import Testing
@@ -40,6 +42,38 @@ extension RealEngineTests {
                 #expect(recorder.errors.isEmpty, "round \(round): \(recorder.errors)")
                 controller.shutdown()
             }
+        }
+
+        /// An audio choice and a caption choice made together, before the engine confirms the first: both
+        /// hold. (The caption command used to re-send the audio the session still showed, the stream's
+        /// default, and so undid the audio choice a moment after it was reported.)
+        @Test func anAudioChoiceFollowedAtOnceByACaptionChoiceKeepsBoth() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            h.server.addRoute(prefix: "/captions/fr.vtt") { _ in
+                MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nSous-titre\n".utf8))
+            }
+            let tracks: [JSONValue] = [["src": .string(h.server.url("captions/fr.vtt").absoluteString), "srclang": "fr", "kind": "subtitles"]]
+            let controller = h.controller(fast: false, provider: SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared))
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.alternateAudio, ["text_tracks": .array(tracks)])])
+            try await recorder.waitFor(lifecycle: "Ready")
+            let session = try #require(controller.currentSession)
+            let french = try #require(session.audioTrackGroup.track(preferring: ["fr"]))
+            let captions = try #require(session.textTrackGroup.track(preferring: ["fr"]))
+            session.selectAudioTrack(french)
+            session.selectTextTrack(captions)
+            try await recorder.waitFor(timeout: .seconds(10)) { if case .audioTrackSelected(_, let t) = $0 { t?.id == french.id } else { false } }
+            let confirmed = recorder.count
+            try await recorder.waitFor(from: confirmed, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(3) } else { false } }
+            let laterAudio = recorder.events.dropFirst(confirmed).compactMap { if case .audioTrackSelected(_, let t) = $0 { t?.language ?? "none" } else { nil } }
+            #expect(laterAudio.isEmpty, "the audio choice was undone: \(laterAudio)")
+            #expect(session.selectedAudioTrack?.id == french.id)
+            #expect(session.selectedTextTrack?.id == captions.id)
+            #expect(h.server.requests.contains { $0.path.hasPrefix("/altaudio/vFrench/seg") })
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            controller.shutdown()
         }
     }
 }

@@ -83,9 +83,9 @@ extension LoopState {
                 selectText(trackID, in: runtime, player: player, remember: true)
                 return
             }
-            let audio = trackID
-            let text = runtime.selectedSidecarID == nil ? runtime.session.selectedTextTrack?.id : nil
-            player.selectTracks(audio: audio, text: text)
+            runtime.requestedAudioTrackID = trackID
+            let text = runtime.selectedSidecarID == nil ? runtime.requestedStreamTextID ?? runtime.session.selectedTextTrack?.id : nil
+            player.selectTracks(audio: trackID, text: text)
         case .addConsumer(let consumer):
             dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
         case .removeConsumer(let id):

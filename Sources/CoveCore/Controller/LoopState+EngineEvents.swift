@@ -240,8 +240,9 @@ extension LoopState {
         }
         runtime.selectedSidecarID = sidecar?.mediaTrack.id
         let streamText = sidecar == nil ? trackID : nil
-        // The audio the engine plays, even before the session has published it.
-        let audio = runtime.session.selectedAudioTrack?.id
+        runtime.requestedStreamTextID = .some(streamText)
+        // The audio last asked for, else the one the engine plays (even before the session has published it).
+        let audio = runtime.requestedAudioTrackID ?? runtime.session.selectedAudioTrack?.id
             ?? runtime.engineTracks.first { $0.kind == .audio && runtime.selectedTrackIDs.contains($0.id) }?.id
         player.selectTracks(audio: audio, text: streamText)
         publishTracks(runtime)

@@ -146,6 +146,11 @@ final class SessionRuntime {
     var tickTask: Task<Void, Never>?
     /// The sidecar text track shown instead of the stream's own (its `MediaTrack.id`).
     var selectedSidecarID: String?
+    /// The latest audio and stream-text choices asked of the engine. A selection names both kinds, and the
+    /// engine confirms one asynchronously: a choice made before the other is confirmed must re-send that
+    /// one as asked, not as the session still shows it (nil: none asked yet; `.some(nil)`: no stream text).
+    var requestedAudioTrackID: String?
+    var requestedStreamTextID: String??
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?

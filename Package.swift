@@ -204,6 +204,36 @@ let package = Package(
             path: "Examples/EmbedInWindow",
             swiftSettings: strict
         ),
+        // The example apps' shared back end (the embedded sample catalog and its servers) and the examples,
+        // each mirroring one of the seed SDK's sample flows; CLI tests run every one to completion.
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveTesting", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/ExampleSupport",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "AnalyticsDestination", dependencies: ["ExampleSupport", "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService"],
+            path: "Examples/AnalyticsDestination", swiftSettings: strict
+        ),
+        .executableTarget(name: "BasicPlayback", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"], path: "Examples/BasicPlayback", swiftSettings: strict),
+        .executableTarget(
+            name: "CaptionsAndAudioTracks", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveText"], path: "Examples/CaptionsAndAudioTracks",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "CustomControls", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService", "CovePlayerUI"], path: "Examples/CustomControls",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "OfflinePlayback", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveOffline", "CovePlaybackService", "CoveText", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/OfflinePlayback", swiftSettings: strict
+        ),
+        .executableTarget(name: "PlaylistWithBumper", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"], path: "Examples/PlaylistWithBumper", swiftSettings: strict),
+        .executableTarget(
+            name: "ServerSideAds", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveSSAI"], path: "Examples/ServerSideAds",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "cove-bench",
             dependencies: [

@@ -42,6 +42,15 @@ guint cove_get_uint(gpointer o, const char *p) { guint v = 0; g_object_get(o, p,
 guint64 cove_get_uint64(gpointer o, const char *p) { guint64 v = 0; g_object_get(o, p, &v, NULL); return v; }
 gdouble cove_get_double(gpointer o, const char *p) { gdouble v = 0; g_object_get(o, p, &v, NULL); return v; }
 gboolean cove_get_bool(gpointer o, const char *p) { gboolean v = FALSE; g_object_get(o, p, &v, NULL); return v; }
+gboolean cove_sink_frame_counts(gpointer sink, guint64 *rendered, guint64 *dropped) {
+    if (!sink || !g_object_class_find_property(G_OBJECT_GET_CLASS(sink), "stats")) return FALSE;
+    GstStructure *stats = NULL;
+    g_object_get(sink, "stats", &stats, NULL);
+    if (!stats) return FALSE;
+    gboolean ok = gst_structure_get_uint64(stats, "rendered", rendered) && gst_structure_get_uint64(stats, "dropped", dropped);
+    gst_structure_free(stats);
+    return ok;
+}
 gboolean cove_has_property(gpointer o, const char *p) {
     return g_object_class_find_property(G_OBJECT_GET_CLASS(o), p) != NULL;
 }

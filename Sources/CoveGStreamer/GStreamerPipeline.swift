@@ -371,6 +371,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         var sent = false
         if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
             gst_event_set_seqnum(event, seqnum)
+            // The flush resets the sink's frame counts: fold them in first.
+            outputs.observeFrames()
             sent = gst_element_send_event(playbin.pointer, event) != 0
         }
         // playbin3 seeks only its main source: the audio rendition's source gets the same seek.
@@ -486,6 +488,10 @@ final class GStreamerPipeline: @unchecked Sendable {
     var status: EngineStatus {
         let (playing, bytes) = state.withLock { ($0.pipelineAtPlaying, $0.bytesRead) }
         var status = EngineStatus(position: currentPosition(), duration: currentDuration(), isPlaying: playing, bytesRead: bytes)
+        if let frames = outputs.observeFrames() {
+            status.renderedFrames = frames.rendered
+            status.droppedFrames = frames.dropped
+        }
         if route == .cove, let session = feed?.session {
             status.bufferedAhead = session.bufferedAhead.map { .milliseconds(Int64($0 * 1000)) }
             status.bandwidthEstimate = session.bandwidthEstimate
@@ -939,7 +945,10 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         // The picture and sound have ended: that is the end, even while a text stream that runs longer
         // (a subtitle playlist a segment longer than the media) has not.
-        if ended { cove_post_application_message(playbin.pointer, "cove-media-ended") }
+        if ended {
+            outputs.observeFrames()
+            cove_post_application_message(playbin.pointer, "cove-media-ended")
+        }
     }
 
     /// Reports the end of stream once per flush generation (the media's own end or the pipeline's EOS).
@@ -1083,6 +1092,8 @@ final class GStreamerPipeline: @unchecked Sendable {
         case GST_MESSAGE_ELEMENT:
             handleElement(message)
         case GST_MESSAGE_EOS:
+            // Every frame is in the sink's counts now, before anything can reset them.
+            outputs.observeFrames()
             // An end-of-stream that a seek flushed away is stale: playback has moved on.
             let current = state.withLock { $0.eosGeneration == $0.flushGeneration }
             if current { reportEndOfStream() } else { logger.debug("dropping an end-of-stream that a seek superseded") }

@@ -15,6 +15,8 @@ final class PipelineOutputs: @unchecked Sendable {
     let audioSink: ElementRef
     /// The `textoverlay` inside the video sink bin (with `captionsOnPicture`).
     private let captionOverlay: ElementRef?
+    /// The element that shows (or takes) the video frames: its base-sink statistics count them.
+    private let frameSink: ElementRef?
     /// The embedded window's output: the caps filter that scales to the window, and the window.
     private let embedding: Embedding?
     private let configuration: EnginePlayerConfiguration
@@ -27,6 +29,7 @@ final class PipelineOutputs: @unchecked Sendable {
         var windowSize: (width: Int32, height: Int32)?
         var windowGone = false
         var shownCaptions: [TextCue] = []
+        var frames = FrameTally()
     }
 
     /// The window watch's timer (cancelled at close; DispatchSource is thread-safe).
@@ -55,18 +58,33 @@ final class PipelineOutputs: @unchecked Sendable {
             throw error
         }
         captionOverlay = captions ? gst_bin_get_by_name(videoSink.bin, "cove-captions").map { ElementRef(pointer: $0) } : nil
+        frameSink = gst_bin_get_by_name(videoSink.bin, "cove-video-sink").map { ElementRef(pointer: $0) }
         do {
             embedding = try Self.embed(configuration.videoOutput, in: videoSink)
         } catch {
             if let captionOverlay { gst_object_unref(captionOverlay.object) }
+            if let frameSink { gst_object_unref(frameSink.object) }
             gst_object_unref(videoSink.object)
             gst_object_unref(audioSink.object)
             throw error
         }
     }
 
+    /// Frames the video output rendered and dropped (late, under QoS) since the pipeline started, nil when
+    /// it keeps no count. The sink's own counts start again at every flush (a seek, a rate change): each
+    /// read folds them into a running tally, and the pipeline reads right before it flushes and at the end.
+    @discardableResult
+    func observeFrames() -> FrameTally.Counts? {
+        guard let frameSink else { return nil }
+        var rendered: guint64 = 0
+        var dropped: guint64 = 0
+        guard cove_sink_frame_counts(frameSink.object, &rendered, &dropped) != 0 else { return nil }
+        return state.withLock { $0.frames.observe(FrameTally.Counts(rendered: Int(clamping: rendered), dropped: Int(clamping: dropped))) }
+    }
+
     deinit {
         if let captionOverlay { gst_object_unref(captionOverlay.object) }
+        if let frameSink { gst_object_unref(frameSink.object) }
         if let embedding {
             cove_x_unregister_window(embedding.window)
             gst_object_unref(embedding.scaler.object)

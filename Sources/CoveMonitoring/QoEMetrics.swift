@@ -30,6 +30,8 @@ public struct QoEMetrics: Sendable {
         FloatingPointCounter(label: "cove_rebuffer_seconds_total", dimensions: labels, factory: factory).increment(by: MediaTime(qoe.rebufferDuration).seconds)
         FloatingPointCounter(label: "cove_media_played_seconds_total", dimensions: labels, factory: factory).increment(by: qoe.mediaPlayed)
         Meter(label: "cove_rebuffer_ratio", dimensions: labels, factory: factory).set(qoe.rebufferRatio)
+        if let dropped = qoe.droppedFrames { Counter(label: "cove_dropped_frames_total", dimensions: labels, factory: factory).increment(by: dropped) }
+        if let rendered = qoe.renderedFrames { Counter(label: "cove_rendered_frames_total", dimensions: labels, factory: factory).increment(by: rendered) }
         if let bitrate = qoe.averageBitrate {
             Meter(label: "cove_bitrate_played_bits_per_second", dimensions: labels, factory: factory).set(bitrate)
         }

@@ -88,7 +88,7 @@ public final class StreamMonitor: Sendable {
         // Cancelling the monitor ends the run in flight (its figures so far are still recorded).
         await withTaskCancellationHandler {
             for await event in events {
-                meter.handle(event, at: Date(), playhead: event.session?.player?.position?.seconds)
+                meter.handle(event, at: Date(), status: event.session?.player?.status)
                 switch event {
                 case .lifecycle(_, .end):
                     controller.shutdown()

@@ -19,7 +19,7 @@ public struct QoERecording: Sendable {
     /// Records an event seen at `now`; the engine's state is read from the event's session.
     public mutating func handle(_ event: PlaybackEvent, at now: Date) {
         let status = event.session?.player?.status
-        meter.handle(event, at: now, playhead: status?.position?.seconds)
+        meter.handle(event, at: now, status: status)
         timeline.handle(event, at: now, status: status)
     }
 

@@ -90,7 +90,8 @@ public struct QoEReport: Sendable {
         out.append(figure("bytes", "Bytes fetched", ReportFormatting.bytes(qoe.bytesFetched)))
         let wastedShare = qoe.bytesFetched > 0 ? Double(qoe.bytesWasted) / Double(qoe.bytesFetched) : 0
         out.append(figure("waste", "Bytes wasted (fetched, never played)", ReportFormatting.bytes(qoe.bytesWasted), ReportFormatting.percent(wastedShare) + " of fetched"))
-        out.append(figure("dropped", "Dropped frames", qoe.droppedFrames.map(String.init) ?? "not reported"))
+        let frames = qoe.renderedFrames.map { rendered in "of \(rendered + (qoe.droppedFrames ?? 0)) shown or due" }
+        out.append(figure("dropped", "Dropped frames", qoe.droppedFrames.map(String.init) ?? "not reported", frames))
         out.append(figure("errors", "Errors", "\(qoe.errors.count)", qoe.errors.isEmpty ? nil : qoe.errors.map(\.code.name).joined(separator: ", ")))
         return out
     }

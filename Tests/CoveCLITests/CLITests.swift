@@ -45,6 +45,8 @@ struct CLITests {
         for part in ["manifestSeconds", "firstSegmentSeconds", "decodeSeconds"] { #expect(qoe["startup"]?[part]?.doubleValue != nil, "\(part)") }
         #expect((qoe["averageBitrate"]?.int64Value ?? 0) >= 400_000)
         #expect(qoe["timeAtVariant"]?.arrayValue?.isEmpty == false)
+        // Frame counts from the headless output (fast mode drops nothing: no clock to be late for).
+        #expect((qoe["renderedFrames"]?.int64Value ?? 0) > 17 * 24 && qoe["droppedFrames"]?.int64Value == 0, "\(qoe)")
     }
 
     @Test func probeJSONReportsATypedErrorWithoutSecrets() async throws {

@@ -98,4 +98,18 @@ struct QoEMeterTests {
         ] { meter.handle(event, at: Self.t0.addingTimeInterval(at)) }
         #expect(meter.summary(at: Self.t0.addingTimeInterval(0.4)).mediaPlayed == 20)
     }
+
+    /// The output's frame counts run per pipeline: a rebuilt one starts again from zero, and the earlier
+    /// pipeline's counts are kept.
+    @Test func frameCountsAddUpAcrossARebuiltPipeline() {
+        var meter = QoEMeter(requestedAt: Self.t0)
+        #expect(meter.summary(at: Self.t0).droppedFrames == nil, "not reported until the output counts")
+        meter.noteFrames(rendered: 100, dropped: 2)
+        meter.noteFrames(rendered: 240, dropped: 3)
+        meter.noteFrames(rendered: 10, dropped: 0)
+        meter.noteFrames(rendered: 50, dropped: 1)
+        let q = meter.summary(at: Self.t0)
+        #expect(q.renderedFrames == 290 && q.droppedFrames == 4)
+        #expect(q.json["renderedFrames"] == 290 && q.json["droppedFrames"] == 4)
+    }
 }

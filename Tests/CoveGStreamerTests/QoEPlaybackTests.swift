@@ -43,7 +43,7 @@ extension RealEngineTests {
 
             let events = timed.withLock { $0 }
             var meter = QoEMeter(requestedAt: requested)
-            for (at, event, _) in events { meter.handle(event, at: at) }
+            for (at, event, status) in events { meter.handle(event, at: at, status: status) }
             let q = meter.summary(at: try #require(events.last).at)
 
             // Startup and rebuffering, from the events' own times.
@@ -88,6 +88,11 @@ extension RealEngineTests {
             let average = try #require(q.averageBitrate)
             #expect(average >= 400_000 && average <= 3_000_000, "\(average)")
             #expect(q.errors.isEmpty, "\(q.errors)")
+            // The output's frame counts: 24 frames a second of what played (the frame at the seek target and
+            // the end's last one are within the margin), none dropped on an idle machine... or a few on a busy one.
+            let rendered = try #require(q.renderedFrames)
+            let dropped = try #require(q.droppedFrames)
+            #expect(Double(rendered + dropped) >= (q.mediaPlayed - 1) * 24 && Double(rendered + dropped) <= (q.mediaPlayed + 1) * 24, "\(rendered) rendered, \(dropped) dropped for \(q.mediaPlayed) s")
 
             // The report of this run, opened in headless Chromium: the stall and the seek are on the timeline.
             var timeline = QoETimeline(requestedAt: requested)

@@ -28,6 +28,8 @@ guint64 cove_get_uint64(gpointer object, const char *property);
 gdouble cove_get_double(gpointer object, const char *property);
 gboolean cove_get_bool(gpointer object, const char *property);
 gboolean cove_has_property(gpointer object, const char *property);
+/// A base sink's frame counts (its "stats": rendered and dropped); FALSE when it keeps none.
+gboolean cove_sink_frame_counts(gpointer sink, guint64 *rendered, guint64 *dropped);
 
 /// The element's factory name ("hlsdemux2"), or "" when it has none.
 const char *cove_factory_name(GstElement *element);

@@ -183,6 +183,10 @@ public struct EngineStatus: Sendable, Hashable {
     public var isPlaying: Bool
     /// Media and manifest bytes the engine has read from the network so far.
     public var bytesRead: Int
+    /// Video frames the output showed and dropped (late) since the player started, where the output
+    /// counts them (nil: it does not).
+    public var renderedFrames: Int?
+    public var droppedFrames: Int?
 
     public init(position: MediaTime? = nil, duration: MediaTime? = nil, bufferedAhead: Duration? = nil, bandwidthEstimate: Int? = nil, isPlaying: Bool = false, bytesRead: Int = 0) {
         self.position = position

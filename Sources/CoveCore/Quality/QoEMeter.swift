@@ -41,6 +41,9 @@ public struct QoEMeter: Sendable {
     private var jumpPending = false
     /// The media's duration (VOD): reaching the end plays the stretch up to it.
     private var duration: Double?
+    /// Frame counts: the running ones of the current pipeline, and the sum of earlier pipelines'.
+    private var lastFrames: (rendered: Int, dropped: Int)?
+    private var frameBase = (rendered: 0, dropped: 0)
 
     /// - Parameters:
     ///   - requestedAt: when the app asked to play (startup counts from here).
@@ -63,11 +66,22 @@ public struct QoEMeter: Sendable {
         lastPosition = seconds
     }
 
-    /// `handle(_:at:)`, with where the app saw the playhead as the event came: a start frame's position
-    /// starts the first stretch there (see `notePlayhead`).
-    public mutating func handle(_ event: PlaybackEvent, at now: Date, playhead: Double?) {
-        if case .framePresented(_, let frame) = event, frame.cause == .start, let playhead { notePlayhead(playhead) }
+    /// `handle(_:at:)`, with the engine's state as the event came (`event.session?.player?.status`): a start
+    /// frame's position starts the first stretch there (see `notePlayhead`), and the output's frame counts
+    /// give the rendered and dropped frames.
+    public mutating func handle(_ event: PlaybackEvent, at now: Date, status: EngineStatus?) {
+        if case .framePresented(_, let frame) = event, frame.cause == .start, let playhead = status?.position?.seconds { notePlayhead(playhead) }
+        if let rendered = status?.renderedFrames, let dropped = status?.droppedFrames { noteFrames(rendered: rendered, dropped: dropped) }
         handle(event, at: now)
+    }
+
+    /// The video output's running frame counts (the engine's totals for its pipeline). A rebuilt pipeline
+    /// (a retry, a resume) counts from zero again: what the previous one counted is kept.
+    public mutating func noteFrames(rendered: Int, dropped: Int) {
+        if let last = lastFrames, rendered < last.rendered || dropped < last.dropped {
+            frameBase = (frameBase.rendered + last.rendered, frameBase.dropped + last.dropped)
+        }
+        lastFrames = (rendered, dropped)
     }
 
     public mutating func handle(_ event: PlaybackEvent, at now: Date) {
@@ -248,7 +262,8 @@ public struct QoEMeter: Sendable {
             averageBitrate: covered > 0 ? Int((weighted / covered).rounded()) : nil,
             timeAtVariant: byVariant.sorted { $0.key < $1.key }.map { QualityOfExperience.VariantTime(bandwidth: $0.key, height: heights[$0.key] ?? nil, played: $0.value) },
             upSwitches: upSwitches, downSwitches: downSwitches, seekLatencies: seekLatencies,
-            bytesFetched: transfers.reduce(0) { $0 + $1.bytes }, bytesWasted: wasted, droppedFrames: nil, errors: errors
+            bytesFetched: transfers.reduce(0) { $0 + $1.bytes }, bytesWasted: wasted,
+            droppedFrames: lastFrames.map { frameBase.dropped + $0.dropped }, renderedFrames: lastFrames.map { frameBase.rendered + $0.rendered }, errors: errors
         )
     }
 

@@ -68,15 +68,16 @@ public struct QualityOfExperience: Sendable, Hashable {
     /// Bytes of media segments never played: fetched for time the playhead never crossed, fetched again
     /// for the same time (only the last copy played), or cut off (an abandoned or failed download).
     public var bytesWasted: Int
-    /// Frames the engine dropped, where it reports them (nil: not reported).
+    /// Video frames the output dropped (late) and rendered, where it counts them (nil: not reported).
     public var droppedFrames: Int?
+    public var renderedFrames: Int?
     /// Errors, in order: recoverable ones (a failed download while media was buffered) and the fatal one.
     public var errors: [PlaybackError]
 
     public init(
         startup: Startup? = nil, rebufferCount: Int = 0, rebufferDuration: Duration = .zero, playingDuration: Duration = .zero, mediaPlayed: Double = 0,
         averageBitrate: Int? = nil, timeAtVariant: [VariantTime] = [], upSwitches: Int = 0, downSwitches: Int = 0, seekLatencies: [Duration] = [],
-        bytesFetched: Int = 0, bytesWasted: Int = 0, droppedFrames: Int? = nil, errors: [PlaybackError] = []
+        bytesFetched: Int = 0, bytesWasted: Int = 0, droppedFrames: Int? = nil, renderedFrames: Int? = nil, errors: [PlaybackError] = []
     ) {
         self.startup = startup
         self.rebufferCount = rebufferCount
@@ -91,6 +92,7 @@ public struct QualityOfExperience: Sendable, Hashable {
         self.bytesFetched = bytesFetched
         self.bytesWasted = bytesWasted
         self.droppedFrames = droppedFrames
+        self.renderedFrames = renderedFrames
         self.errors = errors
     }
 }
@@ -119,6 +121,7 @@ extension QualityOfExperience {
         ]
         if let averageBitrate { object["averageBitrate"] = .int(Int64(averageBitrate)) }
         if let droppedFrames { object["droppedFrames"] = .int(Int64(droppedFrames)) }
+        if let renderedFrames { object["renderedFrames"] = .int(Int64(renderedFrames)) }
         if let startup {
             var parts: JSONObject = ["totalSeconds": seconds(startup.total)]
             if let catalog = startup.catalog { parts["catalogSeconds"] = seconds(catalog) }

@@ -37,7 +37,7 @@ struct TextRenditionTests {
         var segmentsRequested: [String] { requested.filter { $0.hasSuffix(".vtt") }.map { String($0.split(separator: "/").last ?? "") } }
 
         /// Waits until the loader has nothing left to fetch in its window and `condition` holds.
-        func settle(_ what: String, timeout: Duration = .seconds(2), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }) async throws {
+        func settle(_ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }) async throws {
             try await waitUntil(what, timeout: timeout, sourceLocation: sourceLocation) { loader.isIdle && condition() }
         }
     }

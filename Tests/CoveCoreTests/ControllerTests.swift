@@ -658,6 +658,30 @@ struct ControllerTests {
         #expect(session.selectedAudioTrack?.id == "audio-fr" && session.selectedTextTrack?.id == "text-fr", "\(session.selectedAudioTrack?.id ?? "-") \(session.selectedTextTrack?.id ?? "-")")
     }
 
+    /// Settings reach the loop in order with the commands: auto-play turned on right after `setVideos`
+    /// still starts that video (it is delivered after), and a rate set after a seek reaches the engine
+    /// after that seek.
+    @Test func settingsAreOrderedWithTheCommandsAroundThem() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.setVideos([Self.hls])
+        controller.isAutoPlay = true
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        controller.seek(to: .seconds(5))
+        controller.playbackRate = 2
+        await controller.settle()
+        let order = player.calls.compactMap { call -> String? in
+            switch call {
+            case .seek(.seconds(5), _): "seek"
+            case .setRate(2): "rate"
+            default: nil
+            }
+        }
+        #expect(order == ["seek", "rate"], "\(player.calls)")
+        #expect(controller.playbackRate == 2 && controller.isAutoPlay, "the getters read back what the app set")
+    }
+
     @Test func providerChainDecoratesSessions() async throws {
         let controller = makeController(provider: TaggingProvider(upstream: BasicSessionProvider()))
         let recorder = EventRecorder(controller)

@@ -294,6 +294,23 @@ extension RealEngineTests {
             #expect(progress.first.map { $0 >= .seconds(11.5) } == true, "\(progress)")
         }
 
+        /// `adsDisabled` set just after a seek applies after that seek: the seek across the mid-roll,
+        /// asked first, still plays it (the setting is a command, ordered with the seek).
+        @Test func adsDisabledSetJustAfterASeekLeavesThatSeeksAds() async throws {
+            let s = try await Self.start()
+            defer { Task { await s.stop() } }
+            s.controller.setVideos([Video(url: s.title.vmapURL)])
+            try await s.recorder.waitFor(lifecycle: "Ready")
+            let landed = CompletionProbe()
+            s.controller.seek(to: .seconds(12), completion: landed.callback)
+            s.controller.adsDisabled = true
+            s.controller.play()
+            #expect(await landed.value(timeout: .seconds(20)) == true)
+            let trace = Self.adTrace(s.recorder.events)
+            #expect(trace.contains("SequenceEnter 1") && trace.contains("AdEnter ad-mid-1"), "the crossed mid-roll played: \(trace)")
+            #expect(s.controller.adsDisabled)
+        }
+
         /// A skippable ad (ad-mid-1, skip offset 2 s) skipped after its offset: AdSkipped, its skip
         /// beacon, no complete, and the break goes on with the next ad. Real time, since the skip
         /// window is a wall-clock matter here; a companion slot of exactly 300×250 shows its banner

@@ -158,6 +158,26 @@ struct SSAIControllerTests {
         #expect(!recorder.events.compactMap(\.adTraceLine).filter { $0 != "End" }.contains("SequenceEnter 2"))
     }
 
+    /// A setting is a command like any other: `adsDisabled` set just after a seek applies after that seek
+    /// (which still plays the break it crosses), and to the next one.
+    @Test func aSettingIssuedAfterASeekAppliesAfterIt() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        try await move(player, to: 6, recorder: recorder, reporting: 2)
+
+        // Across the mid-roll, then adsDisabled: the seek was asked first, so it goes to the break's start.
+        controller.seek(to: .seconds(15))
+        controller.adsDisabled = true
+        await controller.settle()
+        #expect(player.calls.contains { if case .seek(.seconds(14), _) = $0 { true } else { false } }, "\(player.calls)")
+        #expect(!player.calls.contains { if case .seek(.seconds(27), _) = $0 { true } else { false } }, "the break was not skipped")
+        #expect(controller.adsDisabled)
+    }
+
     @Test func aVMAPThatFailsIsAnErrorEventAndPlainSourcesStillPlay() async throws {
         transport.answer { request throws(HTTPTransportError) in
             HTTPResponse(status: request.url.path.hasSuffix(".vmap") ? 500 : 204, headers: [:], body: Data(), url: request.url)

@@ -39,13 +39,11 @@ enum ControllerInput: Sendable {
         case report(sessionID: Int, PlaybackEvent)
         /// A plugin stops its session for good (a rights service refused it).
         case failSession(sessionID: Int, PlaybackError)
-        case setRate(Double)
-        /// The controller's volume (every session without one of its own).
-        case setVolume(AudioVolume)
+        /// The app changed a setting: the loop's copy becomes `settings`, and what changed takes effect
+        /// (the rate, the controller's volume, the bitrate caps) in order with the other commands.
+        case updateSettings(ControllerSettings)
         /// One session's own volume (nil: follow the controller's again).
         case setSessionVolume(sessionID: Int, AudioVolume?)
-        case setPeakBitrate(Int?)
-        case setResolutionCap
         case resume(MediaTime, autoPlay: Bool)
         case selectTrack(sessionID: Int, kind: MediaTrack.Kind, trackID: String?)
         case addConsumer(any PlaybackSessionConsumer)

@@ -74,7 +74,8 @@ actor LoopState {
         self.send = send
     }
 
-    var settings: ControllerSettings { shared.settings.withLock { $0 } }
+    /// The settings as the app's commands so far left them (see `ControllerSettings`).
+    var settings = ControllerSettings()
 
     /// The controller's thumbnail switch as sessions read it: weakly, so a session never keeps the
     /// shared state (which holds the current session) alive.

@@ -55,26 +55,14 @@ extension LoopState {
         case .failSession(let sessionID, let error):
             guard let runtime = current, runtime.session.id == sessionID else { return }
             stopRefused(runtime, error: error)
-        case .setRate(let rate):
-            // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
-            if current?.playingAdBreak != true { current?.player?.setRate(rate) }
-            current?.bumper?.player.setRate(rate)
-        case .setVolume(let volume):
-            for runtime in [current, preloaded?.runtime].compactMap({ $0 }) where runtime.volumeOverride == nil {
-                runtime.player?.setVolume(volume)
-                runtime.bumper?.player.setVolume(volume)
-            }
+        case .updateSettings(let new):
+            updateSettings(new)
         case .setSessionVolume(let sessionID, let volume):
             guard let runtime = [current, preloaded?.runtime].compactMap({ $0 }).first(where: { $0.session.id == sessionID }) else { return }
             runtime.volumeOverride = volume
             let applied = effectiveVolume(of: runtime)
             runtime.player?.setVolume(applied)
             runtime.bumper?.player.setVolume(applied)
-        case .setPeakBitrate(let cap):
-            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
-            current?.bumper?.player.setMaxBitrate(cap)
-        case .setResolutionCap:
-            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
         case .resume(let time, let autoPlay):
             resume(at: time, autoPlay: autoPlay, automatic: false)
         case .selectTrack(let sessionID, let kind, let trackID):
@@ -101,6 +89,33 @@ extension LoopState {
             discardPreload()
             isShutDown = true
             dispatcher.finish()
+        }
+    }
+
+    /// Takes the app's new settings and applies what changed to the sessions that play.
+    private func updateSettings(_ new: ControllerSettings) {
+        let old = settings
+        settings = new
+        // Auto-play starts a session "as soon as it is delivered" (the seed's words): one still being
+        // prepared when it is turned on plays too. Turning it off does not take back a play already asked for.
+        if new.autoPlay && !old.autoPlay, var preparation {
+            preparation.playRequested = true
+            self.preparation = preparation
+        }
+        if new.rate != old.rate {
+            // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
+            if current?.playingAdBreak != true { current?.player?.setRate(new.rate) }
+            current?.bumper?.player.setRate(new.rate)
+        }
+        if new.volume != old.volume {
+            for runtime in [current, preloaded?.runtime].compactMap({ $0 }) where runtime.volumeOverride == nil {
+                runtime.player?.setVolume(new.volume)
+                runtime.bumper?.player.setVolume(new.volume)
+            }
+        }
+        if new.peakBitrate != old.peakBitrate || new.maximumResolution != old.maximumResolution {
+            if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
+            if new.peakBitrate != old.peakBitrate { current?.bumper?.player.setMaxBitrate(new.peakBitrate) }
         }
     }
 

@@ -73,13 +73,13 @@ public final class PlaybackController: Sendable {
     /// Start playing a new session as soon as it is delivered (default off, as in the seed).
     public var isAutoPlay: Bool {
         get { shared.settings.withLock { $0.autoPlay } }
-        set { shared.settings.withLock { $0.autoPlay = newValue } }
+        set { changeSettings { $0.autoPlay = newValue } }
     }
 
     /// Move to the next video when one ends (default off, as in the seed).
     public var isAutoAdvance: Bool {
         get { shared.settings.withLock { $0.autoAdvance } }
-        set { shared.settings.withLock { $0.autoAdvance = newValue } }
+        set { changeSettings { $0.autoAdvance = newValue } }
     }
 
     /// Replaces the queue and the current session with `videos`, starting at the first.
@@ -128,8 +128,7 @@ public final class PlaybackController: Sendable {
         get { shared.settings.withLock { $0.rate } }
         set {
             let rate = newValue > 0 && newValue.isFinite ? newValue : 1
-            shared.settings.withLock { $0.rate = rate }
-            loop.send(.command(.setRate(rate)))
+            changeSettings { $0.rate = rate }
         }
     }
 
@@ -138,21 +137,22 @@ public final class PlaybackController: Sendable {
     /// `.volumeChanged` once the engine applied it.
     public var volume: Double {
         get { shared.settings.withLock { $0.volume.level } }
-        set { changeVolume { AudioVolume(level: newValue, isMuted: $0.isMuted) } }
+        set { changeSettings { $0.volume = AudioVolume(level: newValue, isMuted: $0.volume.isMuted) } }
     }
 
     /// Silences every session that has no volume of its own, keeping the level for unmuting.
     public var isMuted: Bool {
         get { shared.settings.withLock { $0.volume.isMuted } }
-        set { changeVolume { AudioVolume(level: $0.level, isMuted: newValue) } }
+        set { changeSettings { $0.volume = AudioVolume(level: $0.volume.level, isMuted: newValue) } }
     }
 
-    /// Level and mute change together under one lock (two threads setting one each lose neither); the
-    /// commands reach the loop in the order of the changes.
-    private func changeVolume(_ change: (AudioVolume) -> AudioVolume) {
+    /// Every setting changes here: under one lock (two threads changing one each lose neither, the level
+    /// and the mute of the volume among them), and the loop gets the new settings as a command sent under
+    /// that lock, so it sees the changes in the order they were made and in order with every other command.
+    private func changeSettings(_ change: (inout ControllerSettings) -> Void) {
         shared.settings.withLock { settings in
-            settings.volume = change(settings.volume)
-            loop.send(.command(.setVolume(settings.volume)))
+            change(&settings)
+            loop.send(.command(.updateSettings(settings)))
         }
     }
 
@@ -160,8 +160,7 @@ public final class PlaybackController: Sendable {
     /// 0 or nil removes the cap (the seed's `setPreferredPeakBitRate`).
     public func setPreferredPeakBitRate(_ bitsPerSecond: Int?) {
         let cap = bitsPerSecond.flatMap { $0 > 0 ? $0 : nil }
-        shared.settings.withLock { $0.peakBitrate = cap }
-        loop.send(.command(.setPeakBitrate(cap)))
+        changeSettings { $0.peakBitrate = cap }
     }
 
     /// The preferred peak bit rate in effect (nil when uncapped).
@@ -171,16 +170,15 @@ public final class PlaybackController: Sendable {
     /// current session and every later one; nil for both removes the cap. Applied as a bitrate cap
     /// from the stream's ladder, combined with the preferred peak bit rate (the lower wins).
     public func setMaximumResolution(width: Int?, height: Int?) {
-        let cap: (width: Int?, height: Int?)? = (width == nil && height == nil) ? nil : (width.map { max($0, 1) }, height.map { max($0, 1) })
-        shared.settings.withLock { $0.maximumResolution = cap }
-        loop.send(.command(.setResolutionCap))
+        let cap = (width == nil && height == nil) ? nil : ControllerSettings.ResolutionCap(width: width.map { max($0, 1) }, height: height.map { max($0, 1) })
+        changeSettings { $0.maximumResolution = cap }
     }
 
     /// The forward-buffer policy (the seed's buffer optimizer options). Set it before `setVideos(_:)`;
     /// a change also applies to the current session from its next progress report.
     public var bufferOptimizer: BufferOptimizer {
         get { shared.settings.withLock { $0.bufferOptimizer } }
-        set { shared.settings.withLock { $0.bufferOptimizer = newValue } }
+        set { changeSettings { $0.bufferOptimizer = newValue } }
     }
 
     /// Thumbnail seeking (the seed's `thumbnailSeekingEnabled`, on by default). Off, sessions download
@@ -188,7 +186,7 @@ public final class PlaybackController: Sendable {
     /// Takes effect for the next call; a session started while it was off loads its track on first use.
     public var thumbnailSeekingEnabled: Bool {
         get { shared.settings.withLock { $0.thumbnailSeekingEnabled } }
-        set { shared.settings.withLock { $0.thumbnailSeekingEnabled = newValue } }
+        set { changeSettings { $0.thumbnailSeekingEnabled = newValue } }
     }
 
     /// Seeks play no ads while this is on (the seed's `adsDisabled`, server-side ads only): set it
@@ -196,7 +194,7 @@ public final class PlaybackController: Sendable {
     /// without making them sit through breaks again (the seed's "Seek Without Ads").
     public var adsDisabled: Bool {
         get { shared.settings.withLock { $0.adsDisabled } }
-        set { shared.settings.withLock { $0.adsDisabled = newValue } }
+        set { changeSettings { $0.adsDisabled = newValue } }
     }
 
     /// The current session's thumbnail for `time` (see `PlaybackSession.thumbnail(at:)`).

@@ -56,13 +56,21 @@ public struct PlaybackControllerConfiguration: Sendable {
     }
 }
 
-/// Settings the app may change at any time; the loop reads them when it decides.
-struct ControllerSettings: Sendable {
+/// Settings the app may change at any time. The facade keeps the app's copy (what its getters return)
+/// and sends every change to the loop as a command, so a setting is ordered with the commands around it
+/// (a `seek` issued just before it, a `setVideos` just after); the loop decides from its own copy.
+struct ControllerSettings: Sendable, Equatable {
+    /// A resolution cap: either side may be open.
+    struct ResolutionCap: Sendable, Equatable {
+        var width: Int?
+        var height: Int?
+    }
+
     var autoPlay = false
     var autoAdvance = false
     var rate = 1.0
     var peakBitrate: Int?
-    var maximumResolution: (width: Int?, height: Int?)?
+    var maximumResolution: ResolutionCap?
     var bufferOptimizer = BufferOptimizer.default
     var thumbnailSeekingEnabled = true
     var adsDisabled = false

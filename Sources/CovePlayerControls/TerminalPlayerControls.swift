@@ -68,6 +68,8 @@ public struct TerminalPlayerControls {
         var preview: Preview?
         var status: PlayerUIState.Status = .loading
         var announced: PlayerUIState?
+        /// What the controller can do now, as it last said (`availableCommandsChanged`).
+        var commands: Set<PlayerCommand> = []
 
         init(visibility: ControlsVisibility) {
             self.visibility = visibility
@@ -177,7 +179,7 @@ public struct TerminalPlayerControls {
         switch event {
         case .sessionAdvanced(let session):
             model.session = session
-            model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel)
+            model.bar = ControlBarState(bitrateLabel: model.bar.bitrateLabel, canSeek: model.commands.contains(.seek))
             model.contentDuration = nil
             model.liveEdge = LiveEdge()
             model.followingLive = true
@@ -190,6 +192,9 @@ public struct TerminalPlayerControls {
         case .durationChanged(_, let duration):
             model.contentDuration = duration
             if model.bar.phase != .bumper { model.bar.duration = duration }
+        case .availableCommandsChanged(let commands):
+            model.commands = commands
+            model.bar.canSeek = commands.contains(.seek)
         case .mediaTypeDetermined(_, let type): model.mediaType = type
         case .videoTypeDetermined(_, let type): model.videoType = type
         case .progress(_, let time):
@@ -274,7 +279,8 @@ public struct TerminalPlayerControls {
             handleMenu(key, menu: menu, model: model)
             return
         }
-        let seekingAllowed = !model.bar.phase.isAd && model.bar.phase != .bumper
+        // The controller says whether seeking is possible now (not in a bumper, an ad, or live without DVR).
+        let seekingAllowed = model.commands.contains(.seek)
         if let preview = model.preview, key == .enter || key == .escape {
             if key == .enter { controller.seek(to: MediaTime(preview.time)) }
             model.preview = nil

@@ -48,9 +48,15 @@ public final class EventRecorder: Sendable {
     /// Names of the lifecycle events recorded so far, in order.
     public var lifecycleNames: [String] { events.compactMap { $0.lifecycleEvent?.name } }
 
-    /// Event names (lifecycle events by their seed name), progress excluded, in order.
+    /// Event names (lifecycle events by their seed name), in order, without the state reports that come
+    /// between the steps: progress and available-commands changes (`events` has them).
     public var names: [String] {
-        events.filter { if case .progress = $0 { return false } else { return true } }.map(\.name)
+        events.filter {
+            switch $0 {
+            case .progress, .availableCommandsChanged: return false
+            default: return true
+            }
+        }.map(\.name)
     }
 
     /// Lifecycle events that end a wait early (unless they are what is awaited): a session that failed

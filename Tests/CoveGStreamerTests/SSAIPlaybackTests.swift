@@ -158,6 +158,35 @@ extension RealEngineTests {
         }
 
         /// The ads delegate and session consumers hear the same ad events as the event stream.
+        /// `availableCommands` on the real stream: seeking and rate changes go away inside each break and
+        /// come back in content; skipping appears in the skippable ad once past its offset.
+        @Test func availableCommandsFollowTheBreaks() async throws {
+            let s = try await Self.start()
+            defer { Task { await s.stop() } }
+            s.controller.isAutoPlay = true
+            s.controller.setVideos([Video(url: s.title.vmapURL)])
+            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            // The commands in effect when each ad and content event came (the set published last before it).
+            var current: Set<PlayerCommand> = []
+            var inBreak: [Set<PlayerCommand>] = []
+            var inContent: [Set<PlayerCommand>] = []
+            var breakOpen = false
+            for event in s.recorder.events {
+                switch event {
+                case .availableCommandsChanged(let commands):
+                    current = commands
+                    (breakOpen ? { inBreak.append(commands) } : { inContent.append(commands) })()
+                case .adSequenceEntered: breakOpen = true
+                case .adSequenceExited: breakOpen = false
+                default: break
+                }
+            }
+            #expect(!inBreak.isEmpty && inBreak.allSatisfy { !$0.contains(.seek) && !$0.contains(.changeRate) }, "\(inBreak)")
+            #expect(inBreak.contains { $0.contains(.skipAd) }, "ad-mid-1 becomes skippable: \(inBreak)")
+            #expect(inContent.contains { $0.contains(.seek) && $0.contains(.changeRate) }, "\(inContent)")
+            #expect(!current.contains(.skipAd))
+        }
+
         @Test func adEventsReachTheAdsDelegateAndConsumers() async throws {
             let s = try await Self.start()
             defer { Task { await s.stop() } }

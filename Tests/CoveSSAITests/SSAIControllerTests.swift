@@ -178,6 +178,39 @@ struct SSAIControllerTests {
         #expect(controller.adsDisabled)
     }
 
+    /// The plugin's say in `availableCommands`: no seeking and no rate change during an ad, skipping once
+    /// the skippable ad is past its offset, everything back in content.
+    @Test func availableCommandsFollowTheAds() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Video(url: Self.vmapURL)])
+        try await recorder.waitFor(lifecycle: "Play")
+        let player = await engine.player(number: 1)
+        func commands(at stream: Double, reporting content: Double) async throws -> Set<PlayerCommand> {
+            try await move(player, to: stream, recorder: recorder, reporting: content)
+            await controller.settle()
+            return controller.availableCommands
+        }
+        let preRoll = try await commands(at: 1, reporting: 0)
+        #expect(!preRoll.contains(.seek) && !preRoll.contains(.changeRate) && !preRoll.contains(.skipAd) && preRoll.contains(.pause), "\(preRoll)")
+        let content = try await commands(at: 6, reporting: 2)
+        #expect(content.contains(.seek) && content.contains(.changeRate) && !content.contains(.skipAd), "\(content)")
+        let skippableEarly = try await commands(at: 15, reporting: 10)
+        #expect(!skippableEarly.contains(.seek) && !skippableEarly.contains(.skipAd), "ad-mid-1 is 1 s in, its offset is 2 s: \(skippableEarly)")
+        // Inside the break the content clock waits at 10 s: ad progress moves instead.
+        player.setPosition(.seconds(16.5))
+        let mark = recorder.count
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .adProgressed(_, let p) = $0 { p.time >= .seconds(2.5) } else { false } }
+        await controller.settle()
+        let skippable = controller.availableCommands
+        #expect(skippable.contains(.skipAd) && !skippable.contains(.seek), "\(skippable)")
+        let after = try await commands(at: 23, reporting: 11)
+        #expect(after.contains(.seek) && !after.contains(.skipAd), "\(after)")
+        #expect(recorder.events.contains { if case .availableCommandsChanged(let c) = $0 { c.contains(.skipAd) } else { false } })
+        controller.shutdown()
+    }
+
     @Test func aVMAPThatFailsIsAnErrorEventAndPlainSourcesStillPlay() async throws {
         transport.answer { request throws(HTTPTransportError) in
             HTTPResponse(status: request.url.path.hasSuffix(".vmap") ? 500 : 204, headers: [:], body: Data(), url: request.url)

@@ -76,6 +76,8 @@ actor LoopState {
 
     /// The settings as the app's commands so far left them (see `ControllerSettings`).
     var settings = ControllerSettings()
+    /// The commands last published (`PlaybackController.availableCommands`).
+    var publishedCommands: Set<PlayerCommand> = []
 
     /// The controller's thumbnail switch as sessions read it: weakly, so a session never keeps the
     /// shared state (which holds the current session) alive.
@@ -85,6 +87,7 @@ actor LoopState {
 
     func handle(_ item: ControllerInput) {
         guard !isShutDown else { return item.abandon() }
+        defer { publishAvailableCommands() }
         switch item {
         case .command(let command): handle(command)
         case .engine(let sessionID, let channel, let event):

@@ -27,6 +27,8 @@ public protocol PlaybackControllerDelegate: AnyObject, Sendable {
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video)
     /// The stream-concurrency service refused the session: the viewer's active sessions as it listed them.
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReachMaxConcurrency sessions: [JSONValue])
+    /// The commands the controller can carry out now changed (`PlaybackController.availableCommands`).
+    func playbackController(_ controller: PlaybackController, didChangeAvailableCommands commands: Set<PlayerCommand>)
     /// Every event, including those without a dedicated callback (variant switches, frame timing).
     func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent)
     /// A custom label for a text track in track menus (the seed's `titleForLegibleMediaSelectionOption`);
@@ -60,6 +62,7 @@ extension PlaybackControllerDelegate {
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) {}
+    public func playbackController(_ controller: PlaybackController, didChangeAvailableCommands commands: Set<PlayerCommand>) {}
     public func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent) {}
 }
 

@@ -151,6 +151,7 @@ final class EventDispatcher: Sendable {
         case .noPlayableVideosFound(let v): delegate.playbackController(c, noPlayableVideosFound: v)
         case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
         case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
+        case .availableCommandsChanged(let commands): delegate.playbackController(c, didChangeAvailableCommands: commands)
         case .adSequenceEntered(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAdSequence: q)
         case .adSequenceExited(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didExitAdSequence: q)
         case .adEntered(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAd: a)

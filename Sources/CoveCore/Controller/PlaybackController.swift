@@ -68,6 +68,10 @@ public final class PlaybackController: Sendable {
     /// The session being played, if any.
     public var currentSession: PlaybackSession? { loop.currentSessionSnapshot }
 
+    /// What the controller can do right now, as the loop last published it (see `PlayerCommand`);
+    /// `availableCommandsChanged` reports each change.
+    public var availableCommands: Set<PlayerCommand> { shared.availableCommands.withLock { $0 } }
+
     // MARK: Queue
 
     /// Start playing a new session as soon as it is delivered (default off, as in the seed).
@@ -230,6 +234,8 @@ public final class PlaybackController: Sendable {
 final class ControllerShared: Sendable {
     let settings = Mutex(ControllerSettings())
     let currentSession = Mutex<PlaybackSession?>(nil)
+    /// Written by the loop only, after each input it handles.
+    let availableCommands = Mutex<Set<PlayerCommand>>([])
     private let delegateRef = Mutex(WeakRef<any PlaybackControllerDelegate>())
     private let controllerRef = Mutex(WeakRef<PlaybackController>())
 

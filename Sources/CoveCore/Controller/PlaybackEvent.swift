@@ -58,6 +58,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case noPlayableVideosFound([Video])
     case videoInserted(Video, index: Int)
     case videoInsertionFailed(Video, PlaybackError)
+    /// The commands the controller can carry out now changed (`PlaybackController.availableCommands`).
+    case availableCommandsChanged(Set<PlayerCommand>)
 
     /// The session the event belongs to, if any.
     public var session: PlaybackSession? {
@@ -69,7 +71,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
             .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _), .maxConcurrencyReached(let s, _):
             return s
-        case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed:
+        case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed, .availableCommandsChanged:
             return nil
         }
     }
@@ -115,6 +117,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .noPlayableVideosFound: return "NoPlayableVideosFound"
         case .videoInserted: return "VideoInserted"
         case .videoInsertionFailed: return "VideoInsertionFailed"
+        case .availableCommandsChanged: return "AvailableCommands"
         }
     }
 
@@ -152,6 +155,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .noPlayableVideosFound(let v): return "NoPlayableVideosFound(\(v.count))"
         case .videoInserted(_, let i): return "VideoInserted(\(i))"
         case .videoInsertionFailed(_, let e): return "VideoInsertionFailed(\(e))"
+        case .availableCommandsChanged(let commands): return "AvailableCommands(\(commands.map(\.rawValue).sorted().joined(separator: ",")))"
         }
     }
 }

@@ -28,6 +28,15 @@ public protocol PlaybackSessionHooks: AnyObject, Sendable {
     func seekRequested(to time: MediaTime, from position: MediaTime, adsDisabled: Bool, completion: (@Sendable (Bool) -> Void)?) -> HookedSeek
     /// The session ended or was terminated: finish what is in flight (no more calls follow).
     func sessionEnded()
+    /// The commands available now, given the controller's own answer: a plugin takes away what its
+    /// stream cannot do at the moment (SSAI: seeking during an ad) and adds what it offers (skipping a
+    /// skippable ad). Asked after every input the loop handles; answer from state, promptly.
+    func availableCommands(adjusting commands: Set<PlayerCommand>) -> Set<PlayerCommand>
+}
+
+extension PlaybackSessionHooks {
+    /// Leaves the controller's answer as it is.
+    public func availableCommands(adjusting commands: Set<PlayerCommand>) -> Set<PlayerCommand> { commands }
 }
 
 /// What the controller does with an app seek on a hooked session.

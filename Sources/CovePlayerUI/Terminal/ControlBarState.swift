@@ -15,10 +15,12 @@ public struct ControlBarState: Sendable, Hashable {
     public var isAtLiveEdge: Bool
     /// During a skippable ad: how long until it can be skipped (zero: now).
     public var skipIn: Duration?
+    /// Seeking is available now (`PlayerCommand.seek`); off, the jump-back control is drawn dimmed.
+    public var canSeek: Bool
 
     public init(
         isPlaying: Bool = false, position: Duration = .zero, duration: Duration? = nil, phase: PlaybackPhase = .content,
-        captionsOn: Bool = false, bitrateLabel: String = "Auto", isAtLiveEdge: Bool = true, skipIn: Duration? = nil
+        captionsOn: Bool = false, bitrateLabel: String = "Auto", isAtLiveEdge: Bool = true, skipIn: Duration? = nil, canSeek: Bool = true
     ) {
         self.isPlaying = isPlaying
         self.position = position
@@ -28,5 +30,6 @@ public struct ControlBarState: Sendable, Hashable {
         self.bitrateLabel = bitrateLabel
         self.isAtLiveEdge = isAtLiveEdge
         self.skipIn = skipIn
+        self.canSeek = canSeek
     }
 }

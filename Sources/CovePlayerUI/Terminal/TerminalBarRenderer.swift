@@ -33,7 +33,7 @@ public struct TerminalBarRenderer: Sendable {
         case .playback:
             return styled(fit(state.isPlaying ? "❚❚" : "▶", width, centred: true), .accent)
         case .jumpBack:
-            return fit("↺\(jumpBackSeconds)", width, centred: true)
+            return styled(fit("↺\(jumpBackSeconds)", width, centred: true), state.canSeek ? .plain : .dim)
         case .currentTime:
             return fit(TimeText.clock(state.position), width, alignRight: true)
         case .timeSeparator:

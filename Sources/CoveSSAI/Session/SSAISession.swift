@@ -278,6 +278,18 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
         }
     }
 
+    /// No seeking while an ad plays or a seek made here still plays the ads it crossed (`canSeek`), no
+    /// rate change during an ad, and skipping once a skippable ad is past its offset.
+    public func availableCommands(adjusting commands: Set<PlayerCommand>) -> Set<PlayerCommand> {
+        var commands = commands
+        if !canSeek { commands.remove(.seek) }
+        if let status = adStatus {
+            commands.remove(.changeRate)
+            if status.canSkip { commands.insert(.skipAd) }
+        }
+        return commands
+    }
+
     public func sessionEnded() {
         let (pending, control) = state.withLock { state -> (PendingSeek?, SessionControl?) in
             defer { state.seekPlan = nil; state.control = nil }

@@ -59,8 +59,14 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The byte checks every text parser shares (UTF-8, NUL, BOM, error lines): package-internal, no product.
+        .target(
+            name: "CoveInput",
+            swiftSettings: strict
+        ),
         .target(
             name: "CoveHLS",
+            dependencies: ["CoveInput"],
             swiftSettings: strict
         ),
         .target(
@@ -73,7 +79,7 @@ let package = Package(
         ),
         .target(
             name: "CoveText",
-            dependencies: ["CoveCore", "CoveXML", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveInput", "CoveXML", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -85,6 +91,7 @@ let package = Package(
         // shared by every XML format Cove reads: VMAP/VAST (CoveSSAI) and the DASH MPD (CoveStreaming).
         .target(
             name: "CoveXML",
+            dependencies: ["CoveInput"],
             swiftSettings: strict
         ),
         // The pure DASH MPD parser (as CoveHLS is for playlists): bytes in, values or typed errors out.

@@ -1,3 +1,5 @@
+import CoveInput
+
 /// Checks raw bytes before any XML parser sees them, and returns the bytes to parse (without a BOM).
 ///
 /// Foundation's `XMLParser` on Linux is libxml2 behind C strings: a NUL silently truncates the
@@ -13,8 +15,7 @@ public enum XMLInputGuard {
                 advice: "Ask the server for a smaller document, or raise the limit on bytes if this size is expected."
             )
         }
-        let hasBOM = bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        let body = bytes[(hasBOM ? 3 : 0)...]
+        let body = bytes[TextInput.byteOrderMarkLength(bytes)...]
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw XMLReadError(
                 .empty, detail: "The document is empty.",
@@ -27,13 +28,10 @@ public enum XMLInputGuard {
         return body
     }
 
-    /// Validates UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) and
-    /// refuses NUL, reporting the offset of the first offending byte. A plain byte loop, because
-    /// it runs over every byte of every document.
+    /// Validates UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF) and refuses
+    /// NUL, reporting the offset of the first offending byte (`TextInput`, shared with the other parsers).
     private static func checkEncoding(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
-        let problem = body.withUnsafeBufferPointer { firstEncodingProblem(in: $0) }
-        guard let (offset, isNUL) = problem else { return }
-        let index = body.startIndex + offset
+        guard let (index, isNUL) = TextInput.firstProblem(body) else { return }
         if isNUL {
             throw XMLReadError(
                 .nulByte, byteOffset: index, detail: "The document contains a NUL byte, which XML does not allow.",
@@ -41,39 +39,6 @@ public enum XMLInputGuard {
             )
         }
         throw invalidUTF8(at: index)
-    }
-
-    /// The offset of the first NUL or invalid UTF-8 sequence, on a raw buffer: this loop sees
-    /// every byte of every document, and slice indexing checked each access.
-    private static func firstEncodingProblem(in body: UnsafeBufferPointer<UInt8>) -> (offset: Int, isNUL: Bool)? {
-        var index = 0
-        let end = body.count
-        while index < end {
-            let lead = body[index]
-            if lead < 0x80 {
-                if lead == 0 { return (index, true) }
-                index += 1
-                continue
-            }
-            let second: ClosedRange<UInt8>
-            let trailing: Int
-            switch lead {
-            case 0xC2...0xDF: (second, trailing) = (0x80...0xBF, 0)
-            case 0xE0: (second, trailing) = (0xA0...0xBF, 1)
-            case 0xE1...0xEC, 0xEE...0xEF: (second, trailing) = (0x80...0xBF, 1)
-            case 0xED: (second, trailing) = (0x80...0x9F, 1)
-            case 0xF0: (second, trailing) = (0x90...0xBF, 2)
-            case 0xF1...0xF3: (second, trailing) = (0x80...0xBF, 2)
-            case 0xF4: (second, trailing) = (0x80...0x8F, 2)
-            default: return (index, false)
-            }
-            guard index + 1 + trailing < end, second.contains(body[index + 1]) else { return (index, false) }
-            for offset in stride(from: index + 2, through: index + 1 + trailing, by: 1) where body[offset] & 0xC0 != 0x80 {
-                return (index, false)
-            }
-            index += 2 + trailing
-        }
-        return nil
     }
 
     private static func invalidUTF8(at offset: Int) -> XMLReadError {

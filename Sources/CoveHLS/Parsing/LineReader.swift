@@ -1,3 +1,5 @@
+import CoveInput
+
 /// One meaningful line of a playlist: a tag or a URI. Blank lines and comments are dropped here
 /// (they carry nothing), but line numbers stay those of the file so errors point at the right place.
 struct PlaylistLine {
@@ -28,8 +30,7 @@ enum LineReader {
         guard !bytes.isEmpty else {
             throw HLSParseError(.notAPlaylist, line: nil, detail: "The data is empty.", advice: "Check that the URL serves an HLS playlist and that the response body was read completely.")
         }
-        var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        let start = TextInput.byteOrderMarkLength(bytes)
         try checkHeader(bytes, from: start)
 
         var lines: [PlaylistLine] = []
@@ -54,7 +55,7 @@ enum LineReader {
                 }
                 index += 1
             } else {
-                guard let length = validSequenceLength(bytes, at: index) else {
+                guard let length = TextInput.sequenceLength(bytes, at: index) else {
                     throw HLSParseError(
                         .invalidUTF8, line: lineNumber, byteOffset: index,
                         detail: "The byte 0x\(hex(bytes[index])) at offset \(index) does not start a valid UTF-8 sequence.",
@@ -111,36 +112,7 @@ enum LineReader {
         }
     }
 
-    /// The length of the well-formed UTF-8 sequence starting at `index` (Unicode Table 3-7), or nil.
-    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int? {
-        let lead = bytes[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        let second = bytes[index + 1]
-        guard second >= low, second <= high else { return nil }
-        for offset in 2..<max(2, length) {
-            let continuation = bytes[index + offset]
-            guard continuation >= 0x80, continuation <= 0xBF else { return nil }
-        }
-        return length
-    }
-
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = AttributeWriter.hexDigits
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-    }
+    private static func hex(_ byte: UInt8) -> String { TextInput.hex(byte) }
 
     private static func notAPlaylist() -> HLSParseError {
         HLSParseError(

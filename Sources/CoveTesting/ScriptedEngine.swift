@@ -27,6 +27,9 @@ public final class ScriptedEngine: MediaEngine {
         public var loadFailure: PlaybackError?
         /// Fail `makePlayer` with this error.
         public var creationFailure: PlaybackError?
+        /// A fault for checking the checks: the first `pause()` after a `seek` is lost, as GStreamer's
+        /// seek once lost it (`MediaEngineContract` must catch this).
+        public var dropsPauseAfterSeek = false
 
         public init() {}
     }
@@ -94,6 +97,8 @@ public final class ScriptedPlayer: EnginePlayer {
         var position: MediaTime = .zero
         var prerolled = false
         var playing = false
+        /// A seek came since the last pause (for `Behavior.dropsPauseAfterSeek`).
+        var seekedSincePause = false
         var closed = false
         var status = EngineStatus()
         var seekable: [TimeRange]?
@@ -193,11 +198,13 @@ public final class ScriptedPlayer: EnginePlayer {
 
     public func pause() {
         guard let behavior = record(.pause) else { return }
+        if behavior.dropsPauseAfterSeek, state.withLock({ s -> Bool in defer { s.seekedSincePause = false }; return s.seekedSincePause }) { return }
         if behavior.reportsStateChanges && state.withLock({ $0.playing }) { emit(.paused) }
     }
 
     public func seek(to position: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard let behavior = record(.seek(position, id: id)) else { return }
+        state.withLock { $0.seekedSincePause = true }
         guard behavior.completesSeeks else { return }
         state.withLock { $0.position = position }
         continuation.yield(.seekCompleted(id: id, succeeded: true))

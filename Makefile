@@ -17,7 +17,7 @@ DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstre
 	librsvg2-bin chromium
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: deps build release test demo bench clean
+.PHONY: deps build release test demo bench clean api-baseline
 
 ## deps: install the Debian packages Cove needs (only the missing ones)
 deps:
@@ -44,6 +44,12 @@ FUZZ_TESTS = fuzzForTheTimeBudget
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	SWIFT='$(SWIFT)' SWIFT_FLAGS='$(SWIFT_FLAGS)' FUZZ_TESTS='$(FUZZ_TESTS)' bash scripts/run-tests.sh
+
+## api-baseline: record the public API of every library product in api/ (after an intended API change;
+## make test fails on any difference from it)
+api-baseline: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	COVE_API_BASELINE_WRITE=1 $$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/CovePackageTests.xctest --testing-library swift-testing --filter thePublicAPIMatchesTheBaseline
 
 ## demo: serve the sample catalog on loopback, fetch its playlist with the Playback Service and play it (bumper first) with live progress and events
 demo: deps

@@ -17,7 +17,7 @@ DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstre
 	librsvg2-bin chromium
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: deps build release test demo bench clean api-baseline
+.PHONY: deps build release test demo bench clean api-baseline docs
 
 ## deps: install the Debian packages Cove needs (only the missing ones)
 deps:
@@ -44,6 +44,16 @@ FUZZ_TESTS = fuzzForTheTimeBudget
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	SWIFT='$(SWIFT)' SWIFT_FLAGS='$(SWIFT_FLAGS)' FUZZ_TESTS='$(FUZZ_TESTS)' bash scripts/run-tests.sh
+	$(MAKE) --no-print-directory docs
+
+## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
+DOC_TARGETS := CoveCore CoveGStreamer CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
+	CovePlaybackService CoveTesting CovePlayerUI CoveOffline CoveAnalytics CoveMonitoring CoveReport
+docs: deps
+	mkdir -p .build/docs
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach t,$(DOC_TARGETS),--target $(t)) --output-path .build/docs --warnings-as-errors --transform-for-static-hosting
+	@echo "Documentation in .build/docs (one archive per module)."
 
 ## api-baseline: record the public API of every library product in api/ (after an intended API change;
 ## make test fails on any difference from it)

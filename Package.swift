@@ -50,6 +50,8 @@ let package = Package(
         // exposition `cove monitor --prometheus` serves.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Documentation: `make docs` builds the DocC catalogs of the public modules (a command plugin; nothing links it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The QoE report's page is a Mustache template (no dependencies of its own; Hummingbird's project).
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],

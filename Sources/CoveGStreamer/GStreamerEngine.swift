@@ -15,6 +15,7 @@ public struct GStreamerEngine: MediaEngine {
     /// - Parameters:
     ///   - streaming: how Cove's streaming loads, adapts and buffers (request filters, retries, ABR).
     ///   - transport: the HTTP client for streaming requests (default: the shared AsyncHTTPClient transport).
+    ///   - logger: where the engine and its pipelines log (secrets are redacted before they get there).
     public init(
         logger: Logger = Logger(label: "cove.gstreamer"), streaming: StreamingConfiguration = StreamingConfiguration(),
         transport: (any HTTPTransport)? = nil

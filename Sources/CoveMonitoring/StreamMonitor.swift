@@ -46,7 +46,11 @@ public final class StreamMonitor: Sendable {
     private let metrics: QoEMetrics
     private let makeController: @Sendable () async -> PlaybackController
 
-    /// - Parameter makeController: a fresh controller for each run (its engine and output are the app's choice).
+    /// - Parameters:
+    ///   - targets: the streams to play, each with the label its metrics carry.
+    ///   - configuration: how often, how long and how fast each stream plays.
+    ///   - metrics: where the figures go (default: the process's bootstrapped metrics system).
+    ///   - makeController: a fresh controller for each run (its engine and output are the app's choice).
     public init(targets: [Target], configuration: Configuration = Configuration(), metrics: QoEMetrics = QoEMetrics(), makeController: @escaping @Sendable () async -> PlaybackController) {
         self.targets = targets
         self.configuration = configuration

@@ -30,6 +30,7 @@ public struct BitrateMenu: Sendable, Hashable {
     public let initialSelection: Int
 
     /// - Parameters:
+    ///   - title: the menu's title.
     ///   - options: the app's options, in menu order.
     ///   - initialSelection: an index into the app's `options` (the seed's `indexOfInitialSelection`);
     ///     nil selects the automatic entry.

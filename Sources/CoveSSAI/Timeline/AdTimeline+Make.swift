@@ -2,6 +2,7 @@ extension AdTimeline {
     /// Builds the timeline of a parsed VMAP.
     ///
     /// - Parameters:
+    ///   - document: the parsed VMAP (its breaks, inline VAST and Brightcove extensions).
     ///   - contentDuration: used when the VMAP has no `contentlength` (which wins when both are
     ///     known; a disagreement is a warning). Without either, the duration is worked out as
     ///     `payloadlength` (or `streamDuration`) minus the ads, else left unknown.

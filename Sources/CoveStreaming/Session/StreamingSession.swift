@@ -65,10 +65,18 @@ public final class StreamingSession: Sendable {
     }
 
     /// - Parameters:
+    ///   - url: the presentation's manifest (an HLS playlist or a DASH MPD).
+    ///   - selection: which of its streams this session plays (the main stream, or a rendition).
+    ///   - transport: the HTTP client every request goes through (after the request filters).
+    ///   - configuration: retries, ABR, buffering and request filters.
+    ///   - output: where demuxable bytes go (the engine's `appsrc` feed).
+    ///   - logger: where the session logs (URLs redacted).
+    ///   - firstGeneration: the flush generation to start at (a rebuilt pipeline continues the count).
     ///   - origin: the presentation this session's playlist belongs to (an audio rendition's master),
     ///     whose scheme says whether local files may be read (default: `url` itself).
     ///   - stream: which stream its segments feed, for their records (default: from `selection`; an HLS
     ///     audio rendition's session, whose selection is `.main` of its own playlist, says `.audio`).
+    ///   - onEvent: what the session reports (variant switches, transfers, failures), from its own task.
     public init(
         url: URL, selection: ManifestSelection = .main, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(),
         output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, origin: URL? = nil,

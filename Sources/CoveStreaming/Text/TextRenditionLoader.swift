@@ -80,6 +80,7 @@ public final class TextRenditionLoader: Sendable {
     ///   - lookahead: seconds ahead of the playhead to fetch (default 30).
     ///   - onCues: new cues, each once, sorted by start; called from the loader's task.
     ///   - onError: a failure of the playlist or of one segment; playback of the video goes on.
+    ///   - logger: where the loader logs (URLs redacted).
     public init(
         loader: StreamingLoader, rendition: AlternateRendition, mapper: @escaping TimestampMapper, lookahead: Double = 30,
         logger: Logger = Logger(label: "cove.streaming.text"),

@@ -13,7 +13,9 @@ public struct SidecarSubtitlesProvider: PlaybackSessionProvider {
     private let timeout: Duration
 
     /// - Parameters:
+    ///   - upstream: the provider this one wraps (default: the basic provider).
     ///   - transport: the SDK's HTTP client (`AsyncHTTPClientTransport.shared` in apps).
+    ///   - options: how the WebVTT files are parsed (limits, markup).
     ///   - timeout: per track, for the whole download.
     public init(
         upstream: any PlaybackSessionProvider = BasicSessionProvider(), transport: any HTTPTransport,

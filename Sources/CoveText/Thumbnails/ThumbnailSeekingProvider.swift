@@ -14,8 +14,10 @@ public struct ThumbnailSeekingProvider: PlaybackSessionProvider {
     private let options: ThumbnailSourceOptions
 
     /// - Parameters:
+    ///   - upstream: the provider this one wraps (default: the basic provider).
     ///   - transport: the SDK's HTTP client (`AsyncHTTPClientTransport.shared` in apps).
     ///   - imageCodec: decodes sprites and encodes tiles (`GStreamerImageCodec()` in apps).
+    ///   - options: limits for the thumbnail track and its images.
     public init(
         upstream: any PlaybackSessionProvider = BasicSessionProvider(), transport: any HTTPTransport, imageCodec: any ImageCodec,
         options: ThumbnailSourceOptions = ThumbnailSourceOptions()

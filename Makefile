@@ -17,7 +17,7 @@ DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstre
 	librsvg2-bin chromium
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: deps build release test demo bench clean api-baseline docs
+.PHONY: deps build release test demo bench clean api-baseline docs format lint
 
 ## deps: install the Debian packages Cove needs (only the missing ones)
 deps:
@@ -54,6 +54,13 @@ docs: deps
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
 		$(foreach t,$(DOC_TARGETS),--target $(t)) --output-path .build/docs --warnings-as-errors --transform-for-static-hosting
 	@echo "Documentation in .build/docs (one archive per module)."
+
+## format: format the Swift sources in place with the toolchain's swift-format and .swift-format;
+## lint: report what format would change, without changing anything
+format:
+	$(SWIFT) format format --in-place --parallel --configuration .swift-format --recursive Sources Tests Examples Package.swift
+lint:
+	$(SWIFT) format lint --parallel --configuration .swift-format --recursive Sources Tests Examples Package.swift
 
 ## api-baseline: record the public API of every library product in api/ (after an intended API change;
 ## make test fails on any difference from it)

@@ -113,6 +113,7 @@ public struct QoETimelineChart: Sendable {
         let x1 = time(end ?? timeline.lastTime)
         return SVGElement("rect", attributes + [
             ("x", px(x0)), ("y", px(buffer.top)), ("width", px(max(x1 - x0, 2))), ("height", px(axisY - buffer.top)), ("fill", fill),
+            ("shape-rendering", "crispEdges"),
         ])
     }
 
@@ -131,7 +132,7 @@ public struct QoETimelineChart: Sendable {
             marks.append(band(seek.start, seek.end, fill: Palette.seek, attributes: [("class", "seek")] + data))
             let x = time(seek.start)
             marks.append(SVGElement("line", [("class", "seek-start"), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
-                                             ("stroke", Palette.seekStart), ("stroke-width", "2")]))
+                                             ("stroke", Palette.seekStart), ("stroke-width", "2"), ("shape-rendering", "crispEdges")]))
             let label = [seek.from, seek.to].contains(nil) ? "seek" : "seek \(ReportFormatting.trimmed(seek.from!)) → \(ReportFormatting.trimmed(seek.to!)) s"
             marks.append(SVGElement("text", [("x", px(x + 4)), ("y", px(playhead.top + 14)), ("fill", Palette.seekStart)], text: label))
         }

@@ -10,7 +10,7 @@ import Testing
 struct PublicAPITests {
     static let modules = [
         "CoveCore", "CoveGStreamer", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
-        "CovePlaybackService", "CoveTesting", "CovePlayerUI", "CoveOffline", "CoveAnalytics", "CoveMonitoring", "CoveReport",
+        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CovePlayerUI", "CoveOffline", "CoveAnalytics", "CoveMonitoring", "CoveReport",
     ]
 
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
@@ -50,9 +50,19 @@ struct PublicAPITests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cove-api-\(module)-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let run = try await ProcessRunner.run(digester, ["-dump-sdk", "-module", module, "-o", output.path] + (await searchArguments()))
-        guard run.status == 0, let data = try? Data(contentsOf: output) else {
+        guard run.status == 0 else {
             throw APIDumpError(description: "swift-api-digester failed for \(module) (\(run.status)): \(run.errorOutput.suffix(800))")
         }
+        // Reading and walking a few megabytes of JSON is blocking work: off the test pool's two threads.
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try lines(ofDump: output, module: module) })
+            }
+        }
+    }
+
+    private static func lines(ofDump file: URL, module: String) throws -> [String] {
+        let data = try Data(contentsOf: file)
         guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any], let root = json["ABIRoot"] as? [String: Any] else {
             throw APIDumpError(description: "swift-api-digester's dump for \(module) has no ABIRoot")
         }
@@ -93,27 +103,32 @@ struct PublicAPITests {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "swift-api-digester"
     }
 
-    /// Where the modules and the C modules they import are: the build's modules, every module map the
-    /// build and the packages have, and GStreamer's headers.
+    /// Where the modules and the C modules they import are: the build's modules, the module maps of the
+    /// build's and the packages' C targets, and GStreamer's headers.
     static func searchArguments() async -> [String] {
         var arguments = ["-I", buildFolder.appendingPathComponent("Modules").path]
-        var maps: [URL] = []
-        let fm = FileManager.default
-        for folder in (try? fm.contentsOfDirectory(at: buildFolder, includingPropertiesForKeys: nil)) ?? [] {
-            let map = folder.appendingPathComponent("module.modulemap")
-            if fm.fileExists(atPath: map.path) { maps.append(map) }
-        }
-        for root in [repository.appendingPathComponent("Sources"), repository.appendingPathComponent(".build/checkouts")] {
-            let walker = fm.enumerator(at: root, includingPropertiesForKeys: nil)
-            while let file = walker?.nextObject() as? URL {
-                if file.lastPathComponent == "module.modulemap" { maps.append(file) }
-            }
-        }
+        let maps = await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume(returning: moduleMaps) } }
         for map in maps { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
         arguments += ["-Xcc", "-I\(repository.appendingPathComponent("Sources/CCoveGst/include").path)"]
         for flag in await gstreamerFlags() { arguments += ["-Xcc", flag] }
         return arguments
     }
+
+    /// Found once, by listing the few places a target's module map can be (not by walking the checkouts'
+    /// twelve thousand files, which held the test pool's threads for seconds at a time).
+    static let moduleMaps: [URL] = {
+        let fm = FileManager.default
+        func children(_ folder: URL) -> [URL] { (try? fm.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [] }
+        var candidates = children(buildFolder).map { $0.appendingPathComponent("module.modulemap") }
+        var targetFolders = children(repository.appendingPathComponent("Sources"))
+        for checkout in children(repository.appendingPathComponent(".build/checkouts")) {
+            targetFolders += children(checkout.appendingPathComponent("Sources"))
+        }
+        for folder in targetFolders {
+            candidates += [folder.appendingPathComponent("module.modulemap"), folder.appendingPathComponent("include/module.modulemap")]
+        }
+        return candidates.filter { fm.fileExists(atPath: $0.path) }
+    }()
 
     /// GStreamer's include flags (what the CGStreamer system library gets from pkg-config).
     static func gstreamerFlags() async -> [String] {

@@ -48,7 +48,7 @@ test: deps
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
 DOC_TARGETS := CoveCore CoveGStreamer CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
-	CovePlaybackService CoveTesting CovePlayerUI CoveOffline CoveAnalytics CoveMonitoring CoveReport
+	CovePlaybackService CoveTestSupport CoveTestServers CovePlayerUI CoveOffline CoveAnalytics CoveMonitoring CoveReport
 docs: deps
 	mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \

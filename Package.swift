@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "CoveNetworking", targets: ["CoveNetworking"]),
         .library(name: "CovePlaybackService", targets: ["CovePlaybackService"]),
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
+        .library(name: "CoveTestSupport", targets: ["CoveTestSupport"]),
+        .library(name: "CoveTestServers", targets: ["CoveTestServers"]),
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
         .library(name: "CoveOffline", targets: ["CoveOffline"]),
         .library(name: "CoveAnalytics", targets: ["CoveAnalytics"]),
@@ -162,10 +164,22 @@ let package = Package(
             dependencies: ["CoveCore", "CoveHLS", "CoveStreaming", "CoveNetworking", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The test kit, split by what it needs: fakes for an app's unit tests (CoveCore and swift-log only),
+        // servers and fixture media (Hummingbird, NIOSSL, jwt-kit, ffmpeg at run time), and CoveTesting, both in one import.
+        .target(
+            name: "CoveTestSupport",
+            dependencies: ["CoveCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "CoveTesting",
+            dependencies: ["CoveTestSupport", "CoveTestServers"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "CoveTestServers",
             dependencies: [
-                "CoveCore", "CXCB",
+                "CoveCore", "CoveTestSupport", "CXCB",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -1,3 +1,4 @@
+import CoveTestSupport
 import Foundation
 
 /// A generated thumbnail sprite sheet for tests: a 4×4 grid of 160×90 solid-colour tiles (distinct,

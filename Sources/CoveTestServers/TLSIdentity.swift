@@ -1,3 +1,4 @@
+import CoveTestSupport
 import Foundation
 
 /// A certificate chain and private key (PEM) for serving HTTPS from `MediaServer`.

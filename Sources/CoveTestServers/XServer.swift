@@ -1,3 +1,4 @@
+import CoveTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import CXCB
+import CoveTestSupport
 import Foundation
 
 /// An X11 window a test (or an app) owns, made with XCB: the video is embedded into it by its ID, and

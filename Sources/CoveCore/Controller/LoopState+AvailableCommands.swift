@@ -11,9 +11,8 @@ extension LoopState {
         let loaded = runtime.phase == .ready || runtime.phase == .ended
         let inBumper = runtime.bumper != nil
         if loaded && !inBumper {
-            // Live without a DVR window has nowhere to seek to.
-            let window = runtime.seekableRanges.compactMap(\.duration).max() ?? .zero
-            if !runtime.isLive || window >= configuration.liveDVRMinimumWindow { commands.insert(.seek) }
+            // Live without a DVR window has nowhere to seek to (the window is judged as it is now: it may grow).
+            if !runtime.isLive || hasDVRWindow(runtime.seekableRanges) { commands.insert(.seek) }
             // Ads play at 1×.
             if !runtime.playingAdBreak { commands.insert(.changeRate) }
         }

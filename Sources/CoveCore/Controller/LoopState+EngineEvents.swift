@@ -182,8 +182,12 @@ extension LoopState {
 
     private func videoType(_ info: EngineMediaInfo) -> VideoType {
         guard info.isLive else { return .vod }
-        let window = info.seekableRanges.compactMap(\.duration).max() ?? .zero
-        return window >= configuration.liveDVRMinimumWindow ? .liveDVR : .live
+        return hasDVRWindow(info.seekableRanges) ? .liveDVR : .live
+    }
+
+    /// A live window at least `liveDVRMinimumWindow` long: what makes live seekable (live DVR).
+    func hasDVRWindow(_ ranges: [TimeRange]) -> Bool {
+        (ranges.compactMap(\.duration).max() ?? .zero) >= configuration.liveDVRMinimumWindow
     }
 
     private func determinedCodecs(_ runtime: SessionRuntime) -> [String] {

@@ -14,8 +14,10 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Polls `condition` until it holds, failing the test after `timeout`. Sessions work on their own
 /// tasks, so tests wait for a recorded fact (a chunk, an event, a request), never for a fixed time.
+/// The bound is generous: in `make test`'s unit phase these tests share two cores with the mutation
+/// campaigns and the CLI's subprocesses, and a session that needs 0.1 s alone has taken over 15 s there.
 func waitUntil(
-    _ what: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: () -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout

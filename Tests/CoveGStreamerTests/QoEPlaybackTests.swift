@@ -64,7 +64,22 @@ extension RealEngineTests {
             // cut-off answers.
             let log = h.server.requests
             let sent = log.reduce(0) { $0 + $1.bytesSent }
-            let cutOff = log.filter(\.aborted).reduce(0) { $0 + $1.bytesSent }
+            // What the player may never have read: answers the server saw cut off, and answers to requests
+            // the player gave up on (it reported no complete transfer for them) - the server's write of a
+            // whole body into a connection the player already closed can succeed on loopback, the reset
+            // arriving after, so the log counts it as sent (seen once in CI).
+            var completed: [String: Int] = [:]
+            for case .mediaTransferred(_, let t) in events.map(\.event) where (200..<300).contains(t.status) {
+                completed[URL(string: t.url)?.path ?? t.url, default: 0] += 1
+            }
+            var cutOff = 0
+            for request in log {
+                if !request.aborted, let count = completed[request.path], count > 0 {
+                    completed[request.path] = count - 1
+                } else {
+                    cutOff += request.bytesSent
+                }
+            }
             #expect(q.bytesFetched <= sent && q.bytesFetched >= sent - cutOff, "fetched \(q.bytesFetched), server sent \(sent) (\(cutOff) cut off)")
             let played: [ClosedRange<Double>] = [0...seekFrom, 17...20]
             let segmentLog = log.enumerated().compactMap { offset, request -> (offset: Int, index: Int, request: MediaRequest)? in

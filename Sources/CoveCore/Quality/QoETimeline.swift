@@ -228,7 +228,7 @@ public struct QoETimeline: Sendable, Hashable {
 extension QoETimeline {
     /// As JSON: the plot's data (times in seconds since the play request, to the millisecond).
     public var json: JSONValue {
-        func number(_ value: Double?) -> JSONValue { value.map { .double(($0 * 1000).rounded() / 1000) } ?? .null }
+        func number(_ value: Double?) -> JSONValue { value.map(JSONValue.seconds) ?? .null }
         func integer(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
         func span(_ span: Span) -> JSONValue { .object(["start": number(span.start), "end": number(span.end)]) }
         return .object([

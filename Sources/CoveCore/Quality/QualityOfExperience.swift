@@ -100,20 +100,20 @@ public struct QualityOfExperience: Sendable, Hashable {
 extension QualityOfExperience {
     /// As JSON (`cove probe --json`'s `qoe`, the report's data): seconds as numbers, bits/s and bytes as integers.
     public var json: JSONValue {
-        func seconds(_ duration: Duration) -> JSONValue { .double((MediaTime(duration).seconds * 1000).rounded() / 1000) }
+        func seconds(_ duration: Duration) -> JSONValue { .seconds(MediaTime(duration).seconds) }
         var object: JSONObject = [
             "rebufferCount": .int(Int64(rebufferCount)),
             "rebufferSeconds": seconds(rebufferDuration),
             "rebufferRatio": .double((rebufferRatio * 10_000).rounded() / 10_000),
             "playingSeconds": seconds(playingDuration),
-            "mediaPlayedSeconds": .double((mediaPlayed * 1000).rounded() / 1000),
+            "mediaPlayedSeconds": .seconds(mediaPlayed),
             "upSwitches": .int(Int64(upSwitches)),
             "downSwitches": .int(Int64(downSwitches)),
             "seekLatencies": .array(seekLatencies.map(seconds)),
             "bytesFetched": .int(Int64(bytesFetched)),
             "bytesWasted": .int(Int64(bytesWasted)),
             "timeAtVariant": .array(timeAtVariant.map { variant in
-                var entry: JSONObject = ["bandwidth": .int(Int64(variant.bandwidth)), "playedSeconds": .double((variant.played * 1000).rounded() / 1000)]
+                var entry: JSONObject = ["bandwidth": .int(Int64(variant.bandwidth)), "playedSeconds": .seconds(variant.played)]
                 if let height = variant.height { entry["height"] = .int(Int64(height)) }
                 return .object(entry)
             }),

@@ -64,6 +64,7 @@ public struct QoETimelineChart: Sendable {
         children += bitrateMarks()
         children += playheadMarks()
         children += moments()
+        children += seekRules()
         return SVGElement("svg", [
             ("xmlns", "http://www.w3.org/2000/svg"), ("width", px(width)), ("height", px(height)), ("viewBox", "0 0 \(px(width)) \(px(height))"),
             ("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif"), ("font-size", "11"), ("class", "qoe-timeline"),
@@ -130,13 +131,22 @@ public struct QoETimelineChart: Sendable {
             if let from = seek.from { data.append(("data-from", Self.number(from))) }
             if let to = seek.to { data.append(("data-to", Self.number(to))) }
             marks.append(band(seek.start, seek.end, fill: Palette.seek, attributes: [("class", "seek")] + data))
+        }
+        return [SVGElement("g", [("class", "spans")], children: marks)]
+    }
+
+    /// Each seek's start as a rule over everything else: drawn under the lanes, the time grid, the buffer's
+    /// fill or the bitrate step that a seek itself causes would hide it exactly where it matters.
+    private func seekRules() -> [SVGElement] {
+        var marks: [SVGElement] = []
+        for seek in timeline.seeks {
             let x = time(seek.start)
             marks.append(SVGElement("line", [("class", "seek-start"), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
                                              ("stroke", Palette.seekStart), ("stroke-width", "2"), ("shape-rendering", "crispEdges")]))
             let label = [seek.from, seek.to].contains(nil) ? "seek" : "seek \(ReportFormatting.trimmed(seek.from!)) → \(ReportFormatting.trimmed(seek.to!)) s"
             marks.append(SVGElement("text", [("x", px(x + 4)), ("y", px(playhead.top + 14)), ("fill", Palette.seekStart)], text: label))
         }
-        return [SVGElement("g", [("class", "spans")], children: marks)]
+        return [SVGElement("g", [("class", "seek-rules")], children: marks)]
     }
 
     // MARK: Lanes

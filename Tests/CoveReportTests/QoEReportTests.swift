@@ -120,6 +120,22 @@ struct QoEReportTests {
         #expect(abs((seek - 72) / (stall - 72) - 2) < 0.02, "\(stall) \(seek)")
     }
 
+    /// SVG paints in document order: the seek's rule comes after every lane mark, so the buffer's fill, the
+    /// time grid and the bitrate step a seek itself causes (all at the seek's x) cannot cover it (CI at be13785
+    /// found a screenshot with no seek column left).
+    @Test func theSeekRuleIsPaintedOverTheLanes() throws {
+        let svg = Self.report().chart.svg
+        func offset(_ marker: String) throws -> Int {
+            let range = try #require(svg.range(of: marker), "\(marker)")
+            return svg.distance(from: svg.startIndex, to: range.lowerBound)
+        }
+        let rule = try offset("class=\"seek-start\"")
+        for mark in ["class=\"time-axis\"", "class=\"buffer-ahead\"", "class=\"selected-bitrate\"", "class=\"playhead\"", "class=\"moments\""] {
+            #expect(try offset(mark) < rule, "\(mark) is painted after the seek's rule")
+        }
+        #expect(try offset("class=\"seek\" data-start") < offset("class=\"buffer-ahead\""), "the seek's band stays behind the data")
+    }
+
     @Test func anEmptyTimelineStillDraws() throws {
         let report = QoEReport(title: "nothing", source: "x", qoe: QualityOfExperience(), timeline: QoETimeline(requestedAt: Self.t0), outcome: "failed")
         let html = try report.html()

@@ -90,13 +90,6 @@ gboolean cove_select_streams(GstElement *e, const char *const *ids, gint count) 
     return gst_element_send_event(e, event);
 }
 
-void cove_post_application_message(GstElement *e, const char *name) {
-    GstBus *bus = gst_element_get_bus(e);
-    if (!bus) return;
-    gst_bus_post(bus, gst_message_new_application(GST_OBJECT(e), gst_structure_new_empty(name)));
-    gst_object_unref(bus);
-}
-
 void cove_post_application_values(GstElement *e, const char *name, gint64 a, gint64 b) {
     GstBus *bus = gst_element_get_bus(e);
     if (!bus) return;

@@ -25,6 +25,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     private let configuration: EnginePlayerConfiguration
     private let logger: Logger
     private let state: Mutex<State>
+    /// Typed notes to the bus thread, in order with GStreamer's own messages.
+    private let notes = PipelineNotes()
     private let busThreadDone = DispatchSemaphore(value: 0)
     /// Serialises "is it closed?" with state changes, so nothing can set PLAYING after teardown set NULL.
     private let transitions = Mutex(())
@@ -343,7 +345,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         if let loader = state.withLock({ $0.textLoader }), let seconds = target.isFinite ? target.seconds : nil { loader.seek(to: seconds) }
         sendSeek(to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
             s.pendingSeek = (id, target, seqnum)
-        }, failed: "cove-seek-failed", failedValue: id)
+        }, failed: .seekFailed(id: id))
     }
 
     /// Records a flushing seek's seqnum (with `register`) before sending it — its ASYNC_DONE may arrive on
@@ -355,8 +357,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// `onlyIf` is checked under that same lock: a seek whose reason is gone by then (a rate already
     /// applied, an app seek already finished) is not sent.
     private func sendSeek(
-        to target: MediaTime, keyUnit: Bool, onlyIf stillWanted: (State) -> Bool = { _ in true }, register: (inout State, UInt32) -> Void = { _, _ in }, failed: String? = nil,
-        failedValue: Int = 0
+        to target: MediaTime, keyUnit: Bool, onlyIf stillWanted: (State) -> Bool = { _ in true }, register: (inout State, UInt32) -> Void = { _, _ in }, failed: PipelineNote? = nil
     ) {
         let seqnum = gst_util_seqnum_next()
         let rate = state.withLock { s -> Double? in
@@ -380,7 +381,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_event_set_seqnum(event, seqnum)
             audio.forward(seek: event)
         }
-        if !sent, let failed { cove_post_application_values(playbin.pointer, failed, gint64(failedValue), 0) }
+        if !sent, let failed { post(failed) }
     }
 
     /// Sets playbin3's volume and mute (the soft-volume element before the audio sink), then reports
@@ -389,7 +390,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard !isClosed else { return }
         cove_set_double(playbin.object, "volume", volume.level)
         cove_set_bool(playbin.object, "mute", volume.isMuted ? 1 : 0)
-        cove_post_application_message(playbin.pointer, "cove-volume")
+        post(.volumeApplied)
     }
 
     func showCaptions(_ cues: [TextCue]) {
@@ -551,7 +552,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     private func tearDown(_ handlers: Handlers) {
-        cove_post_application_message(playbin.pointer, "cove-stop")
+        post(.stop)
         for handler in handlers.signals { cove_signal_disconnect(playbin.object, handler) }
         for handler in handlers.renders {
             cove_signal_disconnect(handler.sink.object, handler.id)
@@ -573,7 +574,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
         if failed {
             // The ERROR message that explains the failure (if any) is already on the bus ahead of this one.
-            cove_post_application_values(playbin.pointer, "cove-state-failure", gint64(target.rawValue), 0)
+            post(.stateChangeFailed)
         }
     }
 
@@ -833,15 +834,6 @@ final class GStreamerPipeline: @unchecked Sendable {
     // MARK: Streaming-thread callbacks
 
     /// How a first-frame report came about (the `a` value of the `cove-first-buffer` message).
-    private enum FrameSighting: gint64 {
-        /// A buffer reached a sink that does not say when it renders (a display sink shows it at preroll).
-        case arrived = 0
-        /// A headless sink rendered it on the clock.
-        case rendered = 1
-        /// The first frame at the start position, shown at preroll while playing was asked for.
-        case shownAtPreroll = 2
-    }
-
     /// A buffer reached a sink (`rendered`: the sink presented it, which only happens while playing).
     fileprivate func sinkSawBuffer(_ kind: EngineTrack.Kind, rendered: Bool) {
         let sighting = state.withLock { s -> FrameSighting? in
@@ -877,7 +869,7 @@ final class GStreamerPipeline: @unchecked Sendable {
 
     /// Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).
     private func postFirstBuffer(_ sighting: FrameSighting) {
-        cove_post_application_values(playbin.pointer, "cove-first-buffer", sighting.rawValue, gint64(Date().timeIntervalSince1970 * 1_000_000))
+        post(.firstBuffer(sighting, wallTime: Date().timeIntervalSince1970))
     }
 
     /// The text sink got a subtitle buffer (Pango markup text with its times).
@@ -901,7 +893,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             s.pendingCues.append(cue)
             return s.pendingCues.count == 1
         }
-        if post { cove_post_application_message(playbin.pointer, "cove-text-cues") }
+        if post { self.post(.textCuesPending) }
     }
 
     /// How far (stream time, ns) media reached each sink since the last flush: in unsynchronised playback
@@ -947,7 +939,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         // (a subtitle playlist a segment longer than the media) has not.
         if ended {
             outputs.observeFrames()
-            cove_post_application_message(playbin.pointer, "cove-media-ended")
+            post(.mediaEnded)
         }
     }
 
@@ -962,7 +954,7 @@ final class GStreamerPipeline: @unchecked Sendable {
     }
 
     fileprivate func sinkCaps(width: Int, height: Int) {
-        cove_post_application_values(playbin.pointer, "cove-video-size", gint64(width), gint64(height))
+        post(.videoSize(width: Int(width), height: Int(height)))
     }
 
     fileprivate func sourceBytes(_ count: Int) {
@@ -983,7 +975,7 @@ final class GStreamerPipeline: @unchecked Sendable {
             defer { s.disguisedManifest = s.disguisedManifest ?? factory }
             return s.disguisedManifest == nil
         }
-        if first { cove_post_application_message(playbin.pointer, "cove-disguised-manifest") }
+        if first { post(.disguisedManifest) }
     }
 
     /// Reports `manifestBehindMediaName` from the bus thread, in order with the other events.
@@ -1114,29 +1106,32 @@ final class GStreamerPipeline: @unchecked Sendable {
         return true
     }
 
+    /// Posts a note to the bus thread, behind every message already on the bus.
+    private func post(_ note: PipelineNote) {
+        notes.post(note, on: playbin.pointer)
+    }
+
+    /// An application message: one of the pipeline's own notes (anything else on the bus is ignored).
+    /// Returns false when the bus thread should stop.
     private func handleApplication(_ message: UnsafeMutablePointer<GstMessage>) -> Bool {
-        let name = String(cString: cove_message_structure_name(message))
-        var a: gint64 = 0
-        var b: gint64 = 0
-        _ = cove_message_application_values(message, &a, &b)
-        switch name {
-        case "cove-stop":
+        guard let note = notes.take(message) else { return true }
+        switch note {
+        case .stop:
             return false
-        case "cove-volume":
+        case .volumeApplied:
             emit(.volumeChanged(AudioVolume(level: cove_get_double(playbin.object, "volume"), isMuted: cove_get_bool(playbin.object, "mute") != 0)))
-        case "cove-media-ended":
+        case .mediaEnded:
             reportEndOfStream()
-        case "cove-disguised-manifest":
+        case .disguisedManifest:
             reportDisguisedManifest()
-        case "cove-text-cues":
+        case .textCuesPending:
             let cues = state.withLock { s -> [TextCue] in
                 defer { s.pendingCues = [] }
                 return s.pendingCues
             }
             for cue in cues { emit(.textCue(cue)) }
-        case "cove-first-buffer":
-            let time = Double(b) / 1_000_000
-            if FrameSighting(rawValue: a) == .shownAtPreroll {
+        case .firstBuffer(let sighting, let time):
+            if sighting == .shownAtPreroll {
                 // Reported once the load has finished (after `prerolled`), in `finishLoad`. A frame that
                 // arrived before the start seek is superseded by this one.
                 let finished = state.withLock { s -> Bool in
@@ -1147,7 +1142,7 @@ final class GStreamerPipeline: @unchecked Sendable {
                 if finished { reportStartFrame(shownAt: time) }
                 return true
             }
-            let rendered = FrameSighting(rawValue: a) == .rendered
+            let rendered = sighting == .rendered
             let (playingNow, becamePlaying) = state.withLock { s -> (Bool, Bool) in
                 if rendered && !s.pipelineAtPlaying {
                     // A sink rendered it: the pipeline is playing, even if its state message is still queued.
@@ -1159,14 +1154,14 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             if becamePlaying { emit(.playing) }
             if playingNow { emit(.firstFrame(wallTime: time)) }
-        case "cove-video-size":
+        case .videoSize(let width, let height):
             let changed = state.withLock { s -> Bool in
-                if let current = s.videoSize, current.width == Int(a), current.height == Int(b) { return false }
-                s.videoSize = (Int(a), Int(b))
+                if let current = s.videoSize, current.width == width, current.height == height { return false }
+                s.videoSize = (width, height)
                 return true
             }
-            if changed { emit(.videoSizeChanged(width: Int(a), height: Int(b))) }
-        case "cove-start-seek-failed":
+            if changed { emit(.videoSizeChanged(width: width, height: height)) }
+        case .startSeekFailed:
             // Could not seek: start from where we are (at the rate the pipeline was built with) rather than stall.
             let wantsPlaying = state.withLock { s -> Bool in
                 s.startSeekSeqnum = nil
@@ -1175,14 +1170,14 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             finishLoad(wantsPlaying: wantsPlaying)
             applyRateIfNeeded()
-        case "cove-seek-failed":
+        case .seekFailed(let id):
             state.withLock { s in
-                if s.pendingSeek?.id == Int(a) { s.pendingSeek = nil }
+                if s.pendingSeek?.id == id { s.pendingSeek = nil }
                 // The refused seek carried a rate it never applied.
                 s.appliedRate = s.rateBeforeSeek
             }
-            emit(.seekCompleted(id: Int(a), succeeded: false))
-        case "cove-state-failure":
+            emit(.seekCompleted(id: id, succeeded: false))
+        case .stateChangeFailed:
             let report = state.withLock { s -> Bool in
                 defer { s.failed = true }
                 return !s.failed
@@ -1190,8 +1185,6 @@ final class GStreamerPipeline: @unchecked Sendable {
             if report {
                 emit(.failed(PlaybackError(.engineFailure, "The engine could not start playing \(Redaction.redact(urlString: urlText))", url: urlText)))
             }
-        default:
-            break
         }
         return true
     }
@@ -1222,7 +1215,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .none:
             applyRateIfNeeded()
         case .startSeek(let start):
-            sendSeek(to: start, keyUnit: false, register: { s, seqnum in s.startSeekSeqnum = seqnum }, failed: "cove-start-seek-failed")
+            sendSeek(to: start, keyUnit: false, register: { s, seqnum in s.startSeekSeqnum = seqnum }, failed: .startSeekFailed)
         case .prerolled(let wantsPlaying):
             applyRateIfNeeded()
             finishLoad(wantsPlaying: wantsPlaying, alreadyMarked: true)

@@ -48,8 +48,6 @@ GstEvent *cove_make_seek(gdouble rate, gint64 position_ns, gboolean key_unit);
 /// Sends GST_EVENT_SELECT_STREAMS with the given stream ids.
 gboolean cove_select_streams(GstElement *element, const char *const *stream_ids, gint count);
 
-/// Posts an application message named `name` on the element's bus (wakes a blocked bus reader).
-void cove_post_application_message(GstElement *element, const char *name);
 /// Posts an application message named `name` carrying two integers (fields "a" and "b").
 void cove_post_application_values(GstElement *element, const char *name, gint64 a, gint64 b);
 /// Reads the integer fields "a" and "b" of an application message posted above.

@@ -145,7 +145,7 @@ final class PipelineOutputs: @unchecked Sendable {
         var message: UnsafeMutablePointer<CChar>?
         guard let bin = cove_bin_from_description(description, &message) else {
             let text = takeGString(message) ?? "unknown"
-            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base, gstreamer1.0-plugins-good and gstreamer1.0-x (`make deps`)", underlying: description)
+            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base, gstreamer1.0-plugins-good and gstreamer1.0-x (`make deps`)", cause: .underlying(PlaybackError.UnderlyingError(domain: "gstreamer.parse-launch", message: description)))
         }
         gst_object_ref_sink(UnsafeMutableRawPointer(bin))
         return ElementRef(pointer: bin)

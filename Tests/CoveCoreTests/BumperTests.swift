@@ -168,6 +168,7 @@ struct BumperTests {
         #expect(!names.contains("Fail") && !names.contains("FailedToPlayToEndTime"))
         let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
         #expect(error.httpStatus == 500)
+        #expect(error.severity == .recoverable, "the content plays anyway")
         await controller.settle()
         #expect(consumer.calls == ["enter bumper", "exit bumper"])
         controller.shutdown()

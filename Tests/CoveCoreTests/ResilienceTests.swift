@@ -80,9 +80,14 @@ struct ResilienceTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3), status: 403)
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        let failure = try #require(try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime").lifecycleEvent?.error)
         await controller.settle()
         #expect(!recorder.names.contains("Retry"))
+        // Fatal, and caused by the download failure the engine reported (a chain of errors, not text).
+        #expect(failure.code == .failedToPlayToEnd && failure.severity == .fatal)
+        guard case .playback(let cause) = failure.cause else { Issue.record("no cause: \(failure)"); return }
+        #expect(cause.code == .downloadFailed && cause.httpStatus == 403)
+        #expect(failure.rootCause == failure.cause && failure.causeChain.count == 1)
         #expect(engine.players.count == 1)
     }
 
@@ -104,6 +109,7 @@ struct ResilienceTests {
         let names = after.compactMap { $0.lifecycleEvent?.name }
         #expect(Array(names.prefix(2)) == ["ResumeBegin", "Error"], "the second call is refused while the first runs")
         #expect(after.compactMap { $0.lifecycleEvent?.error?.code }.first == .invalidState)
+        #expect(after.compactMap { $0.lifecycleEvent?.error?.severity }.first == .recoverable, "a refused call leaves playback going")
         #expect(names.contains("ResumeComplete"))
         #expect(!names.contains("Ready") && !names.contains("Play") && !names.contains("PlayRequest"))
         #expect(!after.contains { $0.name == "CuePoints" }, "the cue point at 4 s was reported before the failure")
@@ -117,8 +123,9 @@ struct ResilienceTests {
         try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
         controller.resumeVideo(at: .seconds(5), autoPlay: true)
-        let fail = try await recorder.waitFor(lifecycle: "ResumeFail")
-        #expect(fail.lifecycleEvent?.error?.message.contains("resumeVideo(at:autoPlay:) again") == true)
+        let fail = try #require(try await recorder.waitFor(lifecycle: "ResumeFail").lifecycleEvent?.error)
+        #expect(fail.message.contains("resumeVideo(at:autoPlay:) again"))
+        #expect(fail.severity == .fatal && fail.cause == .playback(PlaybackError(.networkUnreachable, "still down")))
         engine.behavior.loadFailure = nil
         controller.resumeVideo(at: .seconds(5), autoPlay: true)
         try await recorder.waitFor(lifecycle: "ResumeComplete")

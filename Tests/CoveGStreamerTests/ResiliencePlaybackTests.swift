@@ -64,9 +64,18 @@ extension RealEngineTests {
             let video = h.video(.ladder).update { $0.cuePoints = CuePointCollection([CuePoint(type: "EARLY", position: .seconds(1)), CuePoint(type: "LATE", position: .seconds(15))]) }
             h.server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(600))
             controller.setVideos([video])
-            try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(30), failOn: ["Fail"])
+            let failed = try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(30), failOn: ["Fail"])
             await controller.settle()
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
+            // Fatal, and its cause is what the last attempt met, as an error: the outage refuses connections,
+            // so the rebuilt pipeline's manifest request (or, with the retries' timing, the segment) failed.
+            let failure = try #require(failed.lifecycleEvent?.error)
+            #expect(failure.code == .failedToPlayToEnd && failure.severity == .fatal, "\(failure)")
+            if case .playback(let cause) = failure.cause {
+                #expect([.networkUnreachable, .downloadFailed].contains(cause.code) && cause.url?.contains("/ladder/") == true, "\(cause)")
+            } else {
+                Issue.record("the failure names no Cove error as its cause: \(failure)")
+            }
             #expect(recorder.events.filter { $0.name == "Retry" }.count == 2)
             // Where it stopped (in fast mode the failure can come before the first progress report).
             let stoppedAt = recorder.progress.last ?? .seconds(7)

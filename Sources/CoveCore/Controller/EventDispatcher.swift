@@ -69,6 +69,8 @@ final class EventDispatcher: Sendable {
     }
 
     func emit(_ event: PlaybackEvent) {
+        // Every event passes here: its error leaves with the severity its kind means.
+        let event = event.withErrorSeverity()
         let targets = subscribers.withLock { Array($0.streams.values) }
         for target in targets { target.yield(event) }
         delivery.yield(.event(event))

@@ -92,8 +92,32 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     public var error: PlaybackError? {
         switch self {
         case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e), .resumeFail(let e): return e
-        case .thumbnailAssetFailedToLoad(let e): return e.playbackError
+        case .thumbnailAssetFailedToLoad(let e): return e.playbackError.with(severity: .recoverable)
         default: return nil
+        }
+    }
+
+    /// The severity the controller reports this event's error with: `fail`, `failedToPlayToEndTime` and
+    /// `resumeFail` stop playback until the app acts; after the others Cove carries on by itself (the
+    /// content plays without the bumper, without ads, without thumbnails).
+    public var errorSeverity: PlaybackError.Severity? {
+        switch self {
+        case .fail, .failedToPlayToEndTime, .resumeFail: .fatal
+        case .error, .bumperFailedToPlayToEndTime, .thumbnailAssetFailedToLoad: .recoverable
+        default: nil
+        }
+    }
+
+    /// The event with its error's severity set to `errorSeverity`: whoever built the error (the engine,
+    /// a plugin), the event it travels in says whether playback goes on.
+    func withErrorSeverity() -> LifecycleEvent {
+        switch self {
+        case .fail(let e): .fail(e.with(severity: .fatal))
+        case .failedToPlayToEndTime(let e): .failedToPlayToEndTime(e.with(severity: .fatal))
+        case .resumeFail(let e): .resumeFail(e.with(severity: .fatal))
+        case .error(let e): .error(e.with(severity: .recoverable))
+        case .bumperFailedToPlayToEndTime(let e): .bumperFailedToPlayToEndTime(e.with(severity: .recoverable))
+        default: self
         }
     }
 

@@ -134,7 +134,7 @@ extension LoopState {
             runtime.seekInFlight = nil
             complete(seek, succeeded: false)
         }
-        let failure = error.code == .failedToPlayToEnd ? error : PlaybackError(.failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying)
+        let failure = error.code == .failedToPlayToEnd ? error : PlaybackError(.failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, cause: .playback(error))
         emit(.lifecycle(runtime.session, .failedToPlayToEndTime(failure)))
         logger.error("playback failed mid-stream", metadata: ["session": "\(runtime.session.id)", "error": "\(failure)"])
         runtime.player?.pause()
@@ -351,7 +351,7 @@ extension LoopState {
         case .resume(_, let automatic):
             runtime.rebuilding = nil
             runtime.phase = .failed
-            emit(.lifecycle(runtime.session, .resumeFail(PlaybackError(error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url, httpStatus: error.httpStatus, underlying: error.underlying))))
+            emit(.lifecycle(runtime.session, .resumeFail(PlaybackError(error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url, httpStatus: error.httpStatus, cause: .playback(error)))))
             if automatic { scheduleAutomaticResume(runtime, error: error) }
         }
     }

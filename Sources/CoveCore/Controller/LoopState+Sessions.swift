@@ -113,7 +113,7 @@ extension LoopState {
             emit(.lifecycle(session, .playRequest))
         }
         if let bumperFailure {
-            emit(.lifecycle(session, .error(PlaybackError(bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it", url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, underlying: bumperFailure.underlying))))
+            emit(.lifecycle(session, .error(PlaybackError(bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it", url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, cause: .playback(bumperFailure)))))
         }
         if let bumperPlayer, let bumperVideo = session.bumper {
             let bumper = SessionRuntime.BumperRuntime(video: bumperVideo, player: bumperPlayer)

@@ -61,6 +61,16 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     /// The commands the controller can carry out now changed (`PlaybackController.availableCommands`).
     case availableCommandsChanged(Set<PlayerCommand>)
 
+    /// The event with its error's severity set by what it reports: a failed insertion leaves the queue
+    /// playing (recoverable); a lifecycle event's error as `LifecycleEvent.errorSeverity` says.
+    func withErrorSeverity() -> PlaybackEvent {
+        switch self {
+        case .lifecycle(let session, let event): .lifecycle(session, event.withErrorSeverity())
+        case .videoInsertionFailed(let video, let error): .videoInsertionFailed(video, error.with(severity: .recoverable))
+        default: self
+        }
+    }
+
     /// The session the event belongs to, if any.
     public var session: PlaybackSession? {
         switch self {

@@ -171,7 +171,7 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         do {
             response = try await transport.send(HTTPRequest(url: url, timeout: options.vmapTimeout, maxResponseBytes: options.parseLimits.maxBytes + 1))
         } catch {
-            throw PlaybackError(code, "The \(what) could not be downloaded: \(error.detail); check the network and the URL", url: url.absoluteString, underlying: error.description)
+            throw PlaybackError(code, "The \(what) could not be downloaded: \(error.detail); check the network and the URL", url: url.absoluteString, cause: .underlying(PlaybackError.UnderlyingError(domain: "http", message: error.description)))
         }
         guard response.isSuccess else {
             throw PlaybackError(code, "The \(what) request was answered with HTTP \(response.status); check the URL (a Brightcove vmap URL expires with its bc_token)", url: url.absoluteString, httpStatus: response.status)

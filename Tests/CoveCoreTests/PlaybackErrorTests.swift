@@ -53,7 +53,7 @@ struct PlaybackErrorTests {
 
     /// The documentation's table lists every core code with its number, and nothing else.
     @Test func theErrorsArticleListsEveryCoreCode() throws {
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/CoveCore/CoveCore.docc/Errors.md")
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/CoveCore/CoveCore.docc/PlaybackErrors.md")
         let text = try String(contentsOf: article, encoding: .utf8)
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row -> (String, Int?) in
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -5,13 +5,8 @@ enum ControllerInput: Sendable {
     case engine(sessionID: Int, EngineChannel, EngineEvent)
     /// The content's plan, and the bumper's when the video has one that still has to play.
     case prepared(preparationID: Int, Result<SessionPlan, PlaybackError>, bumper: Result<SessionPlan, PlaybackError>?)
-    case tick(sessionID: Int, token: Int)
-    /// The bumper has been stalled for `bumperStallTimeout` (unless `token` is stale).
-    case bumperStallDeadline(sessionID: Int, token: Int)
-    /// A scheduled retry (or automatic resume attempt) is due (unless `token` is stale).
-    case retryDue(sessionID: Int, token: Int)
-    /// A cue of the selected sidecar text track starts or ends about now (unless `token` is stale).
-    case cueBoundary(sessionID: Int, token: Int)
+    /// A session's timer fired; it counts only if `arming` is still the table's (`TimerTable.fired`).
+    case timerFired(sessionID: Int, LoopTimer, arming: Int)
     /// A session's thumbnail track or image failed (reported once per asset by the session).
     case thumbnailAssetFailed(sessionID: Int, ThumbnailError)
     /// The next video's plan for preloading.

@@ -104,14 +104,6 @@ actor LoopState {
                 handle(event, in: runtime)
             case .bumper: handleBumper(event, in: runtime)
             }
-        case .retryDue(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, runtime.retryToken == token else { return }
-            performScheduledRetry(runtime)
-        case .cueBoundary(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, runtime.cueToken == token else { return }
-            runtime.cueTask = nil
-            guard runtime.isPlaying, let position = runtime.player?.position else { return }
-            updateTextCues(runtime, at: position)
         case .thumbnailAssetFailed(let sessionID, let error):
             guard let runtime = current, runtime.session.id == sessionID else { return }
             logger.warning("thumbnail asset failed to load; playback continues", metadata: ["session": "\(sessionID)", "error": "\(error)"])
@@ -123,8 +115,16 @@ actor LoopState {
             guard let preparation, preparation.id == id else { return }
             self.preparation = nil
             start(preparation, with: result, bumper: bumper)
-        case .tick(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, runtime.tickToken == token else { return }
+        case .timerFired(let sessionID, let timer, let arming):
+            guard let runtime = current, runtime.session.id == sessionID, runtime.timers.fired(timer, arming: arming) else { return }
+            timerFired(timer, in: runtime)
+        }
+    }
+
+    /// A session's timer that is still armed fired.
+    private func timerFired(_ timer: LoopTimer, in runtime: SessionRuntime) {
+        switch timer {
+        case .progressTick:
             if let bumper = runtime.bumper {
                 if bumper.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
                 return
@@ -132,35 +132,35 @@ actor LoopState {
             guard runtime.isPlaying, !runtime.stalled else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
             if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
-        case .bumperStallDeadline(let sessionID, let token):
-            guard let runtime = current, runtime.session.id == sessionID, let bumper = runtime.bumper, bumper.stalled, bumper.stallToken == token else { return }
+        case .cueBoundary:
+            guard runtime.isPlaying, let position = runtime.player?.position else { return }
+            updateTextCues(runtime, at: position)
+        case .retry:
+            performScheduledRetry(runtime)
+        case .bumperStall:
+            guard let bumper = runtime.bumper, bumper.stalled else { return }
             let waited = configuration.bumperStallTimeout
             finishBumper(in: runtime, failure: bumper.downloadFailure ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
+        }
+    }
+
+    /// Arms one of the session's timers on the controller's clock; its firing comes back through the loop.
+    func arm(_ timer: LoopTimer, in runtime: SessionRuntime, after delay: Duration, repeats: Bool = false) {
+        let send = self.send
+        let sessionID = runtime.session.id
+        runtime.timers.arm(timer, after: delay, repeats: repeats, clock: configuration.clock) { arming in
+            send(.timerFired(sessionID: sessionID, timer, arming: arming))
         }
     }
 
     // MARK: Ticker
 
     func startTicker(_ runtime: SessionRuntime) {
-        runtime.tickTask?.cancel()
-        runtime.tickToken += 1
-        let token = runtime.tickToken
-        let sessionID = runtime.session.id
-        let clock = configuration.clock
-        let interval = configuration.progressInterval
-        let send = self.send
-        runtime.tickTask = Task {
-            while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
-                send(.tick(sessionID: sessionID, token: token))
-            }
-        }
+        arm(.progressTick, in: runtime, after: configuration.progressInterval, repeats: true)
     }
 
     func stopTicker(_ runtime: SessionRuntime) {
-        runtime.tickTask?.cancel()
-        runtime.tickTask = nil
-        runtime.tickToken += 1
+        runtime.timers.cancel(.progressTick)
     }
 
     func emit(_ event: PlaybackEvent) {

@@ -117,15 +117,12 @@ extension LoopState {
         let rate = runtime.playingAdBreak ? 1 : max(settings.rate, 0.1)
         let next = runtime.isPlaying ? index?.nextChange(after: position) : nil
         // Progress reports come several times a second: a wake-up already set for this boundary stands.
-        if let next, runtime.cueTask != nil, runtime.cueWake?.boundary == next, runtime.cueWake?.rate == rate { return }
-        runtime.cueTask?.cancel()
-        runtime.cueTask = nil
-        runtime.cueToken += 1
+        if let next, runtime.timers.isArmed(.cueBoundary), runtime.cueWake?.boundary == next, runtime.cueWake?.rate == rate { return }
+        runtime.timers.cancel(.cueBoundary)
         runtime.cueWake = next.map { ($0, rate) }
         guard let next else { return }
         let wait = max(MediaTime(nanoseconds: Int64((Double((next.nanoseconds ?? 0) - (position.nanoseconds ?? 0)) / rate).rounded(.up))), MediaTime(nanoseconds: 5_000_000))
         guard let delay = wait.duration else { return }
-        let token = runtime.cueToken
-        runtime.cueTask = after(delay, send: .cueBoundary(sessionID: runtime.session.id, token: token))
+        arm(.cueBoundary, in: runtime, after: delay)
     }
 }

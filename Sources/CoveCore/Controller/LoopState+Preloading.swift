@@ -59,6 +59,7 @@ extension LoopState {
         guard let next = preloaded else { return }
         preloaded = nil
         if let runtime = next.runtime {
+            runtime.timers.cancelAll()
             runtime.eventTask?.cancel()
             runtime.player?.close()
         }

@@ -186,30 +186,12 @@ extension LoopState {
         let delay = policy.delay(beforeAttempt: runtime.retryAttempts, random: configuration.random())
         emit(.retry(runtime.session, RetryAttempt(kind: kind, attempt: runtime.retryAttempts, maximumAttempts: policy.maximumAttempts, delay: delay, error: error)))
         logger.notice("retrying", metadata: ["session": "\(runtime.session.id)", "kind": "\(kind.rawValue)", "attempt": "\(runtime.retryAttempts)", "delay": "\(delay)"])
-        arm(runtime, after: delay)
+        arm(.retry, in: runtime, after: delay)
         return true
     }
 
-    private func arm(_ runtime: SessionRuntime, after delay: Duration) {
-        runtime.retryTask?.cancel()
-        runtime.retryToken += 1
-        runtime.retryTask = after(delay, send: .retryDue(sessionID: runtime.session.id, token: runtime.retryToken))
-    }
-
-    /// Feeds `input` back into the loop after `delay` on the controller's clock, unless cancelled first.
-    func after(_ delay: Duration, send input: ControllerInput) -> Task<Void, Never> {
-        let clock = configuration.clock
-        let send = self.send
-        return Task {
-            do { try await clock.sleep(for: delay) } catch { return }
-            send(input)
-        }
-    }
-
     func disarm(_ runtime: SessionRuntime) {
-        runtime.retryTask?.cancel()
-        runtime.retryTask = nil
-        runtime.retryToken += 1
+        runtime.timers.cancel(.retry)
     }
 
     /// Playback cannot continue on this pipeline: retry when the policy allows, else give up.
@@ -397,6 +379,6 @@ extension LoopState {
         if let limit = automatic.maximumAttempts, runtime.automaticResumeAttempts >= limit { return }
         runtime.automaticResumeAttempts += 1
         emit(.retry(runtime.session, RetryAttempt(kind: .automaticResume, attempt: runtime.automaticResumeAttempts, maximumAttempts: automatic.maximumAttempts, delay: automatic.interval, error: error)))
-        arm(runtime, after: automatic.interval)
+        arm(.retry, in: runtime, after: automatic.interval)
     }
 }

@@ -232,13 +232,10 @@ extension LoopState {
             bumper.stalled = true
             stopTicker(runtime)
             bumper.player.pause()
-            bumper.stallToken += 1
-            bumper.stallTask?.cancel()
-            bumper.stallTask = after(configuration.bumperStallTimeout, send: .bumperStallDeadline(sessionID: runtime.session.id, token: bumper.stallToken))
+            arm(.bumperStall, in: runtime, after: configuration.bumperStallTimeout)
         } else if percent >= 100 && bumper.stalled {
             bumper.stalled = false
-            bumper.stallToken += 1
-            bumper.stallTask?.cancel()
+            runtime.timers.cancel(.bumperStall)
             if runtime.playRequested { bumper.player.play() }
         }
     }
@@ -247,7 +244,7 @@ extension LoopState {
     private func closeBumper(_ bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
         runtime.bumper = nil
         stopTicker(runtime)
-        bumper.stallTask?.cancel()
+        runtime.timers.cancel(.bumperStall)
         bumper.eventTask?.cancel()
         bumper.player.close()
     }
@@ -320,8 +317,7 @@ extension LoopState {
         runtime.hooks?.sessionEnded()
         current = nil
         shared.currentSession.withLock { $0 = nil }
-        stopTicker(runtime)
-        disarm(runtime)
+        runtime.timers.cancelAll()
         runtime.eventTask?.cancel()
         for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
         if let bumper = runtime.bumper {

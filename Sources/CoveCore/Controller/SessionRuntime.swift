@@ -40,8 +40,6 @@ final class SessionRuntime {
     var rebuilding: Rebuild?
     /// Retries used in the current failure episode; reset once playback has run a while again.
     var retryAttempts = 0
-    var retryToken = 0
-    var retryTask: Task<Void, Never>?
     /// Where playback stopped, for the rebuilt pipeline to start at.
     var resumePosition: MediaTime?
     /// Once progress passes this, the failure episode is over and retries start again from 1.
@@ -142,8 +140,8 @@ final class SessionRuntime {
     var downloadFailure: PlaybackError?
     var reportedFailedToPlayToEnd = false
 
-    var tickToken = 0
-    var tickTask: Task<Void, Never>?
+    /// The session's timers (progress ticks, cue boundaries, retries, the bumper's stall deadline).
+    var timers = TimerTable()
     /// The sidecar text track shown instead of the stream's own (its `MediaTrack.id`).
     var selectedSidecarID: String?
     /// The latest audio and stream-text choices asked of the engine. A selection names both kinds, and the
@@ -166,9 +164,7 @@ final class SessionRuntime {
     var captionPreferenceApplied = false
     /// The text selection last requested on behalf of the remembered choice (nil inside: none).
     var captionPreferenceRequested: String??
-    var cueToken = 0
-    var cueTask: Task<Void, Never>?
-    /// The cue boundary (and rate) `cueTask` wakes up for.
+    /// The cue boundary (and rate) the `.cueBoundary` timer wakes up for.
     var cueWake: (boundary: MediaTime, rate: Double)?
 
     /// The bumper playing before the content, until it exits.
@@ -189,8 +185,6 @@ final class SessionRuntime {
         var reportedFirstFrame = false
         /// Ran out of data while playing; skipped if it does not recover within the stall timeout.
         var stalled = false
-        var stallToken = 0
-        var stallTask: Task<Void, Never>?
         /// A segment download failed; fatal once the bumper stalls.
         var downloadFailure: PlaybackError?
 

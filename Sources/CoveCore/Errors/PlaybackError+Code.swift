@@ -25,7 +25,7 @@ extension PlaybackError {
         /// A name for logs and for matching in code that does not import the defining module.
         public let name: String
 
-        /// A core code: only Cove defines these (the table in the "Errors" article lists them all).
+        /// A core code: only Cove defines these (the table in the "Playback errors" article lists them all).
         init(core rawValue: Int, name: String) {
             self.namespace = .core
             self.rawValue = rawValue

@@ -5,7 +5,7 @@
 /// values that look like tokens or keys never reach error text, logs or events.
 ///
 /// The codes Cove itself raises are listed, with their severity and what to do, in the documentation's
-/// "Errors" article.
+/// "Playback errors" article.
 public struct PlaybackError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// A sentence for a developer: the cause, and what to change.

@@ -129,7 +129,7 @@ actor LoopState {
                 if bumper.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
                 return
             }
-            guard runtime.isPlaying, !runtime.stalled else { return }
+            guard runtime.isPlaying, !runtime.stall.isStalled else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
             if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
         case .cueBoundary:
@@ -138,9 +138,9 @@ actor LoopState {
         case .retry:
             performScheduledRetry(runtime)
         case .bumperStall:
-            guard let bumper = runtime.bumper, bumper.stalled else { return }
+            guard let bumper = runtime.bumper, bumper.stall.isStalled else { return }
             let waited = configuration.bumperStallTimeout
-            finishBumper(in: runtime, failure: bumper.downloadFailure ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
+            finishBumper(in: runtime, failure: bumper.stall.downloadFailure ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
         }
     }
 

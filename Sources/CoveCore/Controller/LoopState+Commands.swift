@@ -144,8 +144,8 @@ extension LoopState {
             runtime.phase = .ready
             performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
         }
-        if runtime.stalled { return }
-        if runtime.phase == .ready && runtime.hasPlayed && runtime.bufferingPercent == 0 && runtime.seekInFlight == nil {
+        if runtime.stall.isStalled { return }
+        if runtime.phase == .ready && runtime.hasPlayed && runtime.stall.bufferingPercent == 0 && runtime.seekInFlight == nil {
             // The buffer ran dry while paused (the engine will not report it again): this is a stall.
             handleBuffering(0, in: runtime)
             return
@@ -168,7 +168,7 @@ extension LoopState {
         }
         emit(.lifecycle(runtime.session, .pauseRequest))
         runtime.playRequested = false
-        if runtime.heldFrame != nil { runtime.heldFrameIsStale = true }
+        _ = runtime.frames.handle(.pauseRequested)
         if let bumper = runtime.bumper {
             if !bumper.engineRunning && !bumper.paused {
                 // Not playing yet (loading or stalled): the engine will not report a pause, so report it here.
@@ -255,7 +255,7 @@ extension LoopState {
         }
         if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
         runtime.seekInFlight = request
-        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
         runtime.hooksPlayheadJumped = true
@@ -286,7 +286,7 @@ extension LoopState {
     private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
         if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
         runtime.seekInFlight = request
-        runtime.awaitingSeekFrame = runtime.reportedFirstFrame
+        _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
         runtime.hooksPlayheadJumped = true

@@ -22,31 +22,15 @@ extension LoopState {
             }
         case .playing:
             runtime.engineRunning = true
-            if runtime.playRequested && !runtime.isPlaying && !runtime.stalled && runtime.phase == .ready {
+            if runtime.playRequested && !runtime.isPlaying && !runtime.stall.isStalled && runtime.phase == .ready {
                 startPlaying(runtime)
             }
         case .paused:
             runtime.engineRunning = false
             if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
         case .firstFrame(let wallTime):
-            // Frames that start playback can be shown before it starts (a display shows the prerolled
-            // frame): they are reported right after Play, keeping the lifecycle order.
-            if runtime.awaitingTransitionFrame && runtime.playRequested {
-                runtime.awaitingTransitionFrame = false
-                runtime.reportedFirstFrame = true
-                presentStartingFrame(FramePresentation(cause: .transition, wallTime: wallTime), in: runtime)
-            } else if runtime.awaitingResumeFrame && runtime.playRequested {
-                runtime.awaitingResumeFrame = false
-                runtime.awaitingSeekFrame = false
-                presentStartingFrame(FramePresentation(cause: .resume, wallTime: wallTime), in: runtime)
-            } else if !runtime.reportedFirstFrame && runtime.playRequested && runtime.bumper == nil {
-                runtime.reportedFirstFrame = true
-                runtime.awaitingSeekFrame = false
-                presentStartingFrame(FramePresentation(cause: .start, wallTime: wallTime), in: runtime)
-            } else if runtime.awaitingSeekFrame {
-                runtime.awaitingSeekFrame = false
-                emit(.framePresented(session, FramePresentation(cause: .seek, wallTime: wallTime)))
-            }
+            let presented = FrameTiming.Event.presented(wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
+            if let frame = runtime.frames.handle(presented) { emit(.framePresented(session, frame)) }
         case .seekCompleted(let id, let succeeded):
             guard let request = runtime.seekInFlight, request.id == id else { return }
             runtime.seekInFlight = nil
@@ -90,12 +74,11 @@ extension LoopState {
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
-            guard runtime.downloadFailure == nil else { return }
-            runtime.downloadFailure = error
+            guard case .downloadFailed(_, let whileStalled) = runtime.stall.handle(.downloadFailed(error)) else { return }
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
-            if runtime.stalled || runtime.retryAttempts > 0 { retryOrFail(runtime, error: error) }
+            if whileStalled || runtime.retryAttempts > 0 { retryOrFail(runtime, error: error) }
         case .failed(let error):
             if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
                 rebuildFailed(runtime, error: error, after: rebuild)
@@ -298,26 +281,9 @@ extension LoopState {
         // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
         runtime.captionPreferenceRequested = nil
         applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
-        if let held = runtime.heldFrame {
-            runtime.heldFrame = nil
-            // Paused in between: the viewer saw playback start now, not when the frame was prerolled.
-            let wallTime = runtime.heldFrameIsStale ? clockNow() : held.wallTime
-            runtime.heldFrameIsStale = false
-            emit(.framePresented(session, FramePresentation(cause: held.cause, wallTime: wallTime)))
-        }
+        if let frame = runtime.frames.handle(.playStarted(now: Date().timeIntervalSince1970)) { emit(.framePresented(session, frame)) }
         startTicker(runtime)
     }
-
-    private func presentStartingFrame(_ frame: FramePresentation, in runtime: SessionRuntime) {
-        if runtime.isPlaying {
-            emit(.framePresented(runtime.session, frame))
-        } else {
-            runtime.heldFrame = frame
-            runtime.heldFrameIsStale = false
-        }
-    }
-
-    private func clockNow() -> Double { Date().timeIntervalSince1970 }
 
     func stopPlaying(_ runtime: SessionRuntime) {
         runtime.isPlaying = false

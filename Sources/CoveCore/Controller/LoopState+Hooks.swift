@@ -30,7 +30,7 @@ extension LoopState {
 
     func seekFinished(_ runtime: SessionRuntime, succeeded: Bool) {
         let session = runtime.session
-        if !succeeded { runtime.awaitingSeekFrame = false }
+        if !succeeded { _ = runtime.frames.handle(.seekAbandoned) }
         if succeeded, let position = runtime.player?.position {
             if runtime.hasPlayed {
                 report(position: position, in: runtime)
@@ -42,8 +42,7 @@ extension LoopState {
             }
         }
         emit(.lifecycle(session, .likelyToKeepUp))
-        if runtime.stalled {
-            runtime.stalled = false
+        if runtime.stall.handle(.seekFinished) == .recovered {
             if runtime.playRequested {
                 emit(.lifecycle(session, .recovered))
                 runtime.player?.play()

@@ -69,31 +69,31 @@ extension LoopState {
     }
 
     func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
-        runtime.bufferingPercent = percent
         // Load and seek buffering are reported by their own BufferEmpty/LikelyToKeepUp pairs.
-        guard runtime.phase == .ready, runtime.seekInFlight == nil, runtime.hasPlayed else { return }
+        let counts = runtime.phase == .ready && runtime.seekInFlight == nil && runtime.hasPlayed
         let session = runtime.session
-        if percent == 0 && !runtime.stalled && runtime.playRequested {
-            beginStall(runtime)
-            if let failure = runtime.downloadFailure {
+        switch runtime.stall.handle(.buffering(percent, counts: counts, wanted: runtime.playRequested)) {
+        case .stalled(let failure):
+            reportStall(runtime)
+            if let failure {
                 retryOrFail(runtime, error: failure)
                 return
             }
             runtime.player?.pause()
-        } else if percent >= 100 && runtime.stalled {
-            runtime.stalled = false
+        case .recovered:
             emit(.lifecycle(session, .likelyToKeepUp))
             if runtime.playRequested {
                 emit(.lifecycle(session, .recovered))
                 runtime.player?.play()
                 if runtime.isPlaying { startTicker(runtime) }
             }
+        case .downloadFailed, nil:
+            break
         }
     }
 
     /// Normal playback ran out of data: report the stall and remember where it stopped.
-    private func beginStall(_ runtime: SessionRuntime) {
-        runtime.stalled = true
+    private func reportStall(_ runtime: SessionRuntime) {
         runtime.resumePosition = runtime.player?.position ?? runtime.resumePosition
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
@@ -148,8 +148,8 @@ extension LoopState {
             runtime.seekInFlight = nil
             complete(seek, succeeded: false)
         }
-        runtime.stalled = false
-        runtime.awaitingSeekFrame = false
+        _ = runtime.stall.handle(.reachedEnd)
+        _ = runtime.frames.handle(.seekAbandoned)
         let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime
         // The plugin finishes what the end completes (a post-roll) before the content's last progress.
         movePlayhead(runtime, to: end, ended: true)
@@ -199,10 +199,8 @@ extension LoopState {
         guard runtime.rebuilding == nil else { return }
         if scheduleRetry(runtime, error: error, kind: .playback) {
             runtime.rebuilding = .retry(.playback)
-            if !runtime.stalled && runtime.playRequested && runtime.hasPlayed {
-                // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
-                beginStall(runtime)
-            }
+            // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
+            if case .stalled = runtime.stall.handle(.pipelineDied(wanted: runtime.playRequested && runtime.hasPlayed)) { reportStall(runtime) }
             runtime.player?.pause()
             return
         }
@@ -230,11 +228,7 @@ extension LoopState {
         guard let url = runtime.playbackURL else { return }
         runtime.eventTask?.cancel()
         runtime.player?.close()
-        if let held = runtime.heldFrame {
-            // The dead pipeline's frame never played: the new pipeline's first frame stands in for it.
-            runtime.heldFrame = nil
-            if held.cause == .start { runtime.reportedFirstFrame = false }
-        }
+        _ = runtime.frames.handle(.pipelineReplaced)
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
         let configuration = engineConfiguration(url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
         let player: any EnginePlayer
@@ -248,9 +242,8 @@ extension LoopState {
         runtime.hooksPlayheadJumped = true
         runtime.phase = .loading
         runtime.engineRunning = false
-        runtime.downloadFailure = nil
+        _ = runtime.stall.handle(.pipelineReplaced)
         runtime.lastWatchedPosition = nil
-        runtime.bufferingPercent = nil
         listen(to: player, in: runtime)
         // The captions on screen when the old pipeline went stay on the new one's picture.
         if self.configuration.captionsOnPicture, !runtime.reportedCues.isEmpty { player.showCaptions(runtime.reportedCues) }
@@ -285,7 +278,6 @@ extension LoopState {
         runtime.rebuilding = nil
         runtime.phase = .ready
         runtime.reportedFailedToPlayToEnd = false
-        runtime.downloadFailure = nil
         runtime.automaticResumeAttempts = 0
         runtime.seekableRanges = info.seekableRanges
         let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
@@ -299,10 +291,9 @@ extension LoopState {
             runtime.playRequested = autoPlay
             emit(.lifecycle(session, .resumeComplete))
         }
-        runtime.awaitingResumeFrame = true
+        _ = runtime.frames.handle(.rebuiltPipelineLoaded)
         report(position: position, in: runtime)
-        if runtime.stalled {
-            runtime.stalled = false
+        if runtime.stall.handle(.rebuiltPipelineLoaded) == .recovered {
             emit(.lifecycle(session, .likelyToKeepUp))
             if runtime.playRequested { emit(.lifecycle(session, .recovered)) }
         }

@@ -191,7 +191,7 @@ extension LoopState {
                 bumper.paused = false
                 emit(.lifecycle(session, .bumperResume))
             }
-            if !bumper.stalled { startTicker(runtime) }
+            if !bumper.stall.isStalled { startTicker(runtime) }
         case .paused:
             bumper.engineRunning = false
             if !runtime.playRequested && !bumper.paused {
@@ -213,8 +213,7 @@ extension LoopState {
         case .downloadFailed(let error):
             // Like the content: buffered media may still play; fatal only once the bumper runs dry.
             logger.notice("bumper download failed", metadata: ["session": "\(session.id)", "error": "\(error)"])
-            if bumper.downloadFailure == nil { bumper.downloadFailure = error }
-            if bumper.stalled { finishBumper(in: runtime, failure: error) }
+            if case .downloadFailed(_, whileStalled: true) = bumper.stall.handle(.downloadFailed(error)) { finishBumper(in: runtime, failure: error) }
         default:
             break
         }
@@ -223,20 +222,18 @@ extension LoopState {
     /// A bumper that runs dry pauses until its buffer refills; if that takes longer than the stall
     /// timeout it is skipped, so a slow bumper can never hold the content back for long.
     private func handleBumperBuffering(_ percent: Int, bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
-        guard bumper.hasPlayed else { return }
-        if percent == 0 && !bumper.stalled {
-            if let failure = bumper.downloadFailure {
-                finishBumper(in: runtime, failure: failure)
-                return
-            }
-            bumper.stalled = true
+        switch bumper.stall.handle(.buffering(percent, counts: bumper.hasPlayed, wanted: true)) {
+        case .stalled(let failure?):
+            finishBumper(in: runtime, failure: failure)
+        case .stalled(nil):
             stopTicker(runtime)
             bumper.player.pause()
             arm(.bumperStall, in: runtime, after: configuration.bumperStallTimeout)
-        } else if percent >= 100 && bumper.stalled {
-            bumper.stalled = false
+        case .recovered:
             runtime.timers.cancel(.bumperStall)
             if runtime.playRequested { bumper.player.play() }
+        case .downloadFailed, nil:
+            break
         }
     }
 
@@ -348,7 +345,7 @@ extension LoopState {
         announceBufferTarget(runtime)
         if playRequested {
             runtime.playRequested = true
-            runtime.awaitingTransitionFrame = true
+            _ = runtime.frames.handle(.preloadTookOver)
             emit(.lifecycle(runtime.session, .playRequest))
         }
         emit(.lifecycle(runtime.session, .bufferEmpty))

@@ -50,10 +50,6 @@ final class SessionRuntime {
     /// Cue points at or before this were already reported before a resume; they do not fire again.
     var cueHighWater: MediaTime = .before
     var lastEmittedProgress: MediaTime?
-    /// The next presented frame is the first of a rebuilt pipeline.
-    var awaitingResumeFrame = false
-    /// The next presented frame is the first of a preloaded session that just took over.
-    var awaitingTransitionFrame = false
 
     enum Rebuild: Equatable {
         /// A seek outside the buffer, opened on a fresh pipeline at the lowest variant.
@@ -102,16 +98,8 @@ final class SessionRuntime {
     var engineRunning = false
     /// Before-cue points have been reported (first play happened).
     var hasPlayed = false
-    /// The first-frame timing of this session was reported.
-    var reportedFirstFrame = false
-    /// The start frame's wall time when the engine showed it before playback started (a display shows
-    /// its preroll frame at once): reported right after Play, keeping the lifecycle order, with the time
-    /// the viewer actually saw it.
-    var heldFrame: FramePresentation?
-    /// A pause came between the held frame and Play: stamp it when Play comes.
-    var heldFrameIsStale = false
-    /// A seek was issued after the first frame: the next presented frame is the seek's.
-    var awaitingSeekFrame = false
+    /// Which presented frames are reported, and as what (start, seek, resume, transition).
+    var frames = FrameTiming()
 
     /// Upper bound of the last cue-point/progress report: the `previous` of the next one.
     var lastReportedTime: MediaTime = .before
@@ -130,14 +118,10 @@ final class SessionRuntime {
     /// The start position the engine was asked to open at (a seek queued before preparation).
     var openingSeek: PendingSeek?
 
-    /// Normal playback ran out of data; the engine is paused until the buffer refills.
-    var stalled = false
-    /// The engine's latest buffering level (0–100), whatever the state.
-    var bufferingPercent: Int?
+    /// Whether normal playback ran dry, the buffering level and the downloads' first failure.
+    var stall = StallWatch()
     /// The stream ended while a seek was in flight; End follows the seek.
     var endedDuringSeek = false
-    /// Segment downloads failed; once the buffer runs dry playback cannot continue.
-    var downloadFailure: PlaybackError?
     var reportedFailedToPlayToEnd = false
 
     /// The session's timers (progress ticks, cue boundaries, retries, the bumper's stall deadline).
@@ -183,10 +167,9 @@ final class SessionRuntime {
         /// Reported BumperPause and not yet BumperResume.
         var paused = false
         var reportedFirstFrame = false
-        /// Ran out of data while playing; skipped if it does not recover within the stall timeout.
-        var stalled = false
-        /// A segment download failed; fatal once the bumper stalls.
-        var downloadFailure: PlaybackError?
+        /// Ran out of data while playing (skipped if it does not recover within the stall timeout), and
+        /// whether its downloads failed (fatal once it runs dry).
+        var stall = StallWatch()
 
         init(video: Video, player: any EnginePlayer) {
             self.video = video

@@ -126,7 +126,7 @@ actor LoopState {
         switch timer {
         case .progressTick:
             if let bumper = runtime.bumper {
-                if bumper.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
+                if bumper.playback.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
                 return
             }
             guard runtime.isPlaying, !runtime.stall.isStalled else { return }

@@ -170,12 +170,7 @@ extension LoopState {
         runtime.playRequested = false
         _ = runtime.frames.handle(.pauseRequested)
         if let bumper = runtime.bumper {
-            if !bumper.engineRunning && !bumper.paused {
-                // Not playing yet (loading or stalled): the engine will not report a pause, so report it here.
-                bumper.paused = true
-                stopTicker(runtime)
-                emit(.lifecycle(runtime.session, .bumperPause))
-            }
+            apply(bumper.playback.handle(.pauseRequested), in: runtime)
             bumper.player.pause()
             return
         }

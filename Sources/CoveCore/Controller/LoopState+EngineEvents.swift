@@ -78,7 +78,7 @@ extension LoopState {
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
-            if whileStalled || runtime.retryAttempts > 0 { retryOrFail(runtime, error: error) }
+            if whileStalled || runtime.retries.isInEpisode { retryOrFail(runtime, error: error) }
         case .failed(let error):
             if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
                 rebuildFailed(runtime, error: error, after: rebuild)

@@ -75,11 +75,8 @@ extension LoopState {
         }
         updateTextCues(runtime, at: position)
         watched(position, in: runtime)
-        if let reset = runtime.retryResetPosition, position >= reset {
-            // Playing well again: the failure episode is over.
-            runtime.retryResetPosition = nil
-            runtime.retryAttempts = 0
-        }
+        // Playing well again a while past the failure: the episode is over.
+        _ = runtime.retries.handle(.progressed(to: position))
         maybePreloadNext(after: runtime, at: position)
     }
 

@@ -185,25 +185,11 @@ extension LoopState {
         let session = runtime.session
         switch event {
         case .playing:
-            bumper.engineRunning = true
-            bumper.hasPlayed = true
-            if bumper.paused {
-                bumper.paused = false
-                emit(.lifecycle(session, .bumperResume))
-            }
-            if !bumper.stall.isStalled { startTicker(runtime) }
+            apply(bumper.playback.handle(.enginePlaying(stalled: bumper.stall.isStalled)), in: runtime)
         case .paused:
-            bumper.engineRunning = false
-            if !runtime.playRequested && !bumper.paused {
-                bumper.paused = true
-                stopTicker(runtime)
-                emit(.lifecycle(session, .bumperPause))
-            }
+            apply(bumper.playback.handle(.enginePaused(playRequested: runtime.playRequested)), in: runtime)
         case .firstFrame(let wallTime):
-            if !bumper.reportedFirstFrame {
-                bumper.reportedFirstFrame = true
-                emit(.framePresented(session, FramePresentation(cause: .bumper, wallTime: wallTime)))
-            }
+            apply(bumper.playback.handle(.framePresented(wallTime: wallTime)), in: runtime)
         case .buffering(let percent):
             handleBumperBuffering(percent, bumper: bumper, in: runtime)
         case .endOfStream:
@@ -219,10 +205,23 @@ extension LoopState {
         }
     }
 
+    /// Carries out what the bumper's playback state asked for.
+    func apply(_ effects: [BumperPlayback.Effect], in runtime: SessionRuntime) {
+        for effect in effects {
+            switch effect {
+            case .reportResume: emit(.lifecycle(runtime.session, .bumperResume))
+            case .reportPause: emit(.lifecycle(runtime.session, .bumperPause))
+            case .startProgress: startTicker(runtime)
+            case .stopProgress: stopTicker(runtime)
+            case .reportFrame(let frame): emit(.framePresented(runtime.session, frame))
+            }
+        }
+    }
+
     /// A bumper that runs dry pauses until its buffer refills; if that takes longer than the stall
     /// timeout it is skipped, so a slow bumper can never hold the content back for long.
     private func handleBumperBuffering(_ percent: Int, bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
-        switch bumper.stall.handle(.buffering(percent, counts: bumper.hasPlayed, wanted: true)) {
+        switch bumper.stall.handle(.buffering(percent, counts: bumper.playback.hasPlayed, wanted: true)) {
         case .stalled(let failure?):
             finishBumper(in: runtime, failure: failure)
         case .stalled(nil):

@@ -38,13 +38,10 @@ final class SessionRuntime {
     // Resilience.
     /// Why the current pipeline was rebuilt, until it loads (or fails to).
     var rebuilding: Rebuild?
-    /// Retries used in the current failure episode; reset once playback has run a while again.
-    var retryAttempts = 0
+    /// The failure episode's attempts and automatic-resume probes, and when the episode is over.
+    var retries = RetryBudget()
     /// Where playback stopped, for the rebuilt pipeline to start at.
     var resumePosition: MediaTime?
-    /// Once progress passes this, the failure episode is over and retries start again from 1.
-    var retryResetPosition: MediaTime?
-    var automaticResumeAttempts = 0
     /// Ready was reported once; a rebuilt pipeline never reports it again.
     var reportedReady = false
     /// Cue points at or before this were already reported before a resume; they do not fire again.
@@ -161,12 +158,8 @@ final class SessionRuntime {
         let video: Video
         let player: any EnginePlayer
         var eventTask: Task<Void, Never>?
-        var engineRunning = false
-        /// The bumper's engine reached playing at least once.
-        var hasPlayed = false
-        /// Reported BumperPause and not yet BumperResume.
-        var paused = false
-        var reportedFirstFrame = false
+        /// Its engine's state, its pause/resume reports and its first frame.
+        var playback = BumperPlayback()
         /// Ran out of data while playing (skipped if it does not recover within the stall timeout), and
         /// whether its downloads failed (fatal once it runs dry).
         var stall = StallWatch()

@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+
+/// Recovering from failures (`RetryBudget`, the `.retry` timer): scheduled rebuilds of the pipeline,
+/// rebuilds for seeks and `resumeVideo(at:autoPlay:)`, and automatic-resume probes after giving up.
+extension LoopState {
+    /// Schedules the next rebuild attempt for `error`; false when the policy says to give up.
+    func scheduleRetry(_ runtime: SessionRuntime, error: PlaybackError, kind: RetryAttempt.Kind) -> Bool {
+        guard case .retry(let attempt, let maximum, let delay) = runtime.retries.handle(.failed(error, policy: configuration.retryPolicy, random: configuration.random())) else {
+            return false
+        }
+        emit(.retry(runtime.session, RetryAttempt(kind: kind, attempt: attempt, maximumAttempts: maximum, delay: delay, error: error)))
+        logger.notice("retrying", metadata: ["session": "\(runtime.session.id)", "kind": "\(kind.rawValue)", "attempt": "\(attempt)", "delay": "\(delay)"])
+        arm(.retry, in: runtime, after: delay)
+        return true
+    }
+
+    func disarm(_ runtime: SessionRuntime) {
+        runtime.timers.cancel(.retry)
+    }
+
+    /// Playback cannot continue on this pipeline: retry when the policy allows, else give up.
+    func retryOrFail(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard runtime.rebuilding == nil else { return }
+        if scheduleRetry(runtime, error: error, kind: .playback) {
+            runtime.rebuilding = .retry(.playback)
+            // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
+            if case .stalled = runtime.stall.handle(.pipelineDied(wanted: runtime.playRequested && runtime.hasPlayed)) { reportStall(runtime) }
+            runtime.player?.pause()
+            return
+        }
+        failedToPlayToEnd(runtime, error: error)
+    }
+
+    func performScheduledRetry(_ runtime: SessionRuntime) {
+        switch runtime.rebuilding {
+        case .retry(.load):
+            rebuild(runtime, at: runtime.openingSeek?.target, playWhenReady: runtime.playRequested)
+        case .retry:
+            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
+        case .seek:
+            break
+        case .resume, nil:
+            // An automatic resume is due after FailedToPlayToEndTime.
+            guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
+            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.playRequested, automatic: true)
+        }
+    }
+
+    /// Replaces the session's pipeline with a fresh one loading at `position` (reset + seek: a bare seek
+    /// on a pipeline whose downloads died restarts them but jumps ahead, see the engine notes).
+    func rebuild(_ runtime: SessionRuntime, at position: MediaTime?, playWhenReady: Bool) {
+        guard let url = runtime.playbackURL else { return }
+        runtime.eventTask?.cancel()
+        runtime.player?.close()
+        _ = runtime.frames.handle(.pipelineReplaced)
+        let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
+        let configuration = engineConfiguration(url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
+        let player: any EnginePlayer
+        do {
+            player = try engine.makePlayer(configuration: configuration)
+        } catch {
+            handleRebuildFailure(runtime, error: error)
+            return
+        }
+        runtime.replacePlayer(player)
+        runtime.hooksPlayheadJumped = true
+        runtime.phase = .loading
+        runtime.engineRunning = false
+        _ = runtime.stall.handle(.pipelineReplaced)
+        runtime.lastWatchedPosition = nil
+        listen(to: player, in: runtime)
+        // The captions on screen when the old pipeline went stay on the new one's picture.
+        if self.configuration.captionsOnPicture, !runtime.reportedCues.isEmpty { player.showCaptions(runtime.reportedCues) }
+        player.load(playWhenReady: playWhenReady)
+    }
+
+    private func handleRebuildFailure(_ runtime: SessionRuntime, error: PlaybackError) {
+        if let rebuild = runtime.rebuilding, runtime.reportedReady {
+            rebuildFailed(runtime, error: error, after: rebuild)
+        } else {
+            runtime.rebuilding = nil
+            runtime.phase = .failed
+            emit(.lifecycle(runtime.session, .fail(error)))
+        }
+    }
+
+    /// A rebuilt pipeline is ready at the resume position: carry on without repeating Ready.
+    func rebuilt(_ runtime: SessionRuntime, info: EngineMediaInfo, after rebuild: SessionRuntime.Rebuild) {
+        let session = runtime.session
+        if rebuild == .seek {
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            runtime.seekableRanges = info.seekableRanges
+            if let request = runtime.seekInFlight {
+                runtime.seekInFlight = nil
+                complete(request, succeeded: true)
+            }
+            seekFinished(runtime, succeeded: true)
+            if runtime.playRequested && !runtime.isPlaying && runtime.engineRunning { startPlaying(runtime) }
+            return
+        }
+        runtime.rebuilding = nil
+        runtime.phase = .ready
+        runtime.reportedFailedToPlayToEnd = false
+        runtime.seekableRanges = info.seekableRanges
+        let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
+        // Retries start from 1 again once playback has run a few seconds past the failure.
+        _ = runtime.retries.handle(.loaded(at: position))
+        if info.duration != runtime.duration {
+            runtime.duration = info.duration
+            emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
+        }
+        if case .resume(let autoPlay, _) = rebuild {
+            runtime.playRequested = autoPlay
+            emit(.lifecycle(session, .resumeComplete))
+        }
+        _ = runtime.frames.handle(.rebuiltPipelineLoaded)
+        report(position: position, in: runtime)
+        if runtime.stall.handle(.rebuiltPipelineLoaded) == .recovered {
+            emit(.lifecycle(session, .likelyToKeepUp))
+            if runtime.playRequested { emit(.lifecycle(session, .recovered)) }
+        }
+        if runtime.playRequested {
+            if runtime.isPlaying { startTicker(runtime) } else if runtime.engineRunning { startPlaying(runtime) }
+        } else if runtime.isPlaying {
+            stopPlaying(runtime)
+        }
+    }
+
+    /// A rebuilt pipeline could not load either.
+    func rebuildFailed(_ runtime: SessionRuntime, error: PlaybackError, after rebuild: SessionRuntime.Rebuild) {
+        runtime.player?.close()
+        switch rebuild {
+        case .seek:
+            if let request = runtime.seekInFlight {
+                runtime.seekInFlight = nil
+                complete(request, succeeded: false)
+            }
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            retryOrFail(runtime, error: error)
+        case .retry(let kind):
+            if scheduleRetry(runtime, error: error, kind: kind) { return }
+            runtime.rebuilding = nil
+            runtime.phase = .ready
+            failedToPlayToEnd(runtime, error: error)
+        case .resume(_, let automatic):
+            runtime.rebuilding = nil
+            runtime.phase = .failed
+            emit(.lifecycle(runtime.session, .resumeFail(PlaybackError(error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url, httpStatus: error.httpStatus, cause: .playback(error)))))
+            if automatic { scheduleAutomaticResume(runtime, error: error) }
+        }
+    }
+
+    /// `resumeVideo(at:autoPlay:)`, from the app or from the automatic-resume policy.
+    func resume(at time: MediaTime, autoPlay: Bool, automatic: Bool) {
+        guard let runtime = current, runtime.playbackURL != nil else {
+            logger.warning("resumeVideo(at:autoPlay:) ignored: there is no session to resume")
+            return
+        }
+        if case .resume = runtime.rebuilding {
+            emit(.lifecycle(runtime.session, .error(PlaybackError(.invalidState, "resumeVideo(at:autoPlay:) is already running; wait for ResumeComplete or ResumeFail before calling it again"))))
+            return
+        }
+        guard runtime.bumper == nil else {
+            emit(.lifecycle(runtime.session, .error(PlaybackError(.invalidState, "resumeVideo(at:autoPlay:) is not possible while the bumper plays"))))
+            return
+        }
+        disarm(runtime)
+        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        runtime.queuedSeek = nil
+        runtime.seekInFlight = nil
+        runtime.openingSeek = nil
+        runtime.endedDuringSeek = false
+        runtime.cueHighWater = max(runtime.cueHighWater, runtime.lastReportedTime)
+        // The app passes a time it was shown (content time under SSAI); automatic resumes pass engine time.
+        let time = automatic || !time.isFinite ? time : (runtime.hooks?.engineTime(forReportedTime: time) ?? time)
+        runtime.resumePosition = time
+        runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
+        stopTicker(runtime)
+        emit(.lifecycle(runtime.session, .resumeBegin))
+        if !runtime.reportedReady {
+            // Never loaded: a resume is a fresh load at the time.
+            runtime.rebuilding = nil
+            runtime.playRequested = autoPlay
+        }
+        rebuild(runtime, at: time, playWhenReady: autoPlay)
+    }
+
+    /// After giving up, probe for the network's return when the policy asks for it.
+    func scheduleAutomaticResume(_ runtime: SessionRuntime, error: PlaybackError) {
+        guard case .probe(let attempt, let maximum, let interval) = runtime.retries.handle(.gaveUp(error, policy: configuration.retryPolicy)) else { return }
+        emit(.retry(runtime.session, RetryAttempt(kind: .automaticResume, attempt: attempt, maximumAttempts: maximum, delay: interval, error: error)))
+        arm(.retry, in: runtime, after: interval)
+    }
+}

@@ -145,7 +145,7 @@ extension LoopState {
             performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
         }
         if runtime.stall.isStalled { return }
-        if runtime.phase == .ready && runtime.hasPlayed && runtime.stall.bufferingPercent == 0 && runtime.seekInFlight == nil {
+        if runtime.phase == .ready && runtime.hasPlayed && runtime.stall.bufferingPercent == 0 && !runtime.seeks.isSeeking {
             // The buffer ran dry while paused (the engine will not report it again): this is a stall.
             handleBuffering(0, in: runtime)
             return
@@ -234,9 +234,7 @@ extension LoopState {
         }
         if runtime.phase == .loading {
             // The newest request wins, whether the older one was queued or given to the engine as its start.
-            for replaced in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(replaced, succeeded: false) }
-            runtime.openingSeek = nil
-            runtime.queuedSeek = request
+            track(.requestedWhileLoading(request), in: runtime)
             return
         }
         if runtime.phase == .ended { runtime.phase = .ready }
@@ -248,8 +246,7 @@ extension LoopState {
             seekByRebuilding(runtime, request)
             return
         }
-        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
-        runtime.seekInFlight = request
+        track(.sent(request), in: runtime)
         _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
@@ -279,8 +276,7 @@ extension LoopState {
     }
 
     private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
-        if let interrupted = runtime.seekInFlight { complete(interrupted, succeeded: false) }
-        runtime.seekInFlight = request
+        track(.sent(request), in: runtime)
         _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
@@ -291,6 +287,14 @@ extension LoopState {
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
         rebuild(runtime, at: request.target, playWhenReady: runtime.playRequested)
+    }
+
+    /// Feeds the session's seek tracker and delivers the answers it returns.
+    @discardableResult
+    func track(_ event: SeekTracker.Event, in runtime: SessionRuntime) -> SeekTracker.Effects {
+        let effects = runtime.seeks.handle(event)
+        for (seek, succeeded) in effects.answers { complete(seek, succeeded: succeeded) }
+        return effects
     }
 
     func complete(_ seek: PendingSeek, succeeded: Bool) {

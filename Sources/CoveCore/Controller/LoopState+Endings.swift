@@ -17,10 +17,7 @@ extension LoopState {
         runtime.eventTask = nil
         abandonBumper(in: runtime)
         stopTicker(runtime)
-        for seek in [runtime.seekInFlight, runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
-        runtime.seekInFlight = nil
-        runtime.queuedSeek = nil
-        runtime.openingSeek = nil
+        track(.abandoned, in: runtime)
         runtime.player?.pause()
         runtime.player?.close()
         emit(.lifecycle(runtime.session, .fail(error)))
@@ -33,10 +30,7 @@ extension LoopState {
         runtime.phase = .failed
         abandonBumper(in: runtime)
         stopTicker(runtime)
-        if let seek = runtime.seekInFlight {
-            runtime.seekInFlight = nil
-            complete(seek, succeeded: false)
-        }
+        track(.inFlightEnded(succeeded: false), in: runtime)
         let failure = error.code == .failedToPlayToEnd ? error : PlaybackError(.failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, cause: .playback(error))
         emit(.lifecycle(runtime.session, .failedToPlayToEndTime(failure)))
         logger.error("playback failed mid-stream", metadata: ["session": "\(runtime.session.id)", "error": "\(failure)"])
@@ -47,10 +41,7 @@ extension LoopState {
     func reachedEnd(_ runtime: SessionRuntime) {
         let session = runtime.session
         stopTicker(runtime)
-        if let seek = runtime.seekInFlight {
-            runtime.seekInFlight = nil
-            complete(seek, succeeded: false)
-        }
+        track(.inFlightEnded(succeeded: false), in: runtime)
         _ = runtime.stall.handle(.reachedEnd)
         _ = runtime.frames.handle(.seekAbandoned)
         let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime

@@ -32,10 +32,9 @@ extension LoopState {
             let presented = FrameTiming.Event.presented(wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
             if let frame = runtime.frames.handle(presented) { emit(.framePresented(session, frame)) }
         case .seekCompleted(let id, let succeeded):
-            guard let request = runtime.seekInFlight, request.id == id else { return }
-            runtime.seekInFlight = nil
+            // Not the seek in flight (an interrupted one, already answered): nothing finished.
+            guard !track(.engineCompleted(id: id, succeeded: succeeded), in: runtime).answers.isEmpty else { return }
             runtime.lowVariantSeekPending = false
-            complete(request, succeeded: succeeded)
             seekFinished(runtime, succeeded: succeeded)
         case .buffering(let percent):
             handleBuffering(percent, in: runtime)
@@ -88,9 +87,7 @@ extension LoopState {
             } else if runtime.phase == .loading {
                 runtime.phase = .failed
                 stopTicker(runtime)
-                for seek in [runtime.queuedSeek, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
-                runtime.queuedSeek = nil
-                runtime.openingSeek = nil
+                track(.loadFailed, in: runtime)
                 abandonBumper(in: runtime)
                 emit(.lifecycle(session, .fail(error)))
                 logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
@@ -107,12 +104,8 @@ extension LoopState {
             emit(.volumeChanged(session, volume))
         case .endOfStream:
             guard runtime.phase == .ready else { return }
-            if runtime.seekInFlight != nil {
-                // A seek to (or past) the end: finish the seek first, then end.
-                runtime.endedDuringSeek = true
-                return
-            }
-            reachedEnd(runtime)
+            // A seek to (or past) the end finishes first, then the end comes (`seekHandled`).
+            if track(.endOfStream, in: runtime).endReached { reachedEnd(runtime) }
         }
     }
 
@@ -135,15 +128,9 @@ extension LoopState {
         let codecs = determinedCodecs(runtime)
         if !codecs.isEmpty { emit(.codecsDetermined(session, codecs)) }
         emit(.lifecycle(session, .ready))
-        if let opening = runtime.openingSeek {
-            runtime.openingSeek = nil
-            complete(opening, succeeded: true)
-        }
+        let seeks = track(.ready, in: runtime)
         emit(.lifecycle(session, .likelyToKeepUp))
-        if let queued = runtime.queuedSeek {
-            runtime.queuedSeek = nil
-            performSeek(in: runtime, queued)
-        }
+        if let queued = seeks.perform { performSeek(in: runtime, queued) }
         if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
             startPlaying(runtime)
         }

@@ -49,10 +49,7 @@ extension LoopState {
             }
         }
         if runtime.isPlaying { startTicker(runtime) }
-        if runtime.endedDuringSeek {
-            runtime.endedDuringSeek = false
-            reachedEnd(runtime)
-        }
+        if track(.seekHandled, in: runtime).endReached { reachedEnd(runtime) }
     }
 
     /// Reports progress at `position`, with every cue point passed since the last report.

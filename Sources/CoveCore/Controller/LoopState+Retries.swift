@@ -35,7 +35,7 @@ extension LoopState {
     func performScheduledRetry(_ runtime: SessionRuntime) {
         switch runtime.rebuilding {
         case .retry(.load):
-            rebuild(runtime, at: runtime.openingSeek?.target, playWhenReady: runtime.playRequested)
+            rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.playRequested)
         case .retry:
             rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
         case .seek:
@@ -92,10 +92,7 @@ extension LoopState {
             runtime.rebuilding = nil
             runtime.phase = .ready
             runtime.seekableRanges = info.seekableRanges
-            if let request = runtime.seekInFlight {
-                runtime.seekInFlight = nil
-                complete(request, succeeded: true)
-            }
+            track(.inFlightEnded(succeeded: true), in: runtime)
             seekFinished(runtime, succeeded: true)
             if runtime.playRequested && !runtime.isPlaying && runtime.engineRunning { startPlaying(runtime) }
             return
@@ -133,10 +130,7 @@ extension LoopState {
         runtime.player?.close()
         switch rebuild {
         case .seek:
-            if let request = runtime.seekInFlight {
-                runtime.seekInFlight = nil
-                complete(request, succeeded: false)
-            }
+            track(.inFlightEnded(succeeded: false), in: runtime)
             runtime.rebuilding = nil
             runtime.phase = .ready
             retryOrFail(runtime, error: error)
@@ -168,11 +162,7 @@ extension LoopState {
             return
         }
         disarm(runtime)
-        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
-        runtime.queuedSeek = nil
-        runtime.seekInFlight = nil
-        runtime.openingSeek = nil
-        runtime.endedDuringSeek = false
+        track(.abandoned, in: runtime)
         runtime.cueHighWater = max(runtime.cueHighWater, runtime.lastReportedTime)
         // The app passes a time it was shown (content time under SSAI); automatic resumes pass engine time.
         let time = automatic || !time.isFinite ? time : (runtime.hooks?.engineTime(forReportedTime: time) ?? time)

@@ -96,7 +96,7 @@ extension LoopState {
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         runtime.hooks = plan.hooks
-        if plan.hooks == nil { runtime.openingSeek = prep.queuedSeek }
+        if plan.hooks == nil { track(.opened(at: prep.queuedSeek), in: runtime) }
         install(runtime)
         let sessionID = session.id
         listen(to: player, in: runtime)
@@ -315,7 +315,7 @@ extension LoopState {
         shared.currentSession.withLock { $0 = nil }
         runtime.timers.cancelAll()
         runtime.eventTask?.cancel()
-        for seek in [runtime.queuedSeek, runtime.seekInFlight, runtime.openingSeek].compactMap({ $0 }) { complete(seek, succeeded: false) }
+        track(.abandoned, in: runtime)
         if let bumper = runtime.bumper {
             closeBumper(bumper, in: runtime)
             emit(.lifecycle(runtime.session, .bumperExit(bumper.video)))

@@ -6,7 +6,7 @@ import Logging
 extension LoopState {
     func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
         // Load and seek buffering are reported by their own BufferEmpty/LikelyToKeepUp pairs.
-        let counts = runtime.phase == .ready && runtime.seekInFlight == nil && runtime.hasPlayed
+        let counts = runtime.phase == .ready && !runtime.seeks.isSeeking && runtime.hasPlayed
         let session = runtime.session
         switch runtime.stall.handle(.buffering(percent, counts: counts, wanted: runtime.playRequested)) {
         case .stalled(let failure):

@@ -108,17 +108,11 @@ final class SessionRuntime {
     /// What the stream selected on its own at first (its DEFAULT renditions).
     var defaultTrackIDs: Set<String>?
 
-    /// A seek requested before the media was ready; performed on `Ready`.
-    var queuedSeek: PendingSeek?
-    /// The seek the engine is executing, and its completion.
-    var seekInFlight: PendingSeek?
-    /// The start position the engine was asked to open at (a seek queued before preparation).
-    var openingSeek: PendingSeek?
+    /// Seeks asked before the media was ready, given as the start position, or in flight.
+    var seeks = SeekTracker()
 
     /// Whether normal playback ran dry, the buffering level and the downloads' first failure.
     var stall = StallWatch()
-    /// The stream ended while a seek was in flight; End follows the seek.
-    var endedDuringSeek = false
     var reportedFailedToPlayToEnd = false
 
     /// The session's timers (progress ticks, cue boundaries, retries, the bumper's stall deadline).

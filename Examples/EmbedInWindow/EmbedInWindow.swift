@@ -84,7 +84,7 @@ struct EmbedInWindow {
                     status = 1
                     break loop
                 }
-                if lifecycle.name == "End" { break loop }
+                if lifecycle.kind == .end { break loop }
             case .framePresented(_, let frame) where frame.cause == .start:
                 say("first frame")
             case .progress(_, let time):

@@ -11,7 +11,7 @@ import Synchronization
 /// ```swift
 /// let recorder = EventRecorder(controller)
 /// controller.setVideos([video])
-/// try await recorder.waitFor(lifecycle: "Ready")
+/// try await recorder.waitFor(.ready)
 /// #expect(recorder.lifecycleNames == ["PlayRequest", "PlaybackBufferEmpty", "Ready", …])
 /// ```
 public final class EventRecorder: Sendable {
@@ -61,17 +61,20 @@ public final class EventRecorder: Sendable {
 
     /// Lifecycle events that end a wait early (unless they are what is awaited): a session that failed
     /// will not produce the awaited event, so the test fails at once with the error instead of timing out.
-    public static let fatalLifecycle: Set<String> = ["Fail", "FailedToPlayToEndTime"]
+    public static let fatalLifecycle: Set<LifecycleEvent.Kind> = [.fail, .failedToPlayToEndTime]
+
+    /// The kinds of the lifecycle events recorded so far, in order.
+    public var lifecycleKinds: [LifecycleEvent.Kind] { events.compactMap { $0.lifecycleEvent?.kind } }
 
     /// The first event from `index` on that matches, waiting up to `timeout` for it. A `Fail` or
     /// `FailedToPlayToEndTime` that does not match throws immediately (pass `failOn: []` to wait through them).
     @discardableResult
-    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<String> = EventRecorder.fatalLifecycle, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
         // Failures already recorded when the wait starts belong to the past (an earlier session);
         // only new ones cut the wait short.
         let fatalFrom = max(index, count)
         let match: @Sendable (Int, PlaybackEvent) -> Bool = { at, event in
-            predicate(event) || (at >= fatalFrom && (event.lifecycleEvent.map { failOn.contains($0.name) } ?? false))
+            predicate(event) || (at >= fatalFrom && (event.lifecycleEvent.map { failOn.contains($0.kind) } ?? false))
         }
         let hit = try await waitForMatch(from: index, timeout: timeout, match)
         if !predicate(hit), let lifecycle = hit.lifecycleEvent {
@@ -123,10 +126,10 @@ public final class EventRecorder: Sendable {
         }
     }
 
-    /// Waits for a lifecycle event by its seed name ("Ready", "End", …).
+    /// Waits for a lifecycle event of `kind` (`.ready`, `.end`, `.custom("SSAIVMAPResponseReceived")`, …).
     @discardableResult
-    public func waitFor(lifecycle name: String, from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<String> = EventRecorder.fatalLifecycle) async throws -> PlaybackEvent {
-        try await waitFor(from: index, timeout: timeout, failOn: failOn.subtracting([name])) { $0.lifecycleEvent?.name == name }
+    public func waitFor(_ kind: LifecycleEvent.Kind, from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle) async throws -> PlaybackEvent {
+        try await waitFor(from: index, timeout: timeout, failOn: failOn.subtracting([kind])) { $0.lifecycleEvent?.kind == kind }
     }
 
     private static func summary(_ events: [PlaybackEvent]) -> String {

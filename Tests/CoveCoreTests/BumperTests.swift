@@ -35,12 +35,12 @@ struct BumperTests {
         controller.addSessionConsumer(consumer)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         let content = await engine.player(number: 1)
         let bumper = await engine.player(number: 2)
         #expect(content.configuration.url == Self.content.sources[0].url)
         #expect(bumper.configuration.url == Self.bumper.sources[0].url)
-        try await recorder.waitFor { $0.lifecycleEvent?.name == "Ready" }
+        try await recorder.waitFor { $0.lifecycleEvent?.kind == .ready }
         await controller.settle()
         #expect(bumper.calls == [.load(playWhenReady: true)])
         #expect(content.calls == [.load(playWhenReady: false)])
@@ -54,7 +54,7 @@ struct BumperTests {
         bumper.emit(.firstFrame(wallTime: 1))
         try await recorder.waitFor { if case .framePresented(_, let f) = $0 { f.cause == .bumper } else { false } }
         bumper.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(bumper.isClosed)
         #expect(content.calls.last == .play)
         let names = recorder.lifecycleNames
@@ -78,14 +78,14 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         #expect(await controller.seekAndWait(to: .seconds(5)) == false)
         let content = await engine.player(number: 1)
         let bumper = await engine.player(number: 2)
         #expect(!(content.calls + bumper.calls).contains { if case .seek = $0 { true } else { false } })
         #expect(logs.text.contains("seeking is not allowed while the bumper plays"))
         bumper.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "BumperExit")
+        try await recorder.waitFor(.bumperExit)
         #expect(await controller.seekAndWait(to: .seconds(5)))
         #expect(content.calls.contains { if case .seek(.seconds(5), _) = $0 { true } else { false } })
         controller.shutdown()
@@ -98,26 +98,26 @@ struct BumperTests {
         controller.delegate = delegate
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         let content = await engine.player(number: 1)
         let bumper = await engine.player(number: 2)
         controller.pause()
-        try await recorder.waitFor(lifecycle: "BumperPause")
+        try await recorder.waitFor(.bumperPause)
         controller.play()
-        try await recorder.waitFor(lifecycle: "BumperResume")
+        try await recorder.waitFor(.bumperResume)
         #expect(bumper.calls == [.load(playWhenReady: true), .pause, .play])
         #expect(content.calls == [.load(playWhenReady: false)], "the content stays paused under the bumper")
         // Paused at the bumper's end: the content stays paused until play().
         let beforeSecondPause = await recorder.cursor()
         controller.pause()
-        try await recorder.waitFor(lifecycle: "BumperPause", from: beforeSecondPause)
+        try await recorder.waitFor(.bumperPause, from: beforeSecondPause)
         let cursor = await recorder.cursor()
         bumper.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "BumperExit", from: cursor)
+        try await recorder.waitFor(.bumperExit, from: cursor)
         await controller.settle()
         #expect(!content.calls.contains(.play))
         controller.play()
-        try await recorder.waitFor(lifecycle: "Play", from: cursor)
+        try await recorder.waitFor(.play, from: cursor)
         await controller.settle()
         #expect(delegate.calls == ["enter bumper", "pause bumper", "resume bumper", "pause bumper", "exit bumper"])
         controller.shutdown()
@@ -129,15 +129,15 @@ struct BumperTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Self.content, Self.second])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         await engine.player(number: 2).emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let beforeEnd = await recorder.cursor()
         await engine.player(number: 1).emit(.endOfStream)
         try await recorder.waitFor(from: beforeEnd) { event in
             if case .sessionAdvanced(let session) = event { session.video.id == "b" } else { false }
         }
-        try await recorder.waitFor(lifecycle: "Play", from: beforeEnd)
+        try await recorder.waitFor(.play, from: beforeEnd)
         await controller.settle()
         #expect(engine.players.count == 3, "the second video plays without the bumper")
         #expect(recorder.lifecycleNames.filter { $0 == "BumperEnter" }.count == 1)
@@ -158,15 +158,15 @@ struct BumperTests {
         controller.addSessionConsumer(consumer)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         let bumper = await engine.player(number: 2)
         bumper.emit(.failed(PlaybackError(.httpStatus, "segment 3 answered 500", httpStatus: 500)))
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let names = recorder.lifecycleNames
         let failed = try #require(names.firstIndex(of: "BumperFailedToPlayToEndTime"))
         #expect(failed < names.firstIndex(of: "BumperExit")!)
         #expect(!names.contains("Fail") && !names.contains("FailedToPlayToEndTime"))
-        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
+        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.kind == .bumperFailedToPlayToEndTime }?.error)
         #expect(error.httpStatus == 500)
         #expect(error.severity == .recoverable, "the content plays anyway")
         await controller.settle()
@@ -180,10 +180,10 @@ struct BumperTests {
         controller.isAutoPlay = true
         let broken = Video(sources: [], properties: ["id": "bumper"])
         controller.setVideos([Self.content.update { $0.bumper = broken }])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(engine.players.count == 1)
         #expect(!recorder.lifecycleNames.contains("BumperEnter"))
-        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.name == "Error" }?.error)
+        let error = try #require(recorder.events.compactMap { $0.lifecycleEvent }.first { $0.kind == .error }?.error)
         #expect(error.message.contains("bumper"))
         controller.shutdown()
     }
@@ -193,9 +193,9 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         controller.currentSession?.terminate()
-        try await recorder.waitFor(lifecycle: "Terminate")
+        try await recorder.waitFor(.terminate)
         #expect(Array(recorder.lifecycleNames.suffix(2)) == ["BumperExit", "Terminate"])
         #expect(await engine.player(number: 1).isClosed)
         #expect(await engine.player(number: 2).isClosed)
@@ -207,14 +207,14 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content, Self.second])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         controller.advanceToNext()
         try await recorder.waitFor { if case .sessionAdvanced(let s) = $0 { s.video.id == "b" } else { false } }
         let names = recorder.names
         let exit = try #require(names.firstIndex(of: "BumperExit"))
         #expect(names[exit + 1] == "Terminate")
         // The app skipped it: the bumper does not follow to the next video.
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(recorder.lifecycleNames.filter { $0 == "BumperEnter" }.count == 1)
         controller.shutdown()
     }
@@ -226,13 +226,13 @@ struct BumperTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Self.content, Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         let content = await engine.player(number: 1)
         let bumper = await engine.player(number: 2)
         bumper.emit(.playing)
         content.emit(.failed(PlaybackError(.notFound, "master.m3u8 answered 404", httpStatus: 404)))
         try await recorder.waitFor(failOn: []) { if case .sessionAdvanced(let s) = $0 { s.video.id == "b" } else { false } }
-        try await recorder.waitFor(lifecycle: "BumperEnter", from: recorder.events.lastIndex { $0.name == "SessionAdvanced" } ?? 0, failOn: [])
+        try await recorder.waitFor(.bumperEnter, from: recorder.events.lastIndex { $0.name == "SessionAdvanced" } ?? 0, failOn: [])
         let names = recorder.lifecycleNames
         #expect(names.firstIndex(of: "BumperExit")! < names.firstIndex(of: "Fail")!, "\(names)")
         #expect(names.filter { $0 == "BumperEnter" }.count == 2, "the bumper plays before the next video instead")
@@ -247,7 +247,7 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         controller.playbackRate = 1.5
         controller.setPreferredPeakBitRate(800_000)
         await controller.settle()
@@ -263,13 +263,13 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         controller.pause()
-        try await recorder.waitFor(lifecycle: "BumperPause")
+        try await recorder.waitFor(.bumperPause)
         let bumper = await engine.player(number: 2)
         bumper.preroll()
         controller.play()
-        try await recorder.waitFor(lifecycle: "BumperResume")
+        try await recorder.waitFor(.bumperResume)
         #expect(Array(recorder.lifecycleNames.filter { $0.hasPrefix("Bumper") || $0.hasSuffix("Request") }) == ["PlayRequest", "BumperEnter", "PauseRequest", "BumperPause", "PlayRequest", "BumperResume"])
         controller.shutdown()
     }
@@ -279,9 +279,9 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         let bumper = await engine.player(number: 2)
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         await controller.settle()
         var known = bumper.calls.count
         bumper.emit(.buffering(percent: 0))
@@ -296,11 +296,11 @@ struct BumperTests {
         known = bumper.calls.count
         bumper.emit(.buffering(percent: 0))
         #expect(await bumper.nextCall(after: known) == .pause)
-        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "BumperExit" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.kind == .bumperExit }
         let names = recorder.lifecycleNames
         #expect(names.firstIndex(of: "BumperFailedToPlayToEndTime")! < names.firstIndex(of: "BumperExit")!)
-        try await recorder.waitFor(lifecycle: "Play")
-        let error = try #require(recorder.events.compactMap(\.lifecycleEvent).first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
+        try await recorder.waitFor(.play)
+        let error = try #require(recorder.events.compactMap(\.lifecycleEvent).first { $0.kind == .bumperFailedToPlayToEndTime }?.error)
         #expect(error.message.contains("stalled"))
         controller.shutdown()
     }
@@ -311,7 +311,7 @@ struct BumperTests {
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
         #expect(await controller.seekAndWait(to: .seconds(5)) == false)
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         #expect(await engine.player(number: 1).configuration.startPosition == nil)
         controller.shutdown()
     }
@@ -321,13 +321,13 @@ struct BumperTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.content])
-        try await recorder.waitFor(lifecycle: "BumperEnter")
+        try await recorder.waitFor(.bumperEnter)
         await controller.settle()
         let content = await engine.player(number: 1)
         let bumper = await engine.player(number: 2)
         #expect(content.calls.isEmpty, "two windows must not show at once")
         bumper.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(content.calls == [.load(playWhenReady: true)])
         controller.shutdown()
     }

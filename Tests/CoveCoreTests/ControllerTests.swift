@@ -28,7 +28,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(recorder.names == [
             "SessionAdvanced", "ForwardBuffer", "PlayRequest", "PlaybackBufferEmpty", "AudioTrack",
             "DurationChanged", "SeekableRanges", "MediaType", "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play",
@@ -54,7 +54,7 @@ struct ControllerTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Self.hls])
-            try await recorder.waitFor(lifecycle: "Ready")
+            try await recorder.waitFor(.ready)
             let player = await engine.player(number: engine.players.count)
             player.emit(.firstFrame(wallTime: 100))
             // Engine events are handled in order: once this one is seen, the frame is held.
@@ -93,7 +93,7 @@ struct ControllerTests {
             )
             let recorder = EventRecorder(controller)
             controller.setVideos([Self.hls])
-            try await recorder.waitFor(lifecycle: "Ready")
+            try await recorder.waitFor(.ready)
             await controller.settle()
             return (controller, recorder, try #require(controller.currentSession))
         }
@@ -147,15 +147,15 @@ struct ControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "PlaybackLikelyToKeepUp")
+        try await recorder.waitFor(.likelyToKeepUp)
         #expect(!recorder.lifecycleNames.contains("Play"))
         let player = await engine.player(number: 1)
         #expect(player.calls == [.load(playWhenReady: false)])
         controller.play()
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         #expect(Array(recorder.lifecycleNames.suffix(2)) == ["PlayRequest", "Play"])
         controller.pause()
-        try await recorder.waitFor(lifecycle: "Pause")
+        try await recorder.waitFor(.pause)
         #expect(Array(recorder.lifecycleNames.suffix(2)) == ["PauseRequest", "Pause"])
     }
 
@@ -174,12 +174,12 @@ struct ControllerTests {
         controller.addSessionConsumer(early)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         // A consumer added mid-session immediately gets the current session, then only later events.
         let late = RecordingConsumer()
         controller.addSessionConsumer(late)
         controller.pause()
-        try await recorder.waitFor(lifecycle: "Pause")
+        try await recorder.waitFor(.pause)
         await drain(controller)
         #expect(delegate.lifecycle == recorder.lifecycleNames)
         #expect(early.lifecycle == recorder.lifecycleNames)
@@ -189,7 +189,7 @@ struct ControllerTests {
         #expect(delegate.durations == [.seconds(20)])
         controller.removeSessionConsumer(late)
         controller.play()
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         await drain(controller)
         #expect(late.lifecycle == ["PauseRequest", "Pause"])
         #expect(early.lifecycle.suffix(2) == ["PlayRequest", "Play"])
@@ -208,7 +208,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         // First play reports the pre-roll cue points before Play.
         let first = try #require(recorder.events.compactMap(cuePassage).first)
         #expect(first.previousTime == .before && first.currentTime == .zero)
@@ -227,7 +227,7 @@ struct ControllerTests {
         #expect(recorder.events.compactMap(cuePassage).count == 2)
         // The end reports what is left, up to the post-roll sentinel, before End.
         player.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "End")
+        try await recorder.waitFor(.end)
         let last = try #require(recorder.events.compactMap(cuePassage).last)
         #expect(last.previousTime == .seconds(3) && last.currentTime == .after)
         #expect(last.cuePoints.map(\.position) == [.seconds(7), .after])
@@ -240,7 +240,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let landed = await controller.seekAndWait(to: .seconds(15))
         #expect(landed)
         let passage = try #require(recorder.events.compactMap(cuePassage).last)
@@ -264,10 +264,10 @@ struct ControllerTests {
         controller.seek(to: .seconds(4)) { ok in outcomes.withLock { $0["first"] = ok } }
         let player = await engine.player(number: 1)
         controller.seek(to: .seconds(8)) { ok in outcomes.withLock { $0["second"] = ok } }
-        try await recorder.waitFor(lifecycle: "PlaybackBufferEmpty")
+        try await recorder.waitFor(.bufferEmpty)
         player.emit(.tracksChanged(engine.behavior.tracks))
         player.preroll()
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         await drain(controller)
         #expect(outcomes.withLock { $0 } == ["first": false, "second": true])
         #expect(player.calls.contains(.seek(.seconds(8), id: 2)))
@@ -279,7 +279,7 @@ struct ControllerTests {
         let landed = Mutex<Bool?>(nil)
         controller.setVideos([Self.hls])
         controller.seek(to: .seconds(6)) { ok in landed.withLock { $0 = ok } }
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         await drain(controller)
         let player = await engine.player(number: 1)
         #expect(player.configuration.startPosition == .seconds(6))
@@ -292,7 +292,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let outcomes = Mutex<[Int: Bool]>([:])
         controller.seek(to: .seconds(3)) { ok in outcomes.withLock { $0[3] = ok } }
         controller.seek(to: .seconds(9)) { ok in outcomes.withLock { $0[9] = ok } }
@@ -310,7 +310,7 @@ struct ControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         let completions = Mutex(0)
         for i in 0..<20 {
             controller.play()
@@ -338,10 +338,10 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let first = try #require(controller.currentSession)
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         let second = try #require(controller.currentSession)
         #expect(first.id != second.id)
         #expect(first.isTerminated)
@@ -360,9 +360,9 @@ struct ControllerTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Self.hls, Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         await engine.player(number: 1).emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         await engine.player(number: 2).emit(.endOfStream)
         try await recorder.waitFor { if case .playlistCompleted = $0 { true } else { false } }
         await drain(controller)
@@ -377,16 +377,16 @@ struct ControllerTests {
         controller.delegate = delegate
         controller.isAutoPlay = true
         controller.setVideos([Self.hls, Self.hls3])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         controller.insertVideo(Self.hls2, afterVideoAt: 0)
         controller.insertVideo(Self.hls2, afterVideoAt: 7)
         controller.insertVideo(Video(sources: []), afterVideoAt: 0)
         try await recorder.waitFor { if case .videoInsertionFailed = $0 { recorder.events.filter { if case .videoInsertionFailed = $0 { true } else { false } }.count == 2 } else { false } }
         controller.advanceToNext()
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         #expect(controller.currentSession?.video.id == "b")
         controller.advanceToNext()
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         #expect(controller.currentSession?.video.id == "c")
         controller.advanceToNext()
         await drain(controller)
@@ -422,7 +422,7 @@ struct ControllerTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Video(sources: []), Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", failOn: [])
+        try await recorder.waitFor(.play, failOn: [])
         #expect(controller.currentSession?.video.id == "b")
         #expect(!recorder.names.contains("NoPlayableVideosFound"))
     }
@@ -447,7 +447,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        let failed = try await recorder.waitFor(lifecycle: "Fail")
+        let failed = try await recorder.waitFor(.fail)
         #expect(failed.lifecycleEvent?.error?.httpStatus == 404)
         await drain(controller)
         // The source was playable; the network failed. That is Fail, not "no playable videos".
@@ -455,11 +455,11 @@ struct ControllerTests {
 
         engine.behavior.loadFailure = nil
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         let player = await engine.player(number: 2)
         player.emit(.failed(PlaybackError(.corruptMedia, "decoder error")))
         player.emit(.failed(PlaybackError(.corruptMedia, "decoder error again")))
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        try await recorder.waitFor(.failedToPlayToEndTime)
         await drain(controller)
         #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
         #expect(recorder.events.compactMap { $0.lifecycleEvent?.error }.last?.code == .failedToPlayToEnd)
@@ -470,16 +470,16 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         let mark = await recorder.cursor()
         player.emit(.buffering(percent: 0))
-        try await recorder.waitFor(lifecycle: "PlaybackStalled")
+        try await recorder.waitFor(.stalled)
         await controller.settle()
         #expect(player.calls.last == .pause)
         player.emit(.buffering(percent: 50))
         player.emit(.buffering(percent: 100))
-        try await recorder.waitFor(lifecycle: "PlaybackRecovered")
+        try await recorder.waitFor(.recovered)
         await controller.settle()
         #expect(Array(recorder.lifecycleNames.suffix(4)) == ["PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered"])
         #expect(player.calls.last == .play)
@@ -491,17 +491,17 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         controller.pause()
-        try await recorder.waitFor(lifecycle: "Pause")
+        try await recorder.waitFor(.pause)
         let player = await engine.player(number: 1)
         player.emit(.buffering(percent: 0))
         await controller.settle()
         #expect(!recorder.lifecycleNames.contains("PlaybackStalled"))
         controller.play()
-        try await recorder.waitFor(lifecycle: "PlaybackStalled")
+        try await recorder.waitFor(.stalled)
         player.emit(.buffering(percent: 100))
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         #expect(Array(recorder.lifecycleNames.suffix(6)) == ["PlayRequest", "PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered", "Play"])
     }
 
@@ -511,7 +511,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         let landed = Mutex<Bool?>(nil)
         controller.seek(to: .seconds(20)) { ok in landed.withLock { $0 = ok } }
@@ -521,7 +521,7 @@ struct ControllerTests {
         #expect(!recorder.lifecycleNames.contains("End"))
         player.setPosition(.seconds(20))
         player.emit(.seekCompleted(id: 1, succeeded: true))
-        try await recorder.waitFor(lifecycle: "End")
+        try await recorder.waitFor(.end)
         await controller.settle()
         #expect(landed.withLock { $0 } == true)
     }
@@ -532,7 +532,7 @@ struct ControllerTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Self.hls, Video(sources: [])])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         await engine.player(number: 1).emit(.endOfStream)
         try await recorder.waitFor(failOn: []) { if case .playlistCompleted = $0 { true } else { false } }
         #expect(recorder.lifecycleNames.suffix(2) == ["Terminate", "Fail"])
@@ -546,7 +546,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         player.setSeekableRanges([TimeRange(start: .seconds(0.5), end: .seconds(30.5))])
         await clock.advance(by: .milliseconds(500))
@@ -565,13 +565,13 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped")))
-        try await recorder.waitFor(lifecycle: "Error")
+        try await recorder.waitFor(.error)
         #expect(!recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
         player.emit(.buffering(percent: 0))
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        try await recorder.waitFor(.failedToPlayToEndTime)
         await drain(controller)
         #expect(Array(recorder.lifecycleNames.suffix(3)) == ["PlaybackBufferEmpty", "PlaybackStalled", "FailedToPlayToEndTime"])
     }
@@ -585,14 +585,14 @@ struct ControllerTests {
         controller.setPreferredPeakBitRate(800_000)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let first = await engine.player(number: 1)
         #expect(first.configuration.rate == 2)
         #expect(first.configuration.maxBitrate == 800_000)
         controller.setPreferredPeakBitRate(0)
         controller.playbackRate = 0
         controller.setVideos([Self.hls2])
-        try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+        try await recorder.waitFor(.play, from: await recorder.cursor())
         let second = await engine.player(number: 2)
         #expect(second.configuration.maxBitrate == nil)
         #expect(second.configuration.rate == 1)
@@ -608,10 +608,10 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let session = try #require(controller.currentSession)
         session.terminate()
-        try await recorder.waitFor(lifecycle: "Terminate")
+        try await recorder.waitFor(.terminate)
         #expect(session.isTerminated)
         #expect(controller.currentSession == nil)
         #expect(await engine.player(number: 1).isClosed)
@@ -623,7 +623,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let session = try #require(controller.currentSession)
         #expect(session.audioTrackGroup.tracks.map(\.id) == ["audio-0", "audio-fr"])
         #expect(session.selectedAudioTrack?.id == "audio-0")
@@ -645,7 +645,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let session = try #require(controller.currentSession)
         let french = try #require(session.audioTrackGroup.track(preferring: ["fr"]))
         let captions = try #require(session.textTrackGroup.tracks.first { $0.id == "text-fr" })
@@ -666,7 +666,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.setVideos([Self.hls])
         controller.isAutoPlay = true
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         controller.seek(to: .seconds(5))
         controller.playbackRate = 2
@@ -687,7 +687,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         let session = try #require(controller.currentSession)
         #expect((session.providerExtension as? TaggingProvider.Extension)?.tag == "wrapped a")
         #expect(await engine.player(number: 1).configuration.url.absoluteString == "https://media.example/a/master.m3u8?wrapped=1")
@@ -698,7 +698,7 @@ struct ControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Self.hls])
-        let event = try await recorder.waitFor(lifecycle: "Fail")
+        let event = try await recorder.waitFor(.fail)
         #expect(event.lifecycleEvent?.error?.code == .engineFailure)
         #expect(controller.currentSession?.source == Self.hls.sources.first)
     }
@@ -709,7 +709,7 @@ struct ControllerTests {
         let stream = controller.events
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         controller.shutdown()
         var names: [String] = []
         for await event in stream { names.append(event.name) }
@@ -725,7 +725,7 @@ struct ControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         controller.shutdown()
         // Queued behind the shutdown: answered, never left waiting.
         await controller.settle()

@@ -26,7 +26,7 @@ struct OutputControlTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.volume == .full)
         controller.volume = 0.25
@@ -53,7 +53,7 @@ struct OutputControlTests {
         controller.isAutoPlay = true
         controller.volume = 0.5
         controller.setVideos([Self.hls])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.volume == AudioVolume(level: 0.5, isMuted: false))
         let session = try #require(controller.currentSession)
@@ -78,7 +78,7 @@ struct OutputControlTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Self.hls])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let player = await engine.player(number: engine.players.count)
             #expect(player.configuration.captionsOnPicture == onPicture)
             player.emit(.tracksChanged([EngineTrack(id: "v", kind: .video), EngineTrack(id: "t", kind: .text, language: "en")]))

@@ -29,7 +29,7 @@ struct ResilienceTests {
     func playThenLoseTheNetwork(_ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil) async throws -> ScriptedPlayer {
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         player.setPosition(position)
         try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == position } else { false } }
@@ -50,7 +50,7 @@ struct ResilienceTests {
         let rebuilt = await engine.player(number: 2)
         #expect(rebuilt.configuration.startPosition == .seconds(6))
         #expect(rebuilt.configuration.forwardBufferDuration == BufferOptimizer.default.minimum, "the optimizer's target carries over")
-        try await recorder.waitFor(lifecycle: "PlaybackRecovered")
+        try await recorder.waitFor(.recovered)
         await controller.settle()
         // One stall, one recovery; nothing the app saw before repeats.
         #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
@@ -66,7 +66,7 @@ struct ResilienceTests {
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3))
         // Every rebuilt pipeline fails to load too.
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "refused")
-        try await clock.advance(by: .milliseconds(500), until: recorder) { $0.lifecycleEvent?.name == "FailedToPlayToEndTime" }
+        try await clock.advance(by: .milliseconds(500), until: recorder) { $0.lifecycleEvent?.kind == .failedToPlayToEndTime }
         await controller.settle()
         let attempts = recorder.events.compactMap { if case .retry(_, let r) = $0 { r } else { nil } }
         #expect(attempts.map(\.attempt) == [1, 2])
@@ -80,7 +80,7 @@ struct ResilienceTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(3), status: 403)
-        let failure = try #require(try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime").lifecycleEvent?.error)
+        let failure = try #require(try await recorder.waitFor(.failedToPlayToEndTime).lifecycleEvent?.error)
         await controller.settle()
         #expect(!recorder.names.contains("Retry"))
         // Fatal, and caused by the download failure the engine reported (a chain of errors, not text).
@@ -95,11 +95,11 @@ struct ResilienceTests {
         let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        try await recorder.waitFor(.failedToPlayToEndTime)
         let mark = await recorder.cursor()
         controller.resumeVideo(at: .seconds(2), autoPlay: true)
         controller.resumeVideo(at: .seconds(2), autoPlay: true)
-        try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark)
+        try await recorder.waitFor(.resumeComplete, from: mark)
         let rebuilt = await engine.player(number: 2)
         #expect(rebuilt.configuration.startPosition == .seconds(2))
         rebuilt.setPosition(.seconds(4.5))
@@ -120,15 +120,15 @@ struct ResilienceTests {
         let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        try await recorder.waitFor(.failedToPlayToEndTime)
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
         controller.resumeVideo(at: .seconds(5), autoPlay: true)
-        let fail = try #require(try await recorder.waitFor(lifecycle: "ResumeFail").lifecycleEvent?.error)
+        let fail = try #require(try await recorder.waitFor(.resumeFail).lifecycleEvent?.error)
         #expect(fail.message.contains("resumeVideo(at:autoPlay:) again"))
         #expect(fail.severity == .fatal && fail.cause == .playback(PlaybackError(.networkUnreachable, "still down")))
         engine.behavior.loadFailure = nil
         controller.resumeVideo(at: .seconds(5), autoPlay: true)
-        try await recorder.waitFor(lifecycle: "ResumeComplete")
+        try await recorder.waitFor(.resumeComplete)
         #expect(engine.players.count == 3)
     }
 
@@ -137,11 +137,11 @@ struct ResilienceTests {
         let controller = makeController(retry: policy)
         let recorder = EventRecorder(controller)
         _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
-        try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime")
+        try await recorder.waitFor(.failedToPlayToEndTime)
         engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
-        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeFail" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.kind == .resumeFail }
         engine.behavior.loadFailure = nil
-        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.name == "ResumeComplete" }
+        try await clock.advance(by: .seconds(1), until: recorder) { $0.lifecycleEvent?.kind == .resumeComplete }
         let automatic = recorder.events.compactMap { if case .retry(_, let r) = $0, r.kind == .automaticResume { r } else { nil } }
         #expect(automatic.map(\.attempt) == [1, 2])
     }
@@ -152,7 +152,7 @@ struct ResilienceTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.forwardBufferDuration == .seconds(2))
         // Half a second of buffer per second watched (counted from the first position, 1 s): 3 s after
@@ -181,7 +181,7 @@ struct ResilienceTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.forwardBufferDuration == nil)
         #expect(!recorder.names.contains("ForwardBuffer"))
@@ -192,7 +192,7 @@ struct ResilienceTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         let ladder = [
             Variant(bandwidth: 500_000, width: 426, height: 240, url: "v0"), Variant(bandwidth: 1_300_000, width: 854, height: 480, url: "v1"),
@@ -228,7 +228,7 @@ struct ResilienceTests {
         controller.isAutoPlay = true
         controller.isAutoAdvance = true
         controller.setVideos([Self.video, Self.second])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let first = await engine.player(number: 1)
         first.setPosition(.seconds(9))
         try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(9) } else { false } }
@@ -243,7 +243,7 @@ struct ResilienceTests {
         #expect(recorder.events.filter { $0.name == "SessionAdvanced" }.count == 1, "the preloaded session is not announced early")
         let mark = await recorder.cursor()
         first.emit(.endOfStream)
-        try await recorder.waitFor(lifecycle: "Play", from: mark)
+        try await recorder.waitFor(.play, from: mark)
         #expect(next.calls.prefix(2) == [.load(playWhenReady: false), .play])
         #expect(engine.players.count == 2, "the second video was not built again")
         let names = recorder.events.dropFirst(mark).map(\.name)

@@ -129,7 +129,7 @@ struct ThumbnailCoreTests {
     @Test func aFailingTrackIsReportedOnceWhileScrubbing() async throws {
         let source = ScriptedThumbnails(failure: ThumbnailError(.trackLoadFailed, "The thumbnail track answered HTTP 404", url: "https://cdn.example/t.vtt", httpStatus: 404))
         let (controller, recorder, session) = try await start(source)
-        let event = try await recorder.waitFor { $0.lifecycleEvent?.name == "ThumbnailAssetFailedToLoad" }
+        let event = try await recorder.waitFor { $0.lifecycleEvent?.kind == .thumbnailAssetFailedToLoad }
         #expect(event.session === session)
         #expect(await session.thumbnail(at: .seconds(1)) == nil)
         #expect(await controller.thumbnail(at: .seconds(2)) == nil)
@@ -144,7 +144,7 @@ struct ThumbnailCoreTests {
         #expect(await session.thumbnail(at: .seconds(1))?.rect == ThumbnailRect(x: 0, y: 0, width: 16, height: 9))
         let error = await #expect(throws: ThumbnailError.self) { try await session.thumbnailImage(at: .seconds(1)) }
         #expect(error?.kind == .imageLoadFailed)
-        let event = try await recorder.waitFor { $0.lifecycleEvent?.name == "ThumbnailAssetFailedToLoad" }
+        let event = try await recorder.waitFor { $0.lifecycleEvent?.kind == .thumbnailAssetFailedToLoad }
         guard case .lifecycle(_, .thumbnailAssetFailedToLoad(let reported)) = event else { Issue.record("\(event)"); return }
         #expect(reported == error)
         controller.shutdown()

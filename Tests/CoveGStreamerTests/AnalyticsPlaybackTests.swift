@@ -47,9 +47,9 @@ extension RealEngineTests {
             controller.seek(to: .seconds(10))
             try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(12.5) } else { false } }
             controller.pause()
-            try await recorder.waitFor(lifecycle: "Pause", from: recorder.count)
+            try await recorder.waitFor(.pause, from: recorder.count)
             controller.play()
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(30))
+            try await recorder.waitFor(.end, timeout: .seconds(30))
             controller.shutdown()
             await analytics.finish()
             analytics.stop()

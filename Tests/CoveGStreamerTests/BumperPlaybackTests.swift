@@ -72,7 +72,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([found.value])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
             let session = recorder.events.lazy.compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first
             #expect(session?.source?.keySystems.isEmpty == true, "the clear source")
@@ -95,12 +95,12 @@ extension RealEngineTests {
             try await recorder.waitFor(timeout: .seconds(20)) { if case .lifecycle(_, .bumperProgress(let t)) = $0 { t > .seconds(0.3) } else { false } }
             #expect(await controller.seekAndWait(to: .seconds(10)) == false)
             controller.pause()
-            try await recorder.waitFor(lifecycle: "BumperPause")
+            try await recorder.waitFor(.bumperPause)
             let pausedAt = await recorder.cursor()
             controller.play()
-            try await recorder.waitFor(lifecycle: "BumperResume", from: pausedAt)
-            let exit = try await recorder.waitFor(lifecycle: "BumperExit", timeout: .seconds(20))
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            try await recorder.waitFor(.bumperResume, from: pausedAt)
+            let exit = try await recorder.waitFor(.bumperExit, timeout: .seconds(20))
+            try await recorder.waitFor(.play, timeout: .seconds(20))
             // The content starts at its own beginning, not where the bumper left off.
             let exitIndex = recorder.events.firstIndex { $0.name == exit.name } ?? 0
             let firstContent = try await recorder.waitFor(from: exitIndex) { if case .progress = $0 { true } else { false } }
@@ -129,12 +129,12 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([found.value])
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await recorder.waitFor(.end, timeout: .seconds(60))
             let names = recorder.lifecycleNames
             let failed = try #require(names.firstIndex(of: "BumperFailedToPlayToEndTime"))
             #expect(failed < names.firstIndex(of: "BumperExit")!)
             #expect(names.firstIndex(of: "BumperExit")! < names.firstIndex(of: "Play")!)
-            let error = try #require(recorder.events.compactMap(\.lifecycleEvent).first { $0.name == "BumperFailedToPlayToEndTime" }?.error)
+            let error = try #require(recorder.events.compactMap(\.lifecycleEvent).first { $0.kind == .bumperFailedToPlayToEndTime }?.error)
             #expect(error.httpStatus == 503)
             #expect(!names.contains("Fail"))
             controller.shutdown()

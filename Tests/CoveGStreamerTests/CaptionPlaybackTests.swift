@@ -79,7 +79,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.subtitles, ["text_tracks": .array(tracks)])])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let session = try #require(controller.currentSession)
             #expect(Set(session.textTrackGroup.tracks.compactMap(\.language)) == ["en", "de", "fr"], "\(session.textTrackGroup.tracks)")
             let english: MediaTrack = try #require(session.textTrackGroup.track(preferring: ["en"]))
@@ -117,10 +117,10 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.subtitles)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             #expect(await controller.seekAndWait(to: .seconds(17), tolerance: .zero))
             let seekDone = ContinuousClock.now
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(10))
+            try await recorder.waitFor(.end, timeout: .seconds(10))
             let waited = ContinuousClock.now - seekDone
             controller.shutdown()
             #expect(recorder.progress.allSatisfy { $0 <= .seconds(20.05) }, "\(recorder.progress.suffix(5))")

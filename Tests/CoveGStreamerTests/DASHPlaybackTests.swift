@@ -47,7 +47,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.setVideos([d.video(asset)])
             defer { controller.shutdown() }
-            try await d.h.diagnosingFailure(server: d.server) { try await recorder.waitFor(lifecycle: "End") }
+            try await d.h.diagnosingFailure(server: d.server) { try await recorder.waitFor(.end) }
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             let elements = GStreamerEngine.elementsCreated
@@ -103,7 +103,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([d.video(asset)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             #expect(await controller.seekAndWait(to: .seconds(15)))
             let mark = await recorder.cursor()
             try await recorder.waitFor(from: mark) { if case .progress(_, let t) = $0 { t >= .seconds(16) } else { false } }
@@ -132,7 +132,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: d.server.url("number/widevine.mpd"), properties: [:])])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            let failure = try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
             #expect(error.code == .drmUnsupported, "\(error)")
@@ -163,7 +163,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: d.server.url(name), properties: [:])])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(15))
+            try await recorder.waitFor(.play, timeout: .seconds(15))
             #expect(recorder.videoType == .live || recorder.videoType == .liveDVR, "\(String(describing: recorder.videoType))")
             let firstProgress = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
             if case .progress(_, let first) = firstProgress {
@@ -241,7 +241,7 @@ extension RealEngineTests {
             try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(12) } else { false } }
             #expect(!recorder.lifecycleNames.contains("PlaybackStalled"), "crossing the period boundary")
             #expect(await controller.seekAndWait(to: .seconds(16)))
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(15))
+            try await recorder.waitFor(.end, timeout: .seconds(15))
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
@@ -264,7 +264,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: d.server.url(String(path.dropFirst())), properties: [:])])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(15))
+            try await recorder.waitFor(.play, timeout: .seconds(15))
             #expect(recorder.videoType == .live || recorder.videoType == .liveDVR)
             // Segment 7 ends at 14 s: it exists only in an MPD published at least 6 s after the start.
             try await recorder.waitFor(timeout: .seconds(20)) { _ in
@@ -330,12 +330,12 @@ extension RealEngineTests {
             slow.isAutoPlay = true
             slow.setVideos([d.video(.number)])
             try await d.h.diagnosingFailure(server: d.server) {
-                try await slowRecorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+                try await slowRecorder.waitFor(.play, timeout: .seconds(20))
                 // The video (440 kbit/s) cannot keep up; the audio (64 kbit/s) can: the picture would freeze while
                 // the sound plays on, so playback stalls instead.
-                try await slowRecorder.waitFor(lifecycle: "PlaybackStalled", timeout: .seconds(20))
+                try await slowRecorder.waitFor(.stalled, timeout: .seconds(20))
                 d.server.setBandwidth(bitsPerSecond: nil)
-                try await slowRecorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+                try await slowRecorder.waitFor(.recovered, timeout: .seconds(20))
             }
             slow.shutdown()
             #expect(slowRecorder.errors.isEmpty, "\(slowRecorder.errors)")

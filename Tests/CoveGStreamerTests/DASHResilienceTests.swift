@@ -34,7 +34,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([d.video(.number)])
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(40))
+            try await recorder.waitFor(.end, timeout: .seconds(40))
             await controller.settle()
             let names = recorder.lifecycleNames
             #expect(names.filter { $0 == "PlaybackStalled" }.count == 1, "\(names)")
@@ -64,7 +64,7 @@ extension RealEngineTests {
             }
             d.server.scheduleOutage(whenPathContains: "-00004.m4s", lasting: .seconds(600))
             controller.setVideos([video])
-            try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(30), failOn: ["Fail"])
+            try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(30), failOn: [.fail])
             await controller.settle()
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
             #expect(recorder.events.filter { $0.name == "Retry" }.count == 2)
@@ -73,8 +73,8 @@ extension RealEngineTests {
             let requestMark = d.server.requests.count
             let mark = await recorder.cursor()
             controller.resumeVideo(at: stoppedAt, autoPlay: true)
-            try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark, timeout: .seconds(5))
-            try await recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
+            try await recorder.waitFor(.resumeComplete, from: mark, timeout: .seconds(5))
+            try await recorder.waitFor(.end, from: mark, timeout: .seconds(30))
             await controller.settle()
             ResiliencePlaybackTests.expectResumedWithoutRepeatingEvents(recorder, from: mark)
             // The rebuilt pipeline started at the resume time (segment 4 or just before), not at the beginning.

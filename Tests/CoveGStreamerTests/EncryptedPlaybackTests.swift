@@ -42,7 +42,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.aes)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             let keys = h.server.requests.filter { $0.path.hasSuffix("key.bin") }
@@ -75,7 +75,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([video])
-                _ = try await recorder.waitFor(timeout: .seconds(60), failOn: []) { ["End", "Fail"].contains($0.lifecycleEvent?.name ?? "") }
+                _ = try await recorder.waitFor(timeout: .seconds(60), failOn: []) { [.end, .fail].contains($0.lifecycleEvent?.kind) }
                 controller.shutdown()
                 return recorder
             }
@@ -88,7 +88,7 @@ extension RealEngineTests {
 
             h.server.clearRequestLog()
             let withoutToken = try await play(.none)
-            let failure = try #require(withoutToken.events.compactMap(\.lifecycleEvent).first { $0.name == "Fail" }?.error)
+            let failure = try #require(withoutToken.events.compactMap(\.lifecycleEvent).first { $0.kind == .fail }?.error)
             #expect(failure.code == .keyAuthorizationFailed, "\(failure)")
             #expect(h.server.requests.allSatisfy { !($0.query ?? "").contains("bcov_auth") })
         }
@@ -101,7 +101,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.aes)])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            let failure = try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             return (try #require(failure.lifecycleEvent?.error), recorder, h.logs.text)
         }
@@ -130,7 +130,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("aes/v0/sample-aes.m3u8"))])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            let failure = try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
             #expect(error.code == .drmUnsupported, "\(error)")

@@ -15,7 +15,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("nothing/here.m3u8?token=s3cr3t-value&x=1"))])
-            let event = try await recorder.waitFor(lifecycle: "Fail")
+            let event = try await recorder.waitFor(.fail)
             let error = try #require(event.lifecycleEvent?.error)
             #expect(error.code == .notFound)
             #expect(error.httpStatus == 404)
@@ -34,7 +34,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: URL(string: "http://127.0.0.1:\(closedPort)/x/master.m3u8?auth=abc123456")!)])
-            let event = try await recorder.waitFor(lifecycle: "Fail")
+            let event = try await recorder.waitFor(.fail)
             let error = try #require(event.lifecycleEvent?.error)
             #expect(error.code == .networkUnreachable)
             #expect(error.url?.contains("127.0.0.1:\(closedPort)/x/master.m3u8?auth=REDACTED") == true)
@@ -48,7 +48,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([h.video(asset)])
-                let event = try await recorder.waitFor(lifecycle: "Fail")
+                let event = try await recorder.waitFor(.fail)
                 #expect(event.lifecycleEvent?.error?.code == .corruptMedia, "\(asset)")
                 controller.shutdown()
             }
@@ -62,7 +62,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            let error = try #require(try await recorder.waitFor(lifecycle: "Fail").lifecycleEvent?.error)
+            let error = try #require(try await recorder.waitFor(.fail).lifecycleEvent?.error)
             #expect(error.code == .httpStatus)
             #expect(error.httpStatus == 503)
             #expect(error.message.contains("retry later"))
@@ -92,8 +92,8 @@ extension RealEngineTests {
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            let errorEvent = try await recorder.waitFor(lifecycle: "Error")
-            let errorIndex = recorder.events.firstIndex { $0.lifecycleEvent?.name == "Error" }!
+            let errorEvent = try await recorder.waitFor(.error)
+            let errorIndex = recorder.events.firstIndex { $0.lifecycleEvent?.kind == .error }!
             #expect(errorEvent.lifecycleEvent?.error?.code == .downloadFailed)
             #expect(errorEvent.lifecycleEvent?.error?.httpStatus == 404)
             let positionAtError = recorder.progress.last ?? .zero
@@ -101,7 +101,7 @@ extension RealEngineTests {
             try await recorder.waitFor(from: errorIndex) { if case .progress(_, let t) = $0 { t > positionAtError.advanced(by: .milliseconds(800)) } else { false } }
             #expect(!recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
             // ...until it runs out: then playback cannot continue, reported once, never End.
-            let failure = try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(20))
+            let failure = try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(20))
             #expect(failure.lifecycleEvent?.error?.code == .failedToPlayToEnd)
             #expect(try #require(recorder.progress.last) < .seconds(7))
             await controller.settle()
@@ -123,11 +123,11 @@ extension RealEngineTests {
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            try await recorder.waitFor(.play, timeout: .seconds(20))
             let playIndex = recorder.lifecycleNames.firstIndex(of: "Play")!
-            try await recorder.waitFor(lifecycle: "PlaybackStalled", timeout: .seconds(20))
+            try await recorder.waitFor(.stalled, timeout: .seconds(20))
             h.server.setBandwidth(bitsPerSecond: nil)
-            try await recorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+            try await recorder.waitFor(.recovered, timeout: .seconds(20))
             let afterPlay = Array(recorder.lifecycleNames.dropFirst(playIndex + 1))
             #expect(Array(afterPlay.prefix(4)) == ["PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered"])
             // The load's own buffering is not a stall.

@@ -18,7 +18,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(40))
+            try await recorder.waitFor(.end, timeout: .seconds(40))
             controller.shutdown()
             let names = recorder.lifecycleNames
             #expect(!names.contains("Fail") && !names.contains("FailedToPlayToEndTime"), "\(names)")
@@ -36,7 +36,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(40))
+            try await recorder.waitFor(.end, timeout: .seconds(40))
             controller.shutdown()
             let names = recorder.lifecycleNames
             #expect(!names.contains("Fail") && !names.contains("FailedToPlayToEndTime"), "\(names)")
@@ -52,9 +52,9 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("live/gone.m3u8"), deliveryMethod: .hls)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             h.server.forceStatus(404, forPathsContaining: "live/gone.m3u8")
-            let failure = try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(45))
+            let failure = try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(45))
             controller.shutdown()
             #expect(failure.lifecycleEvent?.error?.code == .failedToPlayToEnd)
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)

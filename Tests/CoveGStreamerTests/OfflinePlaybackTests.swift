@@ -84,7 +84,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([video])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let session = try #require(controller.currentSession)
             #expect(Set(session.audioTrackGroup.tracks.compactMap(\.language)) == ["en", "fr"], "\(session.audioTrackGroup.tracks)")
             let languages = session.textTrackGroup.tracks.compactMap(\.language)
@@ -101,7 +101,7 @@ extension RealEngineTests {
             session.selectTextTrack(catalog)
             try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track.id == catalog.id && c.cues.contains { $0.text.hasPrefix("Caption") } } else { false } }
             controller.playbackRate = 4
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(20))
+            try await recorder.waitFor(.end, timeout: .seconds(20))
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(!recorder.lifecycleNames.contains("Fail"))
@@ -129,14 +129,14 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([video])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            let failure = try await recorder.waitFor(.fail, failOn: [])
             let playbackError = try #require(failure.lifecycleEvent?.error)
             #expect(playbackError.code == .offlineLicenseExpired, "\(playbackError)")
             try s.manager.renewLicense(token, terms: .rental(seconds: 3_600))
             let renewed = try s.manager.videoObject(fromOfflineVideoToken: token)
             let cursor = await recorder.cursor()
             controller.setVideos([renewed])
-            try await recorder.waitFor(lifecycle: "End", from: cursor)
+            try await recorder.waitFor(.end, from: cursor)
             controller.shutdown()
             #expect(s.server.requests.isEmpty)
         }
@@ -153,7 +153,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([video])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            let failure = try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
             #expect(error.code == .offlineContentMissing && error.message.contains("video/00003.ts"), "\(error)")
@@ -207,7 +207,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(server.requests.isEmpty)
@@ -245,10 +245,10 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             #expect(await controller.seekAndWait(to: .seconds(15), tolerance: .zero))
             controller.playbackRate = 2
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
         }
 
@@ -277,12 +277,12 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([video])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             // The rate first, so the seek carries it: a rate change right after an accurate seek can leave this
             // pipeline mid-flush (see `aRateChangeRightAfterASeekKeepsPlaying`).
             controller.playbackRate = 2
             #expect(await controller.seekAndWait(to: .seconds(15), tolerance: .zero))
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(!recorder.lifecycleNames.contains("Fail"))

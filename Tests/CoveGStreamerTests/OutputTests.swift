@@ -130,7 +130,7 @@ extension RealEngineTests {
             controller.setVideos([s.video])
             try await s.h.diagnosingFailure { try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(1) } else { false } } }
             controller.pause()
-            try await recorder.waitFor(lifecycle: "Pause")
+            try await recorder.waitFor(.pause)
             #expect(await controller.seekAndWait(to: .seconds(5), tolerance: .zero))
             try await Self.firstFrame(of: arrivals, seen: seen) { abs($0.time - 5) < 0.05 }
             #expect(seen.all.last.map { abs($0.time - 5) < 0.05 } == true, "the last frame handed over is the target's")
@@ -173,7 +173,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            let play = try await recorder.waitFor(lifecycle: "Play")
+            let play = try await recorder.waitFor(.play)
             _ = play
             let started = Date().timeIntervalSince1970
             try await s.h.diagnosingFailure { try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(4) } else { false } } }
@@ -231,7 +231,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             func peak(after mark: Double) async throws -> Float {
                 // The samples of the next half second of media after `mark` seconds of samples received.
                 let from = audio.all.last?.presentationTime.seconds ?? 0
@@ -264,7 +264,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             let error = try #require(recorder.errors.first)
             #expect(error.code == .outputUnavailable, "\(error)")
@@ -328,7 +328,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Fail", failOn: [])
+            try await recorder.waitFor(.fail, failOn: [])
             controller.shutdown()
             let error = try #require(recorder.errors.first)
             #expect(error.code == .outputUnavailable, "\(error)")

@@ -35,16 +35,16 @@ extension RealEngineTests {
                 controller.seek(to: .seconds(15))
                 controller.pause()
             }
-            try await recorder.waitFor(lifecycle: "Pause", from: mark, timeout: .seconds(5))
+            try await recorder.waitFor(.pause, from: mark, timeout: .seconds(5))
             // What is under test is that the engine stays put over wall-clock time; no event marks that.
             try await Task.sleep(for: .milliseconds(700))
             let resumed = await recorder.cursor()
             controller.play()
-            try await recorder.waitFor(lifecycle: "Play", from: resumed, timeout: .seconds(5))
+            try await recorder.waitFor(.play, from: resumed, timeout: .seconds(5))
             let first = try await recorder.waitFor(from: resumed) { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let position) = first else { return }
             #expect(position >= .seconds(14.9) && position < .seconds(15.5), "paused at the target, not 0.7 s later: \(position)")
-            try await recorder.waitFor(lifecycle: "End", from: resumed, timeout: .seconds(15))
+            try await recorder.waitFor(.end, from: resumed, timeout: .seconds(15))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             controller.shutdown()
         }

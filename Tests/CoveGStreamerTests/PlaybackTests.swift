@@ -18,7 +18,7 @@ extension RealEngineTests {
             controller.delegate = delegate
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder, ["id": "ladder"])])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             await controller.settle()
             let core = recorder.names.filter { !["Variant", "AudioTrack", "ForwardBuffer", "Transfer"].contains($0) }
             #expect(core == [
@@ -57,7 +57,7 @@ extension RealEngineTests {
             ]
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder).update { $0.cuePoints = cues }])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             let passages = recorder.passages
             #expect(passages.flatMap(\.cuePoints) == cues.array)
             #expect(passages.first?.previousTime == .before)
@@ -76,7 +76,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.mp4)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             #expect(recorder.mediaType == .audioVideo)
             #expect(try #require(recorder.progress.last) >= .seconds(19.9))
             #expect(h.server.requests.contains { $0.path == "/clip.mp4" })
@@ -90,7 +90,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.fmp4)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             #expect(h.server.requests.contains { $0.path.hasSuffix("init.mp4") })
             #expect(h.server.segmentRequests.contains { $0.path.hasSuffix(".m4s") })
             #expect(try #require(recorder.progress.last) >= .seconds(19.9))
@@ -103,7 +103,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.audioOnly)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             #expect(recorder.mediaType == .audio)
             #expect(recorder.names.contains("FirstFrame"))
             #expect(recorder.codecs == ["mp4a.40.2"])
@@ -116,7 +116,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.aes)])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             #expect(h.server.requests.contains { $0.path == "/aes/key.bin" && $0.status == 200 })
             #expect(try #require(recorder.progress.last) >= .seconds(19.9))
             #expect(recorder.errors.isEmpty)
@@ -129,7 +129,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.alternateAudio)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let session = try #require(controller.currentSession)
             let group = session.audioTrackGroup
             #expect(group.tracks.count == 2)
@@ -155,7 +155,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([Video(url: h.server.url(path), deliveryMethod: .hls)])
-                try await recorder.waitFor(lifecycle: "Ready")
+                try await recorder.waitFor(.ready)
                 #expect(recorder.videoType == expected)
                 #expect(recorder.duration == .some(nil))
                 if expected == .live {
@@ -181,7 +181,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("live/dvr.m3u8"), deliveryMethod: .hls)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let started = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let live) = started else { return }
             let window = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.last } else { nil } }.last)
@@ -236,7 +236,7 @@ extension RealEngineTests {
             controller.setPreferredPeakBitRate(600_000)
             controller.setVideos([h.video(.ladder)])
             let landed = Task { await controller.seekAndWait(to: .seconds(14)) }
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             #expect(await landed.value)
             let first = try await recorder.waitFor { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let position) = first else { return }
@@ -276,7 +276,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             return (h, controller, recorder)
         }
 
@@ -319,9 +319,9 @@ extension RealEngineTests {
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder, ["id": "first"])])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.setVideos([h.video(.ladder, ["id": "second"])])
-            try await recorder.waitFor(lifecycle: "End", from: await recorder.cursor())
+            try await recorder.waitFor(.end, from: await recorder.cursor())
             #expect(recorder.lifecycleNames.filter { $0 == "End" }.count == 2)
             #expect(h.server.segmentRequests.count >= 20)
             #expect(h.server.segmentRequests.allSatisfy { $0.path.contains("/ladder/v0/") })

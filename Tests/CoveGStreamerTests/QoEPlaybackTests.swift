@@ -27,17 +27,17 @@ extension RealEngineTests {
             h.server.delayResponses(forPathsContaining: "seg003", by: .seconds(4), count: nil)
             let requested = Date()
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "PlaybackRecovered", timeout: .seconds(20))
+            try await recorder.waitFor(.recovered, timeout: .seconds(20))
             try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(10) } else { false } }
             controller.pause()
-            try await recorder.waitFor(lifecycle: "Pause", from: recorder.count)
+            try await recorder.waitFor(.pause, from: recorder.count)
             // Paused, the 2 s forward buffer still fills: the segment for 12–14 s arrives, never to be played.
             try await recorder.waitFor(timeout: .seconds(10)) { if case .mediaTransferred(_, let t) = $0 { t.url.contains("seg006") && t.status == 200 } else { false } }
             let seekFrom = try #require(recorder.progress.last).seconds
             #expect(seekFrom < 12, "\(seekFrom)")
             controller.seek(to: .seconds(17), tolerance: .zero)
             controller.play()
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(20))
+            try await recorder.waitFor(.end, timeout: .seconds(20))
             controller.shutdown()
             await consumer.value
 
@@ -51,8 +51,8 @@ extension RealEngineTests {
             let startup = try #require(q.startup)
             #expect(abs(MediaTime(startup.total).seconds - (firstFrame - requested.timeIntervalSince1970)) < 0.002)
             #expect(startup.manifest != nil && startup.firstSegment != nil && startup.decode != nil)
-            let stalledAt = try #require(events.first { $0.event.lifecycleEvent?.name == "PlaybackStalled" }?.at)
-            let recoveredAt = try #require(events.first { $0.event.lifecycleEvent?.name == "PlaybackRecovered" }?.at)
+            let stalledAt = try #require(events.first { $0.event.lifecycleEvent?.kind == .stalled }?.at)
+            let recoveredAt = try #require(events.first { $0.event.lifecycleEvent?.kind == .recovered }?.at)
             #expect(q.rebufferCount == recorder.lifecycleNames.filter { $0 == "PlaybackStalled" }.count && q.rebufferCount == 1)
             #expect(abs(MediaTime(q.rebufferDuration).seconds - recoveredAt.timeIntervalSince(stalledAt)) < 0.002)
             #expect(q.rebufferDuration >= .seconds(1), "the late segment made a real stall: \(q.rebufferDuration)")

@@ -37,16 +37,16 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder, ["id": "first"])])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let first = try #require(controller.currentSession)
             controller.insertVideo(h.video(.audioOnly, ["id": "inserted"]), afterVideoAt: 0)
             try await recorder.waitFor { if case .videoInserted(_, 1) = $0 { true } else { false } }
             controller.advanceToNext()
-            try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+            try await recorder.waitFor(.play, from: await recorder.cursor())
             #expect(controller.currentSession?.video.id == "inserted")
             #expect(first.isTerminated)
             controller.setVideos([h.video(.mp4, ["id": "replacement"])])
-            try await recorder.waitFor(lifecycle: "Play", from: await recorder.cursor())
+            try await recorder.waitFor(.play, from: await recorder.cursor())
             #expect(controller.currentSession?.video.id == "replacement")
             #expect(recorder.lifecycleNames.filter { $0 == "Terminate" }.count == 2)
             controller.shutdown()
@@ -94,7 +94,7 @@ extension RealEngineTests {
             controller.setVideos([h.video(.ladder)])
             try await recorder.waitFor { if case .progress(_, let t) = $0 { t > .seconds(0.3) } else { false } }
             controller.pause()
-            try await recorder.waitFor(lifecycle: "Pause")
+            try await recorder.waitFor(.pause)
             let frozen = try #require(controller.currentSession?.player?.position)
             let mark = await recorder.cursor()
             // A late consumer gets the current session at once.
@@ -106,8 +106,8 @@ extension RealEngineTests {
             try await Task.sleep(for: .milliseconds(500))
             #expect(controller.currentSession?.player?.position == frozen)
             controller.play()
-            try await recorder.waitFor(lifecycle: "Play", from: mark)
-            let paused = recorder.events[mark...].prefix { $0.lifecycleEvent?.name != "Play" }
+            try await recorder.waitFor(.play, from: mark)
+            let paused = recorder.events[mark...].prefix { $0.lifecycleEvent?.kind != .play }
             #expect(!paused.contains { if case .progress = $0 { true } else { false } })
             try await recorder.waitFor(from: mark) { if case .progress(_, let t) = $0 { t > frozen.advanced(by: .milliseconds(300)) } else { false } }
             #expect(recorder.lifecycleNames.suffix(2) == ["PlayRequest", "Play"])
@@ -121,7 +121,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.subtitles)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             let session = try #require(controller.currentSession)
             let english = try #require(session.textTrackGroup.track(preferring: ["en-GB"]))
             #expect(session.textTrackGroup.tracks.count == 1)
@@ -153,11 +153,11 @@ extension RealEngineTests {
             controller.setPreferredPeakBitRate(600_000)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "Play")
+            try await recorder.waitFor(.play)
             controller.insertVideo(h.video(.mp4), afterVideoAt: 3)
             let session = try #require(controller.currentSession)
             session.terminate()
-            try await recorder.waitFor(lifecycle: "Terminate")
+            try await recorder.waitFor(.terminate)
             await controller.settle()
             #expect(delegate.failures == [.invalidArgument])
             #expect(session.isTerminated && controller.currentSession == nil)

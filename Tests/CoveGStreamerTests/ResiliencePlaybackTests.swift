@@ -39,7 +39,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.ladder)])
-            try await recorder.waitFor(lifecycle: "End", timeout: .seconds(40))
+            try await recorder.waitFor(.end, timeout: .seconds(40))
             await controller.settle()
             let names = recorder.lifecycleNames
             #expect(names.filter { $0 == "PlaybackStalled" }.count == 1, "\(names)")
@@ -64,7 +64,7 @@ extension RealEngineTests {
             let video = h.video(.ladder).update { $0.cuePoints = CuePointCollection([CuePoint(type: "EARLY", position: .seconds(1)), CuePoint(type: "LATE", position: .seconds(15))]) }
             h.server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(600))
             controller.setVideos([video])
-            let failed = try await recorder.waitFor(lifecycle: "FailedToPlayToEndTime", timeout: .seconds(30), failOn: ["Fail"])
+            let failed = try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(30), failOn: [.fail])
             await controller.settle()
             #expect(recorder.lifecycleNames.filter { $0 == "FailedToPlayToEndTime" }.count == 1)
             // Fatal, and its cause is what the last attempt met, as an error: the outage refuses connections,
@@ -82,8 +82,8 @@ extension RealEngineTests {
             try await h.server.endOutage()
             let mark = await recorder.cursor()
             controller.resumeVideo(at: stoppedAt, autoPlay: true)
-            try await recorder.waitFor(lifecycle: "ResumeComplete", from: mark, timeout: .seconds(5))
-            try await recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
+            try await recorder.waitFor(.resumeComplete, from: mark, timeout: .seconds(5))
+            try await recorder.waitFor(.end, from: mark, timeout: .seconds(30))
             await controller.settle()
             Self.expectResumedWithoutRepeatingEvents(recorder, from: mark)
             #expect(recorder.lifecycleNames.filter { $0 == "Ready" }.count == 1)
@@ -177,7 +177,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([Video(url: h.server.url("ladder/reversed.m3u8"))])
-                try await recorder.waitFor(lifecycle: "End")
+                try await recorder.waitFor(.end)
                 controller.shutdown()
                 #expect(Self.segments(h.server.segmentRequests).first?.variant == expected, "\(policy)")
                 let first = recorder.events.lazy.compactMap { if case .variantChanged(_, let v) = $0 { v } else { nil } }.first
@@ -230,7 +230,7 @@ extension RealEngineTests {
             let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
             #expect(frames == [.start, .transition])
             #expect(recorder.lifecycleNames.filter { $0 == "End" }.count == 2)
-            let firstEnd = try #require(recorder.events.firstIndex { $0.lifecycleEvent?.name == "End" })
+            let firstEnd = try #require(recorder.events.firstIndex { $0.lifecycleEvent?.kind == .end })
             let secondSession = recorder.events.dropFirst(firstEnd).compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first
             #expect(secondSession?.video.id == "two")
             // The second video was fetched while the first still played.

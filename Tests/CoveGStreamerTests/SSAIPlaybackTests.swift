@@ -105,7 +105,7 @@ extension RealEngineTests {
             let cues: CuePointCollection = [CuePoint(type: "code", position: .seconds(5)), CuePoint(type: "code", position: .seconds(15))]
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(sources: [Source(url: s.title.vmapURL)], cuePoints: cues)])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(.end, timeout: .seconds(60))
             let session = try #require(s.controller.currentSession?.ssai)
             await session.drainBeacons()
             let events = s.recorder.events
@@ -165,7 +165,7 @@ extension RealEngineTests {
             defer { Task { await s.stop() } }
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(.end, timeout: .seconds(60))
             // The commands in effect when each ad and content event came (the set published last before it).
             var current: Set<PlayerCommand> = []
             var inBreak: [Set<PlayerCommand>] = []
@@ -195,7 +195,7 @@ extension RealEngineTests {
             s.controller.addSessionConsumer(consumer)
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(.end, timeout: .seconds(60))
             await s.controller.settle()
             let expected = Self.fullPlay.filter { $0 != "WillPauseForAd" && $0 != "End" }
             #expect(delegate.calls == expected)
@@ -210,7 +210,7 @@ extension RealEngineTests {
             let s = try await Self.start(fast: false)
             defer { Task { await s.stop() } }
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "Ready")
+            try await s.recorder.waitFor(.ready)
             let ssai = try #require(s.controller.currentSession?.ssai)
             // From content 0 to 2 crosses no break (the pre-roll is at 0, where playback already is).
             let first = CompletionProbe()
@@ -239,7 +239,7 @@ extension RealEngineTests {
             mark = await s.recorder.cursor()
             let toEnd = CompletionProbe()
             ssai.seek(toContentTime: .seconds(20), completion: toEnd.callback)
-            try await s.recorder.waitFor(lifecycle: "End", from: mark, timeout: .seconds(30))
+            try await s.recorder.waitFor(.end, from: mark, timeout: .seconds(30))
             #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End"])
             #expect(await toEnd.value(timeout: .seconds(5)) == true)
         }
@@ -285,7 +285,7 @@ extension RealEngineTests {
                 return false
             })
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "Ready")
+            try await s.recorder.waitFor(.ready)
             #expect(await s.controller.seekAndWait(to: .seconds(9)))
             s.controller.play()
             try await s.recorder.waitFor(timeout: .seconds(15)) { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } }
@@ -316,7 +316,7 @@ extension RealEngineTests {
             #expect(landed == true)
             #expect(s.controller.adsDisabled == false)
             s.controller.play()
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(30))
+            try await s.recorder.waitFor(.end, timeout: .seconds(30))
             #expect(Self.adTrace(s.recorder.events) == ["WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End"])
             let progress = Self.contentProgress(s.recorder.events).filter { $0 > .zero }
             #expect(progress.first.map { $0 >= .seconds(11.5) } == true, "\(progress)")
@@ -328,7 +328,7 @@ extension RealEngineTests {
             let s = try await Self.start()
             defer { Task { await s.stop() } }
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "Ready")
+            try await s.recorder.waitFor(.ready)
             let landed = CompletionProbe()
             s.controller.seek(to: .seconds(12), completion: landed.callback)
             s.controller.adsDisabled = true
@@ -353,7 +353,7 @@ extension RealEngineTests {
             ])
             s.controller.addSessionConsumer(container)
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "Ready")
+            try await s.recorder.waitFor(.ready)
             s.controller.adsDisabled = true
             let ssai = try #require(s.controller.currentSession?.ssai)
             #expect(await s.controller.seekAndWait(to: .seconds(9)))
@@ -389,7 +389,7 @@ extension RealEngineTests {
             s.title.beaconLog.failNext(4, status: 503)
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(url: s.title.vmapURL)])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(.end, timeout: .seconds(60))
             let ssai = try #require(s.controller.currentSession?.ssai)
             await ssai.drainBeacons()
             #expect(Self.adTrace(s.recorder.events) == Self.fullPlay)
@@ -410,7 +410,7 @@ extension RealEngineTests {
             defer { controller.shutdown() }
             let recorder = EventRecorder(controller)
             controller.setVideos([Video(url: title.vmapURL)])
-            try await recorder.waitFor(lifecycle: "Ready")
+            try await recorder.waitFor(.ready)
             let session = try #require(controller.currentSession)
             #expect(session.ssai?.thumbnailsURL == harness.server.url("ssai/thumbnails.vtt"))
             let thumbnail = try #require(await session.thumbnail(at: .seconds(12)))
@@ -427,7 +427,7 @@ extension RealEngineTests {
             let missing = s.harness.server.url("ssai/missing.vmap")
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(source: Source(url: s.title.streamURL, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(missing.absoluteString)]))])
-            try await s.recorder.waitFor(lifecycle: "End", timeout: .seconds(60))
+            try await s.recorder.waitFor(.end, timeout: .seconds(60))
             let error = try #require(s.recorder.errors.first)
             #expect(error.code == .ssaiVMAPLoadFailed)
             #expect(error.httpStatus == 404)
@@ -435,7 +435,7 @@ extension RealEngineTests {
 
             let mark = await s.recorder.cursor()
             s.controller.setVideos([Video(url: missing)])
-            let failed = try await s.recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.name == "Fail" }
+            let failed = try await s.recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.kind == .fail }
             #expect(failed.lifecycleEvent?.error?.code == .ssaiVMAPLoadFailed)
         }
     }

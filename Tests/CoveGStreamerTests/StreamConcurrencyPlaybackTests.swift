@@ -61,7 +61,7 @@ extension RealEngineTests {
             let secondRecorder = EventRecorder(second)
             second.isAutoPlay = true
             second.setVideos([s.video])
-            let failed = try await secondRecorder.waitFor(lifecycle: "Fail", timeout: .seconds(5))
+            let failed = try await secondRecorder.waitFor(.fail, timeout: .seconds(5))
             let error = try #require(failed.lifecycleEvent?.error)
             #expect(error.code == .playbackRightsDenied, "\(error)")
             #expect(error.message.contains("streamLimit"))
@@ -84,7 +84,7 @@ extension RealEngineTests {
             #expect(await s.concurrency.waitForCall { $0.kind == .release && $0.sessionID == "living-room" } != nil)
             #expect(s.concurrency.activeSessions(of: "viewer-1").isEmpty)
             second.setVideos([s.video])
-            try await secondRecorder.waitFor(lifecycle: "Play", from: secondRecorder.count, timeout: .seconds(20))
+            try await secondRecorder.waitFor(.play, from: secondRecorder.count, timeout: .seconds(20))
             second.shutdown()
             #expect(!logs.text.contains(s.token), "the token appeared in a log line")
         }
@@ -117,7 +117,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            try await recorder.waitFor(.play, timeout: .seconds(20))
             s.catalog.media.forceStatus(500, forPathsContaining: "/sessions", count: 1)
             let forcedAt = Date()
             // The forced answer never reaches the stand-in; the renewal after it does, and is accepted.
@@ -138,10 +138,10 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            try await recorder.waitFor(.play, timeout: .seconds(20))
             #expect(await s.concurrency.waitForCall { $0.kind == .renewal && $0.sessionID == "tablet" } != nil)
             controller.pause()
-            try await recorder.waitFor(lifecycle: "Pause", from: recorder.count)
+            try await recorder.waitFor(.pause, from: recorder.count)
             let pausedAt = Date()
             // Absence cannot be awaited: three intervals pass with nothing sent.
             try await Task.sleep(for: .milliseconds(1600))
@@ -162,11 +162,11 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([s.video])
-            try await recorder.waitFor(lifecycle: "Play", timeout: .seconds(20))
+            try await recorder.waitFor(.play, timeout: .seconds(20))
             s.concurrency.revoke(userID: "viewer-1", sessionID: "phone")
             let service = StreamConcurrencyService(accountID: s.catalog.accountID, baseURL: s.concurrency.baseURL, transport: AsyncHTTPClientTransport.shared)
             _ = try await service.heartbeat(token: try PlaybackRightsToken.parse(s.token), sessionID: "laptop", videoID: nil, renewal: false)
-            let failed = try await recorder.waitFor(lifecycle: "Fail", from: recorder.count, timeout: .seconds(5))
+            let failed = try await recorder.waitFor(.fail, from: recorder.count, timeout: .seconds(5))
             #expect(failed.lifecycleEvent?.error?.code == .playbackRightsDenied)
             #expect(failed.lifecycleEvent?.error?.message.contains("streamLimit(renewal)") == true)
             let reached = recorder.events.compactMap { if case .maxConcurrencyReached(_, let sessions) = $0 { sessions } else { nil } }

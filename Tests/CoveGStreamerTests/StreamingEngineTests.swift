@@ -30,7 +30,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([h.video(asset)])
-                try await recorder.waitFor(lifecycle: "End")
+                try await recorder.waitFor(.end)
                 controller.shutdown()
                 #expect(try #require(recorder.progress.last) >= .seconds(19.5), "\(asset)")
             }
@@ -54,7 +54,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([Video(url: h.fixtures.url(asset))])
-                try await recorder.waitFor(lifecycle: "End")
+                try await recorder.waitFor(.end)
                 controller.shutdown()
                 #expect(try #require(recorder.progress.last) >= .seconds(19.5), "\(asset)")
             }
@@ -86,7 +86,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("sneaky.m3u8"))])
             let failure = try await recorder.waitFor(timeout: .seconds(15), failOn: []) { event in
-                ["Fail", "FailedToPlayToEndTime"].contains(event.lifecycleEvent?.name ?? "")
+                [.fail, .failedToPlayToEndTime].contains(event.lifecycleEvent?.kind)
             }
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
@@ -109,7 +109,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("disguised.mp4"))])
-            let failure = try await recorder.waitFor(lifecycle: "Fail", timeout: .seconds(15), failOn: [])
+            let failure = try await recorder.waitFor(.fail, timeout: .seconds(15), failOn: [])
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
             #expect(error.code == .unsupportedFormat, "\(error)")
@@ -185,7 +185,7 @@ extension RealEngineTests {
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([Video(url: h.server.url(item.path))])
-                let failure = try await recorder.waitFor(lifecycle: "Fail", timeout: .seconds(10), failOn: [])
+                let failure = try await recorder.waitFor(.fail, timeout: .seconds(10), failOn: [])
                 controller.shutdown()
                 let error = try #require(failure.lifecycleEvent?.error, "\(item.path)")
                 #expect(error.code == item.code, "\(item.path): \(error)")
@@ -206,7 +206,7 @@ extension RealEngineTests {
             controller.isAutoPlay = true
             controller.setVideos([h.video(.fmp4)])
             let failure = try await recorder.waitFor(timeout: .seconds(20), failOn: []) { event in
-                ["Fail", "FailedToPlayToEndTime"].contains(event.lifecycleEvent?.name ?? "")
+                [.fail, .failedToPlayToEndTime].contains(event.lifecycleEvent?.kind)
             }
             controller.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
@@ -225,7 +225,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: h.server.url("download/clip"))])
-            try await recorder.waitFor(lifecycle: "End")
+            try await recorder.waitFor(.end)
             controller.shutdown()
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
         }

@@ -222,7 +222,7 @@ extension RealEngineTests {
                 let controller = controller(served)
                 let recorder = EventRecorder(controller)
                 controller.setVideos([video(served, track: "hostile/absent.vtt")])
-                let event = try await recorder.waitFor { $0.lifecycleEvent?.name == "ThumbnailAssetFailedToLoad" }
+                let event = try await recorder.waitFor { $0.lifecycleEvent?.kind == .thumbnailAssetFailedToLoad }
                 guard case .lifecycle(_, .thumbnailAssetFailedToLoad(let error)) = event else { Issue.record("\(event)"); return }
                 #expect(error.kind == .trackLoadFailed && error.httpStatus == 404)
                 #expect(event.lifecycleEvent?.error?.code == .notFound)

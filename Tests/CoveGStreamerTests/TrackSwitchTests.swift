@@ -58,7 +58,7 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([h.video(.alternateAudio, ["text_tracks": .array(tracks)])])
-            try await recorder.waitFor(lifecycle: "Ready")
+            try await recorder.waitFor(.ready)
             let session = try #require(controller.currentSession)
             let french = try #require(session.audioTrackGroup.track(preferring: ["fr"]))
             let captions = try #require(session.textTrackGroup.track(preferring: ["fr"]))

@@ -54,7 +54,7 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.url.absoluteString == "https://ssai.example/ssai/stream/master.m3u8")
         #expect(recorder.duration == .some(.seconds(20)))
@@ -101,7 +101,7 @@ struct SSAIControllerTests {
         controller.playbackRate = 2
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.rate == 2)
         // The pre-roll [0, 4) starts at once: 1×.
@@ -129,7 +129,7 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         try await move(player, to: 6, recorder: recorder, reporting: 2)
 
@@ -165,7 +165,7 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         try await move(player, to: 6, recorder: recorder, reporting: 2)
 
@@ -185,7 +185,7 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         func commands(at stream: Double, reporting content: Double) async throws -> Set<PlayerCommand> {
             try await move(player, to: stream, recorder: recorder, reporting: content)
@@ -220,7 +220,7 @@ struct SSAIControllerTests {
         controller.isAutoPlay = true
         let stream = URL(string: "https://media.example/plain/master.m3u8")!
         controller.setVideos([Video(source: Source(url: stream, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(Self.vmapURL.absoluteString)]))])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let error = try #require(recorder.errors.first)
         #expect(error.code == .ssaiVMAPLoadFailed && error.httpStatus == 500)
         #expect(await engine.player(number: 1).configuration.url == stream)
@@ -233,7 +233,7 @@ struct SSAIControllerTests {
         }
         let mark = recorder.count
         controller.setVideos([Video(url: Self.vmapURL)])
-        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.name == "Fail" }
+        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.kind == .fail }
         #expect(failed.lifecycleEvent?.error?.code == .ssaiVMAPInvalid)
         #expect(failed.lifecycleEvent?.error?.message.contains("DOCTYPE") == true)
     }
@@ -252,7 +252,7 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: Self.vmapURL)])
-        try await recorder.waitFor(lifecycle: "Play")
+        try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         #expect(player.configuration.url.absoluteString.hasPrefix("https://once.example.net/now/stitched/mp4/"))
         let impressions = { transport.requests.map(\.url.absoluteString).filter { $0.hasPrefix("https://once.example.net/content-") } }
@@ -286,7 +286,7 @@ struct SSAIControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Video(source: .ssai(vmapXML: xml))])
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         // The scripted stream is 36 s; the timeline needs 30 + 5 + 5 + 15 = 55 s.
         try await recorder.waitFor { $0.lifecycleEvent?.error?.message.contains("run past the end of the stream") == true }
         let adjusted = recorder.errors.filter { $0.code == .ssaiTimelineAdjusted }
@@ -300,7 +300,7 @@ struct SSAIControllerTests {
         }
         let mark = recorder.count
         controller.setVideos([Video(url: Self.vmapURL)])
-        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.name == "Fail" }
+        let failed = try await recorder.waitFor(from: mark, failOn: []) { $0.lifecycleEvent?.kind == .fail }
         #expect(failed.lifecycleEvent?.error?.code == .ssaiVMAPLoadFailed)
         #expect(failed.lifecycleEvent?.error?.message.contains("no answer within 10 s") == true)
     }
@@ -310,7 +310,7 @@ struct SSAIControllerTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         controller.setVideos([Video(source: .ssai(vmapXML: xml))])
-        try await recorder.waitFor(lifecycle: "Ready")
+        try await recorder.waitFor(.ready)
         #expect(await engine.player(number: 1).configuration.url.absoluteString == "https://ssai.example/ssai/stream/master.m3u8")
         #expect(transport.requests.isEmpty)
         #expect(controller.currentSession?.ssai?.timeline.breaks.count == 3)

@@ -87,6 +87,48 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What kind of lifecycle event this is, without its payload: for matching (`event.kind == .ready`)
+    /// where the seed's string names would only be checked at run time.
+    public enum Kind: Hashable, Sendable {
+        case ready, fail, playRequest, play, pauseRequest, pause, end, bufferEmpty, likelyToKeepUp, stalled, recovered
+        case failedToPlayToEndTime, terminate, error
+        case bumperEnter, bumperExit, bumperProgress, bumperPause, bumperResume, bumperFailedToPlayToEndTime
+        case willPauseForAd, resumeBegin, resumeComplete, resumeFail, thumbnailAssetFailedToLoad
+        /// A plugin's or the app's event, by its name.
+        case custom(String)
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .ready: .ready
+        case .fail: .fail
+        case .playRequest: .playRequest
+        case .play: .play
+        case .pauseRequest: .pauseRequest
+        case .pause: .pause
+        case .end: .end
+        case .bufferEmpty: .bufferEmpty
+        case .likelyToKeepUp: .likelyToKeepUp
+        case .stalled: .stalled
+        case .recovered: .recovered
+        case .failedToPlayToEndTime: .failedToPlayToEndTime
+        case .terminate: .terminate
+        case .error: .error
+        case .bumperEnter: .bumperEnter
+        case .bumperExit: .bumperExit
+        case .bumperProgress: .bumperProgress
+        case .bumperPause: .bumperPause
+        case .bumperResume: .bumperResume
+        case .bumperFailedToPlayToEndTime: .bumperFailedToPlayToEndTime
+        case .willPauseForAd: .willPauseForAd
+        case .resumeBegin: .resumeBegin
+        case .resumeComplete: .resumeComplete
+        case .resumeFail: .resumeFail
+        case .thumbnailAssetFailedToLoad: .thumbnailAssetFailedToLoad
+        case .custom(let name, _): .custom(name)
+        }
+    }
+
     /// The error carried by `fail`, `failedToPlayToEndTime`, `bumperFailedToPlayToEndTime`, `error`,
     /// `resumeFail` and `thumbnailAssetFailedToLoad` (as its `playbackError`).
     public var error: PlaybackError? {

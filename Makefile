@@ -44,6 +44,7 @@ FUZZ_TESTS = fuzzForTheTimeBudget
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	SWIFT='$(SWIFT)' SWIFT_FLAGS='$(SWIFT_FLAGS)' FUZZ_TESTS='$(FUZZ_TESTS)' bash scripts/run-tests.sh
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory docs
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
@@ -56,11 +57,11 @@ docs: deps
 	@echo "Documentation in .build/docs (one archive per module)."
 
 ## format: format the Swift sources in place with the toolchain's swift-format and .swift-format;
-## lint: report what format would change, without changing anything
+## lint: report what format would change, without changing anything (strict: make test fails on any finding)
 format:
 	$(SWIFT) format format --in-place --parallel --configuration .swift-format --recursive Sources Tests Examples Package.swift
 lint:
-	$(SWIFT) format lint --parallel --configuration .swift-format --recursive Sources Tests Examples Package.swift
+	$(SWIFT) format lint --strict --parallel --configuration .swift-format --recursive Sources Tests Examples Package.swift
 
 ## api-baseline: record the public API of every library product in api/ (after an intended API change;
 ## make test fails on any difference from it)

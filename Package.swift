@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Every Cove target builds in Swift 6 language mode with strict concurrency and treats warnings as errors.
 let strict: [SwiftSetting] = [
-    .treatAllWarnings(as: .error),
+    .treatAllWarnings(as: .error)
 ]
 
 let package = Package(
@@ -161,7 +161,9 @@ let package = Package(
         ),
         .target(
             name: "CoveGStreamer",
-            dependencies: ["CoveCore", "CoveHLS", "CoveStreaming", "CoveNetworking", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CoveCore", "CoveHLS", "CoveStreaming", "CoveNetworking", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // The test kit, split by what it needs: fakes for an app's unit tests (CoveCore and swift-log only),
@@ -214,7 +216,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline", "CovePlayerControls",
+                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
+                "CovePlayerControls",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -231,36 +234,51 @@ let package = Package(
         // each mirroring one of the seed SDK's sample flows; CLI tests run every one to completion.
         .target(
             name: "ExampleSupport",
-            dependencies: ["CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveTesting", .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/ExampleSupport",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "AnalyticsDestination", dependencies: ["ExampleSupport", "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService"],
+            name: "AnalyticsDestination",
+            dependencies: ["ExampleSupport", "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService"],
             path: "Examples/AnalyticsDestination", swiftSettings: strict
         ),
-        .executableTarget(name: "BasicPlayback", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"], path: "Examples/BasicPlayback", swiftSettings: strict),
         .executableTarget(
-            name: "CaptionsAndAudioTracks", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveText"], path: "Examples/CaptionsAndAudioTracks",
+            name: "BasicPlayback", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"], path: "Examples/BasicPlayback",
+            swiftSettings: strict),
+        .executableTarget(
+            name: "CaptionsAndAudioTracks", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveText"],
+            path: "Examples/CaptionsAndAudioTracks",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "CustomControls", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService", "CovePlayerUI"], path: "Examples/CustomControls",
+            name: "CustomControls", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService", "CovePlayerUI"],
+            path: "Examples/CustomControls",
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "OfflinePlayback", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveOffline", "CovePlaybackService", "CoveText", .product(name: "Logging", package: "swift-log")],
+            name: "OfflinePlayback",
+            dependencies: [
+                "ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveOffline", "CovePlaybackService", "CoveText",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Examples/OfflinePlayback", swiftSettings: strict
         ),
-        .executableTarget(name: "PlaylistWithBumper", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"], path: "Examples/PlaylistWithBumper", swiftSettings: strict),
         .executableTarget(
-            name: "ServerSideAds", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveSSAI"], path: "Examples/ServerSideAds",
+            name: "PlaylistWithBumper", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService"],
+            path: "Examples/PlaylistWithBumper", swiftSettings: strict),
+        .executableTarget(
+            name: "ServerSideAds", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveSSAI"],
+            path: "Examples/ServerSideAds",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "cove-bench",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CoveAnalytics", "CCoveGst", "CGStreamer",
+                "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CoveAnalytics", "CCoveGst",
+                "CGStreamer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CoveBench",
@@ -283,7 +301,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveGStreamerTests",
-            dependencies: ["CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline", "CoveReport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline",
+                "CoveReport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -306,7 +327,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveStreamingTests",
-            dependencies: ["CoveStreaming", "CoveHLS", "CoveDASH", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"), .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CoveStreaming", "CoveHLS", "CoveDASH", "CoveCore", "CoveTesting", .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -336,7 +360,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveOfflineTests",
-            dependencies: ["CoveOffline", "CoveAnalytics", "CoveCore", "CoveStreaming", "CoveTesting", "CoveNetworking", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CoveOffline", "CoveAnalytics", "CoveCore", "CoveStreaming", "CoveTesting", "CoveNetworking", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

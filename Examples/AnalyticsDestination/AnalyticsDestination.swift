@@ -50,7 +50,9 @@ struct AnalyticsDestination {
         let analytics: PlaybackAnalytics
         do {
             analytics = try PlaybackAnalytics(
-                configuration: .init(account: backend.accountID, queueURL: queue, destination: backend.analytics.destination, playerName: "Analytics example", flushInterval: .seconds(1)),
+                configuration: .init(
+                    account: backend.accountID, queueURL: queue, destination: backend.analytics.destination, playerName: "Analytics example",
+                    flushInterval: .seconds(1)),
                 transport: AsyncHTTPClientTransport.shared
             )
         } catch {

@@ -57,7 +57,9 @@ final class TracksDelegate: PlaybackControllerDelegate {
     func playbackController(_ controller: PlaybackController, didReceive event: PlaybackEvent) {
         // Captions as they change; the first few are enough to see the French track at work.
         guard case .textCuesChanged(_, let change) = event, !change.cues.isEmpty else { return }
-        let count = shownCues.withLock { $0 += 1; return $0 }
+        let count = shownCues.withLock {
+            $0 += 1; return $0
+        }
         if count <= 3 {
             say(String(format: "  [%.1f s] %@: %@", change.position.seconds, change.track.language ?? "?", change.cues.map(\.text).joined(separator: " / ")))
         }
@@ -86,7 +88,8 @@ struct CaptionsAndAudioTracks {
 
         // The sidecar-subtitles provider turns `text_tracks` into the session's text tracks.
         let provider = SidecarSubtitlesProvider(upstream: PlayerSDKManager.shared.makeBasicSessionProvider(), transport: AsyncHTTPClientTransport.shared)
-        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
+        let controller = PlayerSDKManager.shared.makePlaybackController(
+            engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
         let delegate = TracksDelegate()
         controller.delegate = delegate
         controller.isAutoPlay = true

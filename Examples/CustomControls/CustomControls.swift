@@ -19,10 +19,12 @@ import Synchronization
 /// The app's layout: its logo at the right of the standard bar; two rows when narrow, logo on the second.
 let logo = ControlTag.custom("logo")
 let layout = ControlLayout(
-    standard: [[
-        LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator), LayoutView(.duration),
-        LayoutView(.progress, elasticity: 1), LayoutView(logo, width: 6),
-    ]],
+    standard: [
+        [
+            LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator), LayoutView(.duration),
+            LayoutView(.progress, elasticity: 1), LayoutView(logo, width: 6),
+        ]
+    ],
     compact: [
         [LayoutView(.currentTime), LayoutView(.progress, elasticity: 1), LayoutView(.duration)],
         [LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.empty, elasticity: 1), LayoutView(logo, width: 6)],
@@ -91,7 +93,9 @@ final class ControlsDelegate: PlaybackControllerDelegate {
         case .pause:
             screen.withLock { $0.bar.isPlaying = false }
         case .end:
-            let bar = screen.withLock { $0.bar.isPlaying = false; return $0.bar }
+            let bar = screen.withLock {
+                $0.bar.isPlaying = false; return $0.bar
+            }
             for line in draw(bar, width: 80) { say("  |" + line + "|") }
             finished.fire(true)
         case .fail(let error):

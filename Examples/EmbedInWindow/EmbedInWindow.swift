@@ -7,9 +7,9 @@
 // plays URL in it with the captions drawn on the picture. Resize the window: the picture follows.
 // Prints the window ID, each lifecycle event and the first frame; exits at the end of the video or after
 // N seconds.
+import CXCB
 import CoveCore
 import CoveGStreamer
-import CXCB
 import Foundation
 
 /// The app's own window.
@@ -30,7 +30,8 @@ final class AppWindow {
             UInt16(XCB_WINDOW_CLASS_INPUT_OUTPUT.rawValue), screen.root_visual, XCB_CW_BACK_PIXEL.rawValue, &values
         )
         let name = Array(title.utf8)
-        xcb_change_property(connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), id, XCB_ATOM_WM_NAME.rawValue, XCB_ATOM_STRING.rawValue, 8, UInt32(name.count), name)
+        xcb_change_property(
+            connection, UInt8(XCB_PROP_MODE_REPLACE.rawValue), id, XCB_ATOM_WM_NAME.rawValue, XCB_ATOM_STRING.rawValue, 8, UInt32(name.count), name)
         xcb_map_window(connection, id)
         xcb_flush(connection)
         self.connection = connection

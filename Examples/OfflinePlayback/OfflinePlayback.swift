@@ -115,7 +115,8 @@ struct OfflinePlayback {
         }
         // The stored captions are the video's `text_tracks`, read by the sidecar-subtitles provider from the store.
         let provider = SidecarSubtitlesProvider(upstream: PlayerSDKManager.shared.makeBasicSessionProvider(), transport: AsyncHTTPClientTransport.shared)
-        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
+        let controller = PlayerSDKManager.shared.makePlaybackController(
+            engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
         let delegate = OfflinePlayerDelegate()
         controller.delegate = delegate
         controller.isAutoPlay = true

@@ -25,7 +25,9 @@ final class AdsDelegate: PlaybackControllerAdsDelegate {
     }
 
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) {
-        say("Ad break \(adSequence.index + 1) begins at \(String(format: "%.0f", adSequence.contentTime.seconds)) s of content: \(adSequence.ads.count) ad\(adSequence.ads.count == 1 ? "" : "s")")
+        say(
+            "Ad break \(adSequence.index + 1) begins at \(String(format: "%.0f", adSequence.contentTime.seconds)) s of content: \(adSequence.ads.count) ad\(adSequence.ads.count == 1 ? "" : "s")"
+        )
     }
 
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAdSequence adSequence: AdSequence) {
@@ -62,7 +64,9 @@ struct ServerSideAds {
         // The Playback API returns the VMAP source only for a request with an ad configuration.
         let video: Video
         do {
-            video = try await backend.playbackService().findVideo(PlaybackServiceConfiguration(assetID: "6000000000105"), query: PlaybackServiceQuery(adConfigID: "sample-ad-config")).value
+            video = try await backend.playbackService().findVideo(
+                PlaybackServiceConfiguration(assetID: "6000000000105"), query: PlaybackServiceQuery(adConfigID: "sample-ad-config")
+            ).value
         } catch {
             await backend.stop()
             fail("The Playback Service could not find the SSAI video: \(error)")
@@ -71,7 +75,8 @@ struct ServerSideAds {
 
         // The SSAI plugin in front of the basic provider.
         let provider = SSAISessionProvider(upstream: PlayerSDKManager.shared.makeBasicSessionProvider(), transport: AsyncHTTPClientTransport.shared)
-        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
+        let controller = PlayerSDKManager.shared.makePlaybackController(
+            engine: GStreamerEngine(), sessionProvider: provider, configuration: options.configuration)
         let delegate = AdsDelegate()
         controller.delegate = delegate
         // The app's companion slot: a 300×250 box beside the player.
@@ -82,7 +87,7 @@ struct ServerSideAds {
                 } else {
                     say("  Companion 300×250 cleared")
                 }
-            },
+            }
         ])
         controller.addSessionConsumer(companions)
         controller.isAutoPlay = true
@@ -94,7 +99,9 @@ struct ServerSideAds {
         controller.shutdown()
         // What the ad server heard (impressions, quartiles, completes, the companion's view).
         let hits = backend.ssai.beaconLog.hits
-        say("Tracking beacons received: \(hits.count) (\(hits.filter { $0.event == "impression" }.count) impressions, \(hits.filter { $0.event == "complete" }.count) completes)")
+        say(
+            "Tracking beacons received: \(hits.count) (\(hits.filter { $0.event == "impression" }.count) impressions, \(hits.filter { $0.event == "complete" }.count) completes)"
+        )
         await backend.stop()
         if !ended { exit(1) }
     }

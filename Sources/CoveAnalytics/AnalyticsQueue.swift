@@ -76,7 +76,9 @@ public final class AnalyticsQueue: Sendable {
                 dropped += 1
             }
             if dropped > 0 {
-                try db.execute(sql: "INSERT INTO counter (name, value) VALUES ('dropped', ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value", arguments: [dropped])
+                try db.execute(
+                    sql: "INSERT INTO counter (name, value) VALUES ('dropped', ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
+                    arguments: [dropped])
             }
             return dropped
         }

@@ -22,7 +22,8 @@ public final class AnalyticsSender: Sendable {
         public var requestTimeout: Duration
 
         public init(
-            destination: URL, authToken: PlaybackRightsToken? = nil, batchSize: Int = 20, flushInterval: Duration = .seconds(10), initialBackoff: Duration = .seconds(1),
+            destination: URL, authToken: PlaybackRightsToken? = nil, batchSize: Int = 20, flushInterval: Duration = .seconds(10),
+            initialBackoff: Duration = .seconds(1),
             maximumBackoff: Duration = .seconds(60), requestTimeout: Duration = .seconds(10)
         ) {
             self.destination = destination
@@ -60,9 +61,13 @@ public final class AnalyticsSender: Sendable {
     private let drained = Mutex<[Int: CheckedContinuation<Void, Never>]>([:])
     private let nextWaiter = Mutex(0)
 
-    public init(queue: AnalyticsQueue, transport: any HTTPTransport, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove.analytics")) throws(AnalyticsError) {
+    public init(
+        queue: AnalyticsQueue, transport: any HTTPTransport, configuration: Configuration, clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "cove.analytics")
+    ) throws(AnalyticsError) {
         guard let scheme = configuration.destination.scheme?.lowercased(), ["http", "https"].contains(scheme), configuration.destination.host != nil else {
-            throw AnalyticsError(.invalidDestination, "The analytics destination \(Redaction.redact(url: configuration.destination)) is not an absolute http(s) URL")
+            throw AnalyticsError(
+                .invalidDestination, "The analytics destination \(Redaction.redact(url: configuration.destination)) is not an absolute http(s) URL")
         }
         self.queue = queue
         self.transport = transport
@@ -102,7 +107,9 @@ public final class AnalyticsSender: Sendable {
     }
 
     private func resumeWaiters() {
-        for waiter in drained.withLock({ w -> [CheckedContinuation<Void, Never>] in defer { w.removeAll() }; return Array(w.values) }) { waiter.resume() }
+        for waiter in drained.withLock({ w -> [CheckedContinuation<Void, Never>] in
+            defer { w.removeAll() }; return Array(w.values)
+        }) { waiter.resume() }
     }
 
     /// Queues `events` and wakes the sender; returns how many old events the limits dropped.
@@ -205,7 +212,9 @@ public final class AnalyticsSender: Sendable {
 
     private func send(_ event: AnalyticsEvent) async -> Outcome {
         guard var components = URLComponents(url: configuration.destination, resolvingAgainstBaseURL: false) else { return .refused(0) }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "event", value: event.name)] + event.parameters.map { URLQueryItem(name: $0.name, value: $0.value) }
+        components.queryItems =
+            (components.queryItems ?? []) + [URLQueryItem(name: "event", value: event.name)]
+            + event.parameters.map { URLQueryItem(name: $0.name, value: $0.value) }
         // `+` in a value must reach the collector as a plus, not a space.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else { return .refused(0) }

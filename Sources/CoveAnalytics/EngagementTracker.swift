@@ -201,7 +201,9 @@ public struct EngagementTracker: Sendable {
         let to = Int(state.last.rounded(.down))
         guard to > from else { return [] }
         video?.rangeStart = Double(to)
-        let event = make("video_engagement", videoParameters() + [.init("range", "\(from)..\(to)"), .init("video_seconds_viewed", String(to - from))] + qualityParameters(now), now)
+        let event = make(
+            "video_engagement",
+            videoParameters() + [.init("range", "\(from)..\(to)"), .init("video_seconds_viewed", String(to - from))] + qualityParameters(now), now)
         resetQuality(now)
         return [event]
     }

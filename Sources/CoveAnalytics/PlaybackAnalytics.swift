@@ -30,7 +30,8 @@ public final class PlaybackAnalytics: Sendable {
         public var flushInterval: Duration
 
         public init(
-            account: String, queueURL: URL, destination: URL? = nil, isEnabled: Bool = true, uniqueIdentifierEnabled: Bool = true, authToken: PlaybackRightsToken? = nil,
+            account: String, queueURL: URL, destination: URL? = nil, isEnabled: Bool = true, uniqueIdentifierEnabled: Bool = true,
+            authToken: PlaybackRightsToken? = nil,
             player: String = "cove", playerName: String = "Cove", source: String? = nil, engagementInterval: Duration = .seconds(10),
             limits: AnalyticsQueue.Limits = AnalyticsQueue.Limits(), batchSize: Int = 20, flushInterval: Duration = .seconds(10)
         ) {
@@ -58,7 +59,8 @@ public final class PlaybackAnalytics: Sendable {
     private let logger: Logger
 
     public init(
-        configuration: Configuration, transport: any HTTPTransport, sdkSession: String = PlayerSDKManager.shared.sessionID, globalConfiguration: GlobalConfiguration = .shared,
+        configuration: Configuration, transport: any HTTPTransport, sdkSession: String = PlayerSDKManager.shared.sessionID,
+        globalConfiguration: GlobalConfiguration = .shared,
         logger: Logger = Logger(label: "cove.analytics")
     ) throws(AnalyticsError) {
         self.configuration = configuration
@@ -69,12 +71,16 @@ public final class PlaybackAnalytics: Sendable {
             if configuration.uniqueIdentifierEnabled { viewer = try queue.viewerID() }
             let route = globalConfiguration.route(explicit: configuration.destination, proxyPath: "/v2/tracker", brightcove: Self.defaultDestination)
             if let proxy = route.overriddenProxy {
-                logger.notice("analytics go to the app's destination, not through the proxy domain", metadata: ["proxy": "\(proxy)", "destination": "\(Redaction.redact(url: route.url))"])
+                logger.notice(
+                    "analytics go to the app's destination, not through the proxy domain",
+                    metadata: ["proxy": "\(proxy)", "destination": "\(Redaction.redact(url: route.url))"])
             }
             let destination = route.url
             sender = try AnalyticsSender(
                 queue: queue, transport: transport,
-                configuration: .init(destination: destination, authToken: configuration.authToken, batchSize: configuration.batchSize, flushInterval: configuration.flushInterval),
+                configuration: .init(
+                    destination: destination, authToken: configuration.authToken, batchSize: configuration.batchSize, flushInterval: configuration.flushInterval
+                ),
                 logger: logger
             )
             sender?.start()
@@ -180,7 +186,9 @@ public final class PlaybackAnalytics: Sendable {
 
     /// Stops tracking and delivering; undelivered events stay queued for the next start.
     public func stop() {
-        for task in tasks.withLock({ t -> [Task<Void, Never>] in defer { t.removeAll() }; return t }) { task.cancel() }
+        for task in tasks.withLock({ t -> [Task<Void, Never>] in
+            defer { t.removeAll() }; return t
+        }) { task.cancel() }
         sender?.stop()
     }
 }

@@ -48,7 +48,9 @@ enum AnalyticsBench {
         let deliveredCount = 2_000
         let sendQueue = try AnalyticsQueue(url: folder.appendingPathComponent("send.sqlite"))
         try sendQueue.append((0..<deliveredCount).map(event))
-        let sender = try AnalyticsSender(queue: sendQueue, transport: AsyncHTTPClientTransport.shared, configuration: .init(destination: collector.destination, flushInterval: .milliseconds(10)))
+        let sender = try AnalyticsSender(
+            queue: sendQueue, transport: AsyncHTTPClientTransport.shared,
+            configuration: .init(destination: collector.destination, flushInterval: .milliseconds(10)))
         let sendStart = Date()
         sender.start()
         await sender.flush()
@@ -74,8 +76,11 @@ enum AnalyticsBench {
         }
         let atBound = StressBench.Footprint.now().residentKB
         let files = ["", "-wal", "-shm"].compactMap { try? FileManager.default.attributesOfItem(atPath: boundURL.path + $0)[.size] as? Int }.reduce(0, +)
-        say(String(format: "analytics: %d offered to a queue bounded at %d events / %d bytes: kept %d (%d bytes), dropped %d, files %.1f MB; RSS %.1f → %.1f MB",
-            offered, bounded.limits.maxEvents, bounded.limits.maxBytes, bounded.count, bounded.bytes, bounded.dropped, Double(files) / 1e6, Double(before) / 1024, Double(atBound) / 1024))
+        say(
+            String(
+                format: "analytics: %d offered to a queue bounded at %d events / %d bytes: kept %d (%d bytes), dropped %d, files %.1f MB; RSS %.1f → %.1f MB",
+                offered, bounded.limits.maxEvents, bounded.limits.maxBytes, bounded.count, bounded.bytes, bounded.dropped, Double(files) / 1e6,
+                Double(before) / 1024, Double(atBound) / 1024))
         return Result(
             appendsPerSecond: Double(appendCount) / appendSeconds, appendCount: appendCount,
             deliveredPerSecond: Double(deliveredCount) / sendSeconds, deliveredCount: deliveredCount,

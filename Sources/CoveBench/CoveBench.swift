@@ -29,7 +29,8 @@ struct CoveBench: AsyncParsableCommand {
     @Option(help: "With --parsers-only: only this parser (webvtt, vmap or mpd), for profiling one at a time.")
     var parser: String?
 
-    @Option(help: "Only run the reliability stress with this many sessions (issue 14: 500) and print it; exits 1 when memory, threads or file descriptors grew.")
+    @Option(
+        help: "Only run the reliability stress with this many sessions (issue 14: 500) and print it; exits 1 when memory, threads or file descriptors grew.")
     var stress: Int?
 
     @Option(help: "Only run the frame-callback cost benchmark (issue 20) with this many reps and print it (Markdown).")
@@ -38,7 +39,9 @@ struct CoveBench: AsyncParsableCommand {
     @Flag(help: "Only run the analytics queue and sender benchmark (issue 17) and print it (Markdown).")
     var analyticsOnly = false
 
-    private static func parserBenchmarks() throws -> (webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
+    private static func parserBenchmarks() throws -> (
+        webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)
+    ) {
         let vtt = try ParserBench.webVTT()
         sayWebVTT(vtt)
         let vmap = try VMAPBench.parse()
@@ -49,17 +52,25 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     private static func sayMPD(_ mpd: (parse: ParserBench.Result, expand: ParserBench.Result)) {
-        say(String(format: "MPD %.2f MB, %d segments: parse %@ ms; parse + expand %@ ms", Double(mpd.parse.bytes) / 1e6, mpd.parse.cues,
-                   mpd.parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString,
-                   mpd.expand.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+        say(
+            String(
+                format: "MPD %.2f MB, %d segments: parse %@ ms; parse + expand %@ ms", Double(mpd.parse.bytes) / 1e6, mpd.parse.cues,
+                mpd.parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString,
+                mpd.expand.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
     }
 
     private static func sayWebVTT(_ vtt: ParserBench.Result) {
-        say(String(format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues, vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
+        say(
+            String(
+                format: "WebVTT %.1f MB, %d cues: %@ ms", Double(vtt.bytes) / 1e6, vtt.cues,
+                vtt.seconds.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", ") as NSString))
     }
 
     private static func sayVMAP(_ vmap: ParserBench.Result) {
-        say(String(format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+        say(
+            String(
+                format: "VMAP %.2f MB, %d breaks: %@ ms", Double(vmap.bytes) / 1e6, vmap.cues,
+                vmap.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
     }
 
     func run() async throws {
@@ -78,15 +89,23 @@ struct CoveBench: AsyncParsableCommand {
             let report = try await StressBench.run(sessions: max(stress, 51), seed: 14) { say($0) }
             guard let fiftieth = report.afterFiftieth, let last = report.afterLast else { throw ExitCode(1) }
             let grown = Double(last.residentKB - fiftieth.residentKB) / 1024
-            say(String(format: "%d sessions: %d ended, %d failed on a served fault, %d failed without one, %d torn down while playing", report.sessions, report.ended, report.failed, report.failedUnprovoked, report.tornDown))
-            say(String(format: "RSS after the last %+.1f MB against after the 50th (target within 10 MB); threads %d → %d; fds %d → %d", grown, fiftieth.threads, last.threads, fiftieth.fileDescriptors, last.fileDescriptors))
+            say(
+                String(
+                    format: "%d sessions: %d ended, %d failed on a served fault, %d failed without one, %d torn down while playing", report.sessions,
+                    report.ended, report.failed, report.failedUnprovoked, report.tornDown))
+            say(
+                String(
+                    format: "RSS after the last %+.1f MB against after the 50th (target within 10 MB); threads %d → %d; fds %d → %d", grown, fiftieth.threads,
+                    last.threads, fiftieth.fileDescriptors, last.fileDescriptors))
             var extra = last.threadNames
             for name in fiftieth.threadNames { if let index = extra.firstIndex(of: name) { extra.remove(at: index) } }
             if !extra.isEmpty { say("threads after the last that were not there after the 50th: \(extra.joined(separator: ", "))") }
             var extraDescriptors = last.descriptorKinds
             for kind in fiftieth.descriptorKinds { if let index = extraDescriptors.firstIndex(of: kind) { extraDescriptors.remove(at: index) } }
             if !extraDescriptors.isEmpty { say("descriptors after the last that were not there after the 50th: \(extraDescriptors.joined(separator: ", "))") }
-            if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors || report.failedUnprovoked > 0 { throw ExitCode(1) }
+            if grown > 10 || last.threads > fiftieth.threads || last.fileDescriptors > fiftieth.fileDescriptors || report.failedUnprovoked > 0 {
+                throw ExitCode(1)
+            }
             return
         }
         if parsersOnly {
@@ -95,9 +114,15 @@ struct CoveBench: AsyncParsableCommand {
             case "mpd": Self.sayMPD((try MPDBench.parse(), try MPDBench.parseAndExpand()))
             case "mpd-parse":
                 let parse = try MPDBench.parse(runs: 30)
-                say(String(format: "MPD %.2f MB: parse %@ ms", Double(parse.bytes) / 1e6, parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+                say(
+                    String(
+                        format: "MPD %.2f MB: parse %@ ms", Double(parse.bytes) / 1e6,
+                        parse.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
                 let xml = try MPDBench.xmlOnly(runs: 15)
-                say(String(format: "of which the guarded XML read: %@ ms", xml.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
+                say(
+                    String(
+                        format: "of which the guarded XML read: %@ ms",
+                        xml.seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ") as NSString))
             case "webvtt": Self.sayWebVTT(try ParserBench.webVTT())
             case nil:
                 _ = try Self.parserBenchmarks()
@@ -125,7 +150,10 @@ struct CoveBench: AsyncParsableCommand {
                     result = try await Self.measureCove(url: server.url(.ladder), seekTo: seekTo, settle: settle)
                 }
                 guard let result else { throw ValidationError("\(player) run \(rep) did not produce frames") }
-                say(String(format: "rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000, result.seekFrame * 1000))
+                say(
+                    String(
+                        format: "rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000,
+                        result.seekFrame * 1000))
                 if rep > 0 { if player == "raw" { raw.append(result) } else { cove.append(result) } }
             }
         }
@@ -146,7 +174,10 @@ struct CoveBench: AsyncParsableCommand {
                     result = try await Self.measureCove(url: dashURL, seekTo: seekTo, settle: settle)
                 }
                 guard let result else { throw ValidationError("DASH \(player) run \(rep) did not produce frames") }
-                say(String(format: "DASH rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000, result.seekFrame * 1000))
+                say(
+                    String(
+                        format: "DASH rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000,
+                        result.seekFrame * 1000))
                 if rep > 0 { if player == "raw" { dashRaw.append(result) } else { dashCove.append(result) } }
             }
         }
@@ -213,7 +244,10 @@ struct CoveBench: AsyncParsableCommand {
         controller.setVideos([Video(url: first), Video(url: second)])
         _ = try await recorder.waitFor(timeout: .seconds(15)) { $0.name == "FirstFrame" }
         controller.seek(to: .seconds(seekTo), tolerance: .zero)
-        let next = try await recorder.waitFor(timeout: .seconds(30)) { $0.name == "TransitionFrame" || ($0.name == "FirstFrame" && $0.session?.video.sources.first?.url == second && recorder.lifecycleNames.contains("End")) }
+        let next = try await recorder.waitFor(timeout: .seconds(30)) {
+            $0.name == "TransitionFrame"
+                || ($0.name == "FirstFrame" && $0.session?.video.sources.first?.url == second && recorder.lifecycleNames.contains("End"))
+        }
         controller.shutdown()
         await controller.settle()
         try await Task.sleep(for: .milliseconds(300))
@@ -268,7 +302,8 @@ struct Report {
         let ratio = Self.median(c) / Self.median(r)
         let range = { (v: [Double]) in String(format: "%.0f–%.0f", (v.min() ?? 0) * 1000, (v.max() ?? 0) * 1000) }
         let verdict = target.map { ratio <= $0 ? "met" : "not met" } ?? ""
-        return String(format: "| %@ | %.0f (%@) | %.0f (%@) | **%.2f×** | %@ | %@ |",
+        return String(
+            format: "| %@ | %.0f (%@) | %.0f (%@) | **%.2f×** | %@ | %@ |",
             name as NSString, Self.median(c) * 1000, range(c) as NSString, Self.median(r) * 1000, range(r) as NSString, ratio,
             (target.map { String(format: "≤ %.2f×", $0) } ?? "—") as NSString, verdict as NSString)
     }
@@ -320,21 +355,21 @@ struct Report {
         let best = vtt.seconds.min() ?? .nan
         return """
 
-        ### Parsers (issues #5 and #6)
+            ### Parsers (issues #5 and #6)
 
-        A generated WebVTT file (ids, settings, voice/italic/bold markup and entities on every cue) parsed
-        \(vtt.seconds.count) times in this process with `WebVTT.parse`.
+            A generated WebVTT file (ids, settings, voice/italic/bold markup and entities on every cue) parsed
+            \(vtt.seconds.count) times in this process with `WebVTT.parse`.
 
-        The target is judged on the fastest run: these are CPU-bound, noise on this shared machine
-        only ever adds time (its speed varies up to ~1.7× from minute to minute), so the best of the
-        runs is the parser's own cost; the median and range show the machine's variance.
+            The target is judged on the fastest run: these are CPU-bound, noise on this shared machine
+            only ever adds time (its speed varies up to ~1.7× from minute to minute), so the best of the
+            runs is the parser's own cost; the median and range show the machine's variance.
 
-        | metric | fastest ms (median, max) | target | |
-        |---|---|---|---|
-        \(String(format: "| parse %.1f MB WebVTT (%d cues) | **%.0f** (%.0f, %.0f) | < 200 ms | %@ |", Double(vtt.bytes) / 1e6, vtt.cues, best * 1000, median * 1000, (vtt.seconds.max() ?? 0) * 1000, (best < 0.2 ? "met" : "not met") as NSString))
-        \(vmapRow)
-        \(mpdRows)
-        """
+            | metric | fastest ms (median, max) | target | |
+            |---|---|---|---|
+            \(String(format: "| parse %.1f MB WebVTT (%d cues) | **%.0f** (%.0f, %.0f) | < 200 ms | %@ |", Double(vtt.bytes) / 1e6, vtt.cues, best * 1000, median * 1000, (vtt.seconds.max() ?? 0) * 1000, (best < 0.2 ? "met" : "not met") as NSString))
+            \(vmapRow)
+            \(mpdRows)
+            """
     }
 
     /// Issue 16's MPD rows; the generated document is described so the numbers can be reproduced.
@@ -342,8 +377,14 @@ struct Report {
         guard let mpd else { return "" }
         let best = mpd.parse.seconds.min() ?? .nan
         let bestExpand = mpd.expand.seconds.min() ?? .nan
-        return String(format: "| parse %.2f MB live MPD (SSAI-style: 5 min / 30 s periods, 4 video + 1 audio representations, explicit SegmentTimeline; `MPD.parse`, %d runs) | **%.1f** (%.1f, %.1f) | < 20 ms | %@ |\n", Double(mpd.parse.bytes) / 1e6, mpd.parse.seconds.count, best * 1000, Self.median(mpd.parse.seconds) * 1000, (mpd.parse.seconds.max() ?? 0) * 1000, (best < 0.02 ? "met" : "not met") as NSString)
-            + String(format: "| the same, parsed and every representation expanded (%d segments) | **%.1f** (%.1f, %.1f) | — | |", mpd.parse.cues, bestExpand * 1000, Self.median(mpd.expand.seconds) * 1000, (mpd.expand.seconds.max() ?? 0) * 1000)
+        return String(
+            format:
+                "| parse %.2f MB live MPD (SSAI-style: 5 min / 30 s periods, 4 video + 1 audio representations, explicit SegmentTimeline; `MPD.parse`, %d runs) | **%.1f** (%.1f, %.1f) | < 20 ms | %@ |\n",
+            Double(mpd.parse.bytes) / 1e6, mpd.parse.seconds.count, best * 1000, Self.median(mpd.parse.seconds) * 1000, (mpd.parse.seconds.max() ?? 0) * 1000,
+            (best < 0.02 ? "met" : "not met") as NSString)
+            + String(
+                format: "| the same, parsed and every representation expanded (%d segments) | **%.1f** (%.1f, %.1f) | — | |", mpd.parse.cues, bestExpand * 1000,
+                Self.median(mpd.expand.seconds) * 1000, (mpd.expand.seconds.max() ?? 0) * 1000)
     }
 
     /// Issue 5's VMAP row; the generated document is described so the number can be reproduced.
@@ -351,14 +392,20 @@ struct Report {
         guard let vmap else { return "" }
         let median = Self.median(vmap.seconds)
         let best = vmap.seconds.min() ?? .nan
-        return String(format: "| parse %.2f MB VMAP (%d breaks × 2 inline VAST ads, full tracking, companions; `VMAP.parse`, %d runs) | **%.1f** (%.1f, %.1f) | < 20 ms | %@ |", Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.count, best * 1000, median * 1000, (vmap.seconds.max() ?? 0) * 1000, (best < 0.02 ? "met" : "not met") as NSString)
+        return String(
+            format:
+                "| parse %.2f MB VMAP (%d breaks × 2 inline VAST ads, full tracking, companions; `VMAP.parse`, %d runs) | **%.1f** (%.1f, %.1f) | < 20 ms | %@ |",
+            Double(vmap.bytes) / 1e6, vmap.cues, vmap.seconds.count, best * 1000, median * 1000, (vmap.seconds.max() ?? 0) * 1000,
+            (best < 0.02 ? "met" : "not met") as NSString)
     }
 
     func write(to path: String) throws {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let marker = "## Engine overhead: Cove vs raw playbin3 (issue #2)"
-        var document = (try? String(contentsOf: url, encoding: .utf8)) ?? "# Cove benchmark results\n\nGenerated by `make bench`; numbers are medians from one run on this machine, compared as ratios.\n\n"
+        var document =
+            (try? String(contentsOf: url, encoding: .utf8))
+            ?? "# Cove benchmark results\n\nGenerated by `make bench`; numbers are medians from one run on this machine, compared as ratios.\n\n"
         if let range = document.range(of: marker) {
             let rest = document[range.upperBound...]
             let end = rest.range(of: "\n## ")?.lowerBound ?? document.endIndex

@@ -3,6 +3,7 @@ import CoveCore
 import CoveGStreamer
 import CoveTesting
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +30,10 @@ enum OutputBench {
             let order = rep % 2 == 0 ? outputs : outputs.reversed()
             for output in order {
                 let (seconds, counts) = try await measure(output: output, movie: movie)
-                say(String(format: "rep %d %-12@ %.2f CPU s for 10 s of 1080p30 (frames handed over %d, dropped %d)", rep, output as NSString, seconds, counts.delivered, counts.dropped))
+                say(
+                    String(
+                        format: "rep %d %-12@ %.2f CPU s for 10 s of 1080p30 (frames handed over %d, dropped %d)", rep, output as NSString, seconds,
+                        counts.delivered, counts.dropped))
                 guard rep > 0 else { continue }
                 cpu[output, default: []].append(seconds)
                 delivered[output, default: []].append(counts.delivered)
@@ -46,12 +50,14 @@ enum OutputBench {
         if FileManager.default.fileExists(atPath: movie.path) { return movie }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let partial = folder.appendingPathComponent("partial.mp4")
-        let result = try await ProcessRunner.run("ffmpeg", [
-            "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=12",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
-            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "6M",
-            "-c:a", "aac", "-shortest", "-movflags", "+faststart", partial.path,
-        ])
+        let result = try await ProcessRunner.run(
+            "ffmpeg",
+            [
+                "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=12",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "60", "-b:v", "6M",
+                "-c:a", "aac", "-shortest", "-movflags", "+faststart", partial.path,
+            ])
         guard result.status == 0 else { throw ValidationError("ffmpeg could not make the 1080p movie: \(result.errorOutput)") }
         try FileManager.default.moveItem(at: partial, to: movie)
         return movie
@@ -97,7 +103,8 @@ enum OutputBench {
     /// The results as a Markdown section for RESULTS.md.
     static func markdown(_ results: [Result]) -> String {
         let headless = median(results.first { $0.output == "headless" }?.cpuSeconds ?? [])
-        var text = "### Frame callback cost (issue 20)\n\n10 s of 1080p30 H.264 (+ AAC) from a local file, real-time pacing; CPU seconds of the whole process per 10 s of media, median of \(results.first?.cpuSeconds.count ?? 0) interleaved reps.\n\n"
+        var text =
+            "### Frame callback cost (issue 20)\n\n10 s of 1080p30 H.264 (+ AAC) from a local file, real-time pacing; CPU seconds of the whole process per 10 s of media, median of \(results.first?.cpuSeconds.count ?? 0) interleaved reps.\n\n"
         text += "| Output | CPU s / 10 s | vs headless | frames handed over | dropped |\n|---|---|---|---|---|\n"
         for result in results {
             let cpu = median(result.cpuSeconds)

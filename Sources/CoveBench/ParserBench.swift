@@ -1,7 +1,7 @@
 import CoveDASH
 import CoveSSAI
-import CoveXML
 import CoveText
+import CoveXML
 import Foundation
 
 /// Parser speed (issue 6: a 10 MB WebVTT file parses in under 200 ms): a generated caption file with
@@ -56,13 +56,13 @@ enum VMAPBench {
 
     static func generated(targetBytes: Int) -> [UInt8] {
         var xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <vmap:VMAP xmlns:bc="bc" xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
-          <vmap:Extensions>
-            <bc:Brightcove ttl="3600" contenturi="https://ssai.example.com/playback/once/v1/hls/v4/clear/123/abc/def/ghi/content.m3u8?bc_token=NjExM2Y4" contentlength="36000" payloadlength="40000" contenttype="application/x-mpegURL"/>
-          </vmap:Extensions>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <vmap:VMAP xmlns:bc="bc" xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
+              <vmap:Extensions>
+                <bc:Brightcove ttl="3600" contenturi="https://ssai.example.com/playback/once/v1/hls/v4/clear/123/abc/def/ghi/content.m3u8?bc_token=NjExM2Y4" contentlength="36000" payloadlength="40000" contenttype="application/x-mpegURL"/>
+              </vmap:Extensions>
 
-        """
+            """
         xml.reserveCapacity(targetBytes + 8192)
         var index = 0
         while xml.utf8.count < targetBytes {
@@ -79,14 +79,19 @@ enum VMAPBench {
                     xml += "<Tracking event=\"\(event)\"><![CDATA[\(beacon)\(event)]]></Tracking>"
                 }
                 xml += "<Tracking event=\"progress\" offset=\"00:00:10\">\(beacon)progress10</Tracking></TrackingEvents>"
-                xml += "<VideoClicks><ClickThrough>https://advertiser.example.com/\(id)</ClickThrough><ClickTracking>\(beacon)click</ClickTracking></VideoClicks>"
-                xml += "<MediaFiles><MediaFile delivery=\"progressive\" type=\"video/mp4\" width=\"1280\" height=\"720\">https://cdn.example.com/\(id).mp4</MediaFile></MediaFiles></Linear></Creative>"
-                xml += "<Creative id=\"co-\(id)\"><CompanionAds><Companion width=\"300\" height=\"250\"><StaticResource creativeType=\"image/png\">https://cdn.example.com/\(id).png</StaticResource>"
-                xml += "<TrackingEvents><Tracking event=\"creativeView\">\(beacon)companion</Tracking></TrackingEvents><CompanionClickThrough>https://advertiser.example.com/\(id)</CompanionClickThrough></Companion></CompanionAds></Creative></Creatives>"
+                xml +=
+                    "<VideoClicks><ClickThrough>https://advertiser.example.com/\(id)</ClickThrough><ClickTracking>\(beacon)click</ClickTracking></VideoClicks>"
+                xml +=
+                    "<MediaFiles><MediaFile delivery=\"progressive\" type=\"video/mp4\" width=\"1280\" height=\"720\">https://cdn.example.com/\(id).mp4</MediaFile></MediaFiles></Linear></Creative>"
+                xml +=
+                    "<Creative id=\"co-\(id)\"><CompanionAds><Companion width=\"300\" height=\"250\"><StaticResource creativeType=\"image/png\">https://cdn.example.com/\(id).png</StaticResource>"
+                xml +=
+                    "<TrackingEvents><Tracking event=\"creativeView\">\(beacon)companion</Tracking></TrackingEvents><CompanionClickThrough>https://advertiser.example.com/\(id)</CompanionClickThrough></Companion></CompanionAds></Creative></Creatives>"
                 xml += "<Extensions><Extension type=\"bench\"><Value name=\"pod\">\(index)</Value></Extension></Extensions></InLine></Ad>\n"
             }
             xml += "    </VAST></vmap:VASTData></vmap:AdSource>\n"
-            xml += "    <vmap:TrackingEvents><vmap:Tracking event=\"breakStart\">https://beacons.example.com/break/\(index)/start</vmap:Tracking><vmap:Tracking event=\"breakEnd\">https://beacons.example.com/break/\(index)/end</vmap:Tracking></vmap:TrackingEvents>\n"
+            xml +=
+                "    <vmap:TrackingEvents><vmap:Tracking event=\"breakStart\">https://beacons.example.com/break/\(index)/start</vmap:Tracking><vmap:Tracking event=\"breakEnd\">https://beacons.example.com/break/\(index)/end</vmap:Tracking></vmap:TrackingEvents>\n"
             xml += "  </vmap:AdBreak>\n"
             index += 1
         }
@@ -111,7 +116,8 @@ enum MPDBench {
 
     /// The guard and the XML reader alone (what `MPD.parse` costs before the MPD is interpreted).
     static func xmlOnly(targetBytes: Int = 2_000_000, runs: Int = 9) throws -> ParserBench.Result {
-        let limits = XMLLimits(maxBytes: 8 << 20, maxDepth: 32, maxElements: 200_000, maxAttributesPerElement: 64, maxAttributeLength: 16_384, maxTextLength: 65_536)
+        let limits = XMLLimits(
+            maxBytes: 8 << 20, maxDepth: 32, maxElements: 200_000, maxAttributesPerElement: 64, maxAttributeLength: 16_384, maxTextLength: 65_536)
         return try ParserBench.time(generated(targetBytes: targetBytes), runs: runs) { bytes in
             try GuardedXML.load(bytes, limits: limits, reader: .scanner, packingLeavesOf: ["SegmentTimeline"]).root.children.count
         }
@@ -135,12 +141,12 @@ enum MPDBench {
 
     static func generated(targetBytes: Int) -> [UInt8] {
         var xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="dynamic"
-          availabilityStartTime="2026-01-01T00:00:00Z" publishTime="2026-01-15T10:00:00Z" minimumUpdatePeriod="PT2S"
-          timeShiftBufferDepth="PT4H" suggestedPresentationDelay="PT6S" minBufferTime="PT2S">
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="dynamic"
+              availabilityStartTime="2026-01-01T00:00:00Z" publishTime="2026-01-15T10:00:00Z" minimumUpdatePeriod="PT2S"
+              timeShiftBufferDepth="PT4H" suggestedPresentationDelay="PT6S" minBufferTime="PT2S">
 
-        """
+            """
         xml.reserveCapacity(targetBytes + 16_384)
         var period = 0
         var start = 1_200_000.0
@@ -150,7 +156,8 @@ enum MPDBench {
             xml += "<Period id=\"p\(period)\" start=\"PT\(Int(start))S\"><BaseURL>period-\(period)/</BaseURL>\n"
             xml += "<AdaptationSet id=\"0\" contentType=\"video\" mimeType=\"video/mp4\" segmentAlignment=\"true\" startWithSAP=\"1\">\n"
             for (id, (bandwidth, height)) in [(800_000, 360), (1_600_000, 540), (3_000_000, 720), (6_000_000, 1080)].enumerated() {
-                xml += "<Representation id=\"v\(id)\" bandwidth=\"\(bandwidth)\" width=\"\(height * 16 / 9)\" height=\"\(height)\" codecs=\"avc1.64001f\" frameRate=\"30000/1001\">"
+                xml +=
+                    "<Representation id=\"v\(id)\" bandwidth=\"\(bandwidth)\" width=\"\(height * 16 / 9)\" height=\"\(height)\" codecs=\"avc1.64001f\" frameRate=\"30000/1001\">"
                 xml += timeline(length: length, timescale: 90_000, segment: 2.002, media: "v\(id)")
                 xml += "</Representation>\n"
             }

@@ -88,10 +88,11 @@ final class RawPlaybin: @unchecked Sendable {
     }
 }
 
-private let rawHandoff: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, _, _, data in
-    guard let data else { return }
-    Unmanaged<RawPlaybin>.fromOpaque(data).takeUnretainedValue().handoff()
-}
+private let rawHandoff: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void =
+    { _, _, _, data in
+        guard let data else { return }
+        Unmanaged<RawPlaybin>.fromOpaque(data).takeUnretainedValue().handoff()
+    }
 
 private let rawFlush: GstPadProbeCallback = { _, info, data in
     guard let info, let data, let raw = info.pointee.data else { return GST_PAD_PROBE_OK }

@@ -22,7 +22,8 @@ enum StressBench {
 
         static func now() -> Footprint {
             let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+            let rss =
+                status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
                 .flatMap { $0.split(separator: " ").dropFirst().first.flatMap { Int($0) } } ?? -1
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
             let names = tasks.map { task in
@@ -51,7 +52,8 @@ enum StressBench {
             for _ in 0..<40 {
                 try await Task.sleep(for: .milliseconds(500))
                 let current = now()
-                let still = current.threads == last.threads && current.fileDescriptors == last.fileDescriptors && abs(current.residentKB - last.residentKB) < 256
+                let still =
+                    current.threads == last.threads && current.fileDescriptors == last.fileDescriptors && abs(current.residentKB - last.residentKB) < 256
                 quiet = still ? quiet + 1 : 0
                 last = current
                 if quiet >= 4 { break }
@@ -92,7 +94,8 @@ enum StressBench {
             default: break
             }
             let realTime = random.chance(0.5)
-            let configuration = PlaybackControllerConfiguration(pacing: realTime ? .realTime : .unsynchronized, retryPolicy: RetryPolicy(maximumAttempts: 1, initialDelay: .milliseconds(100)))
+            let configuration = PlaybackControllerConfiguration(
+                pacing: realTime ? .realTime : .unsynchronized, retryPolicy: RetryPolicy(maximumAttempts: 1, initialDelay: .milliseconds(100)))
             let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(transport: transport), configuration: configuration)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true

@@ -46,10 +46,10 @@ enum DASHValues {
     static func dateTime(_ text: String) -> Double? {
         let b = Array(text.utf8)
         guard b.count >= 19, b.count <= 40, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-              b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
-              let hour = digits(b, 11, 2), let minute = digits(b, 14, 2), let second = digits(b, 17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour <= 24, minute <= 59, second <= 60
+            b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+            let year = digits(b, 0, 4), let month = digits(b, 5, 2), let day = digits(b, 8, 2),
+            let hour = digits(b, 11, 2), let minute = digits(b, 14, 2), let second = digits(b, 17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour <= 24, minute <= 59, second <= 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -71,7 +71,7 @@ enum DASHValues {
                 index += 1
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
                 guard index + 6 == b.count, b[index + 3] == UInt8(ascii: ":"),
-                      let hours = digits(b, index + 1, 2), let minutes = digits(b, index + 4, 2), hours <= 14, minutes <= 59
+                    let hours = digits(b, index + 1, 2), let minutes = digits(b, index + 4, 2), hours <= 14, minutes <= 59
                 else { return nil }
                 offset = (hours * 3_600 + minutes * 60) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
                 index += 6
@@ -149,7 +149,7 @@ enum DASHValues {
     static func byteRange(_ text: String) -> ByteRange? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let first = unsigned(String(parts[0])), let last = unsigned(String(parts[1])),
-              first <= last, last < UInt64(Int.max / 2)
+            first <= last, last < UInt64(Int.max / 2)
         else { return nil }
         return ByteRange(first: Int(first), last: Int(last))
     }

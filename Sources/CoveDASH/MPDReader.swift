@@ -42,10 +42,14 @@ struct MPDReader {
         let base = try baseURL(of: root, against: manifestURL)
         let periodElements = root.children("Period")
         guard !periodElements.isEmpty else {
-            throw DASHParseError(.unsupported, element: root.name, line: root.line, detail: "The MPD has no <Period>.", advice: "A manifest needs at least one period with adaptation sets.")
+            throw DASHParseError(
+                .unsupported, element: root.name, line: root.line, detail: "The MPD has no <Period>.",
+                advice: "A manifest needs at least one period with adaptation sets.")
         }
         guard periodElements.count <= limits.maxPeriods else {
-            throw DASHParseError(.tooLarge, element: root.name, line: root.line, detail: "The MPD has \(periodElements.count) periods; the limit is \(limits.maxPeriods).", advice: "Raise DASHParseLimits.maxPeriods if this is expected.")
+            throw DASHParseError(
+                .tooLarge, element: root.name, line: root.line, detail: "The MPD has \(periodElements.count) periods; the limit is \(limits.maxPeriods).",
+                advice: "Raise DASHParseLimits.maxPeriods if this is expected.")
         }
         // Starts first: a period without @start begins where the one before it ends.
         var starts: [Double] = []
@@ -68,7 +72,9 @@ struct MPDReader {
                 )
             }
             if let last = starts.last, start < last {
-                throw DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "Period \(index + 1) starts before the period ahead of it.", advice: "Periods must be listed in presentation order.")
+                throw DASHParseError(
+                    .invalidValue, element: element.name, line: element.line, detail: "Period \(index + 1) starts before the period ahead of it.",
+                    advice: "Periods must be listed in presentation order.")
             }
             starts.append(start)
             explicitDurations.append(explicitDuration)
@@ -122,7 +128,8 @@ struct MPDReader {
     private func representation(_ element: XMLTreeElement, set: XMLTreeElement, base: URL, inherited: SegmentInfo) throws(DASHParseError) -> Representation {
         guard let id = element.attribute("id") else { throw missing(element, "id") }
         guard let bandwidthText = element.attribute("bandwidth"), let bandwidth = DASHValues.unsigned(bandwidthText), bandwidth <= UInt64(Int32.max) else {
-            throw element.attribute("bandwidth") == nil ? missing(element, "bandwidth") : invalid(element, "bandwidth", "is not a whole number of bits per second")
+            throw element.attribute("bandwidth") == nil
+                ? missing(element, "bandwidth") : invalid(element, "bandwidth", "is not a whole number of bits per second")
         }
         let representationBase = try baseURL(of: element, against: base)
         let info = try SegmentInfo.read(element, reader: self).merged(over: inherited)
@@ -168,12 +175,15 @@ struct MPDReader {
     func baseURL(of element: XMLTreeElement, against base: URL) throws(DASHParseError) -> URL {
         guard let child = element.child("BaseURL"), let text = child.nonEmptyText else { return base }
         guard let resolved = URL(string: text, relativeTo: base)?.absoluteURL else {
-            throw DASHParseError(.invalidValue, element: child.name, line: child.line, detail: "A <BaseURL> is not a valid URL.", advice: "Percent-encode spaces and other reserved characters in BaseURL.")
+            throw DASHParseError(
+                .invalidValue, element: child.name, line: child.line, detail: "A <BaseURL> is not a valid URL.",
+                advice: "Percent-encode spaces and other reserved characters in BaseURL.")
         }
         guard isAllowed(resolved) else {
             throw DASHParseError(
                 .invalidValue, element: child.name, line: child.line,
-                detail: "A <BaseURL> points at the scheme \"\(resolved.scheme ?? "")\", which a manifest served over \(manifestURL.scheme ?? "its scheme") may not use.",
+                detail:
+                    "A <BaseURL> points at the scheme \"\(resolved.scheme ?? "")\", which a manifest served over \(manifestURL.scheme ?? "its scheme") may not use.",
                 advice: "Segment URLs must be http or https (or the manifest's own scheme)."
             )
         }
@@ -210,10 +220,14 @@ struct MPDReader {
     }
 
     func invalid(_ element: XMLTreeElement, _ attribute: String, _ problem: String) -> DASHParseError {
-        DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "@\(attribute) of <\(element.localName)> \(problem).", advice: "Fix the manifest's generator; Cove does not guess at values it cannot read.")
+        DASHParseError(
+            .invalidValue, element: element.name, line: element.line, detail: "@\(attribute) of <\(element.localName)> \(problem).",
+            advice: "Fix the manifest's generator; Cove does not guess at values it cannot read.")
     }
 
     func missing(_ element: XMLTreeElement, _ attribute: String) -> DASHParseError {
-        DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "<\(element.localName)> has no @\(attribute), which it must have.", advice: "Fix the manifest's generator.")
+        DASHParseError(
+            .invalidValue, element: element.name, line: element.line, detail: "<\(element.localName)> has no @\(attribute), which it must have.",
+            advice: "Fix the manifest's generator.")
     }
 }

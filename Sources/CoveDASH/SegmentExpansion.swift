@@ -35,7 +35,9 @@ extension Representation {
     /// The representation's initialization segment and media segments in `period`. `now` (seconds since
     /// 1970) bounds a live MPD's segments to those already available and within its time-shift buffer.
     /// Nil for `SegmentBase` with an index: its segments are in the `sidx` box, which must be fetched.
-    public func segments(in period: Period, of mpd: MPD, now: Double? = nil, limits: DASHParseLimits = DASHParseLimits()) throws(DASHParseError) -> DASHSegmentList? {
+    public func segments(
+        in period: Period, of mpd: MPD, now: Double? = nil, limits: DASHParseLimits = DASHParseLimits()
+    ) throws(DASHParseError) -> DASHSegmentList? {
         switch addressing {
         case .template(let template):
             return try expand(template, period: period, mpd: mpd, now: now, limits: limits)
@@ -46,26 +48,31 @@ extension Representation {
             // Not indexed: the whole file is one segment spanning the period.
             let duration = period.duration ?? mpd.mediaPresentationDuration.map { $0 - period.start } ?? 0
             let initialization = base.initialization
-            return DASHSegmentList(initialization: initialization, segments: [DASHSegment(number: 1, start: period.start, duration: max(duration, 0), url: baseURL, range: nil)])
+            return DASHSegmentList(
+                initialization: initialization, segments: [DASHSegment(number: 1, start: period.start, duration: max(duration, 0), url: baseURL, range: nil)])
         }
     }
 
-    private func expand(_ template: SegmentTemplate, period: Period, mpd: MPD, now: Double?, limits: DASHParseLimits) throws(DASHParseError) -> DASHSegmentList {
+    private func expand(_ template: SegmentTemplate, period: Period, mpd: MPD, now: Double?, limits: DASHParseLimits) throws(DASHParseError) -> DASHSegmentList
+    {
         let initialization = try template.initialization.map { text throws(DASHParseError) -> URLWithRange in
             URLWithRange(url: try url(for: text, number: nil, time: nil), range: nil)
         }
         let timescale = Double(template.timescale)
         var segments: [DASHSegment] = []
         if let timeline = template.timeline {
-            let entries = try place(timeline, timescale: template.timescale, presentationTimeOffset: template.presentationTimeOffset, period: period, mpd: mpd, now: now, limits: limits)
+            let entries = try place(
+                timeline, timescale: template.timescale, presentationTimeOffset: template.presentationTimeOffset, period: period, mpd: mpd, now: now,
+                limits: limits)
             segments.reserveCapacity(entries.count)
             for (offset, entry) in entries.enumerated() {
                 let number = template.startNumber + offset
                 if let end = template.endNumber, number > end { break }
-                segments.append(DASHSegment(
-                    number: number, start: entry.start, duration: entry.duration,
-                    url: try url(for: template.media, number: number, time: entry.time), range: nil
-                ))
+                segments.append(
+                    DASHSegment(
+                        number: number, start: entry.start, duration: entry.duration,
+                        url: try url(for: template.media, number: number, time: entry.time), range: nil
+                    ))
             }
         } else if let duration = template.duration {
             let segmentSeconds = Double(duration) / timescale
@@ -84,7 +91,10 @@ extension Representation {
                 }
             } else {
                 guard let periodDuration = period.duration else {
-                    throw DASHParseError(.invalidValue, detail: "A static MPD's period has no duration, and its SegmentTemplate has no timeline, so its segment count is unknown.", advice: "Give the MPD a @mediaPresentationDuration or the period a @duration.")
+                    throw DASHParseError(
+                        .invalidValue,
+                        detail: "A static MPD's period has no duration, and its SegmentTemplate has no timeline, so its segment count is unknown.",
+                        advice: "Give the MPD a @mediaPresentationDuration or the period a @duration.")
                 }
                 let exact = periodDuration / segmentSeconds
                 guard exact.isFinite, exact < Double(limits.maxSegments) + 1 else {
@@ -100,10 +110,11 @@ extension Representation {
                 let time = UInt64(index) * duration + template.presentationTimeOffset
                 var length = segmentSeconds
                 if let periodDuration = period.duration { length = min(length, periodDuration - Double(index) * segmentSeconds) }
-                segments.append(DASHSegment(
-                    number: number, start: period.start + Double(index) * segmentSeconds, duration: length,
-                    url: try url(for: template.media, number: number, time: time), range: nil
-                ))
+                segments.append(
+                    DASHSegment(
+                        number: number, start: period.start + Double(index) * segmentSeconds, duration: length,
+                        url: try url(for: template.media, number: number, time: time), range: nil
+                    ))
             }
         }
         return DASHSegmentList(initialization: initialization, segments: segments)
@@ -114,14 +125,20 @@ extension Representation {
         var segments: [DASHSegment] = []
         segments.reserveCapacity(list.segments.count)
         if let timeline = list.timeline {
-            let entries = try place(timeline, timescale: list.timescale, presentationTimeOffset: list.presentationTimeOffset, period: period, mpd: nil, now: nil, limits: limits)
+            let entries = try place(
+                timeline, timescale: list.timescale, presentationTimeOffset: list.presentationTimeOffset, period: period, mpd: nil, now: nil, limits: limits)
             for (entry, segment) in zip(entries, list.segments) {
-                segments.append(DASHSegment(number: list.startNumber + segments.count, start: entry.start, duration: entry.duration, url: segment.url, range: segment.range))
+                segments.append(
+                    DASHSegment(number: list.startNumber + segments.count, start: entry.start, duration: entry.duration, url: segment.url, range: segment.range)
+                )
             }
         } else if let duration = list.duration {
             let seconds = Double(duration) / Double(list.timescale)
             for (index, segment) in list.segments.enumerated() {
-                segments.append(DASHSegment(number: list.startNumber + index, start: period.start + Double(index) * seconds, duration: seconds, url: segment.url, range: segment.range))
+                segments.append(
+                    DASHSegment(
+                        number: list.startNumber + index, start: period.start + Double(index) * seconds, duration: seconds, url: segment.url,
+                        range: segment.range))
             }
         }
         return DASHSegmentList(initialization: list.initialization, segments: segments)
@@ -151,7 +168,9 @@ extension Representation {
                 } else if let horizon {
                     stop = (horizon - period.start) * scale + Double(presentationTimeOffset)
                 } else {
-                    throw DASHParseError(.invalidValue, detail: "A SegmentTimeline repeats its last entry without end (r=-1) in a period of unknown length.", advice: "Give the period a duration, or the S element a repeat count.")
+                    throw DASHParseError(
+                        .invalidValue, detail: "A SegmentTimeline repeats its last entry without end (r=-1) in a period of unknown length.",
+                        advice: "Give the period a duration, or the S element a repeat count.")
                 }
                 let count = ((stop - Double(time)) / Double(entry.duration)).rounded(.up)
                 guard count.isFinite, count < Double(limits.maxSegments) + 1 else { throw tooMany(count) }
@@ -160,7 +179,9 @@ extension Representation {
             guard result.count + repeats + 1 <= limits.maxSegments else { throw tooMany(Double(result.count + repeats + 1)) }
             for _ in 0...repeats {
                 let (next, overflow) = time.addingReportingOverflow(entry.duration)
-                guard !overflow else { throw DASHParseError(.invalidValue, detail: "A SegmentTimeline's times overflow.", advice: "Fix the manifest's segment times.") }
+                guard !overflow else {
+                    throw DASHParseError(.invalidValue, detail: "A SegmentTimeline's times overflow.", advice: "Fix the manifest's segment times.")
+                }
                 let start = period.start + (Double(time) - Double(presentationTimeOffset)) / scale
                 result.append((time, start, Double(entry.duration) / scale))
                 time = next
@@ -171,20 +192,28 @@ extension Representation {
 
     private func url(for template: String, number: Int?, time: UInt64?) throws(DASHParseError) -> URL {
         guard let text = SegmentTemplateFormat.fill(template, .init(representationID: id, number: number, bandwidth: bandwidth, time: time)) else {
-            throw DASHParseError(.invalidValue, detail: "A SegmentTemplate URL uses an identifier Cove cannot fill (only $RepresentationID$, $Number$, $Bandwidth$, $Time$ and $$, with %0Nd widths).", advice: "Fix the manifest's SegmentTemplate @media or @initialization.")
+            throw DASHParseError(
+                .invalidValue,
+                detail:
+                    "A SegmentTemplate URL uses an identifier Cove cannot fill (only $RepresentationID$, $Number$, $Bandwidth$, $Time$ and $$, with %0Nd widths).",
+                advice: "Fix the manifest's SegmentTemplate @media or @initialization.")
         }
         guard let url = URL(string: text, relativeTo: baseURL)?.absoluteURL else {
-            throw DASHParseError(.invalidValue, detail: "A SegmentTemplate URL is not a valid URL once filled.", advice: "Percent-encode reserved characters in the template.")
+            throw DASHParseError(
+                .invalidValue, detail: "A SegmentTemplate URL is not a valid URL once filled.", advice: "Percent-encode reserved characters in the template.")
         }
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" || scheme == baseURL.scheme?.lowercased() else {
-            throw DASHParseError(.invalidValue, detail: "A SegmentTemplate URL points at another scheme (\(scheme ?? "none")).", advice: "Segment URLs must be http or https.")
+            throw DASHParseError(
+                .invalidValue, detail: "A SegmentTemplate URL points at another scheme (\(scheme ?? "none")).", advice: "Segment URLs must be http or https.")
         }
         return url
     }
 
     private func tooMany(_ count: Double) -> DASHParseError {
         let shown = count.isFinite && count < 1e15 ? String(Int(count)) : "too many"
-        return DASHParseError(.tooLarge, detail: "Representation \"\(id.prefix(64))\" expands to \(shown) segments; the limit is \(DASHParseLimits().maxSegments) by default.", advice: "Check the manifest's segment durations; raise DASHParseLimits.maxSegments if this is expected.")
+        return DASHParseError(
+            .tooLarge, detail: "Representation \"\(id.prefix(64))\" expands to \(shown) segments; the limit is \(DASHParseLimits().maxSegments) by default.",
+            advice: "Check the manifest's segment durations; raise DASHParseLimits.maxSegments if this is expected.")
     }
 }

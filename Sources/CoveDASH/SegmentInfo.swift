@@ -111,41 +111,56 @@ struct SegmentInfo {
             let timescale = t.timescale ?? 1
             guard timescale > 0 else { throw reader.invalid(element, "timescale", "is 0") }
             guard t.timeline != nil || (t.duration ?? 0) > 0 else {
-                throw DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "The SegmentTemplate has neither a SegmentTimeline nor a @duration, so its segments cannot be placed.", advice: "Give the SegmentTemplate a @duration or a SegmentTimeline.")
+                throw DASHParseError(
+                    .invalidValue, element: element.name, line: element.line,
+                    detail: "The SegmentTemplate has neither a SegmentTimeline nor a @duration, so its segments cannot be placed.",
+                    advice: "Give the SegmentTemplate a @duration or a SegmentTimeline.")
             }
             let startNumber = t.startNumber ?? 1
             if let end = t.endNumber, end < startNumber { throw reader.invalid(element, "endNumber", "is below @startNumber") }
-            return .template(SegmentTemplate(
-                media: media, initialization: t.initialization, startNumber: startNumber, endNumber: t.endNumber, timescale: timescale,
-                duration: t.duration, presentationTimeOffset: t.presentationTimeOffset ?? 0, timeline: t.timeline
-            ))
+            return .template(
+                SegmentTemplate(
+                    media: media, initialization: t.initialization, startNumber: startNumber, endNumber: t.endNumber, timescale: timescale,
+                    duration: t.duration, presentationTimeOffset: t.presentationTimeOffset ?? 0, timeline: t.timeline
+                ))
         }
         if let l = list {
             guard let segments = l.segments else {
-                throw DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "The SegmentList has no <SegmentURL>.", advice: "List the representation's segments, or use a SegmentTemplate.")
+                throw DASHParseError(
+                    .invalidValue, element: element.name, line: element.line, detail: "The SegmentList has no <SegmentURL>.",
+                    advice: "List the representation's segments, or use a SegmentTemplate.")
             }
             let timescale = l.timescale ?? 1
             guard timescale > 0 else { throw reader.invalid(element, "timescale", "is 0") }
             guard l.timeline != nil || (l.duration ?? 0) > 0 else {
-                throw DASHParseError(.invalidValue, element: element.name, line: element.line, detail: "The SegmentList has neither a SegmentTimeline nor a @duration, so its segments cannot be placed.", advice: "Give the SegmentList a @duration or a SegmentTimeline.")
+                throw DASHParseError(
+                    .invalidValue, element: element.name, line: element.line,
+                    detail: "The SegmentList has neither a SegmentTimeline nor a @duration, so its segments cannot be placed.",
+                    advice: "Give the SegmentList a @duration or a SegmentTimeline.")
             }
             var resolved: [URLWithRange] = []
             for segment in segments {
                 resolved.append(URLWithRange(url: try resolve(segment.url, against: url, element: element, reader: reader), range: segment.range))
             }
-            return .list(SegmentList(
-                initialization: try l.initialization.map { text throws(DASHParseError) in URLWithRange(url: try resolve(text.url, against: url, element: element, reader: reader), range: text.range) },
-                segments: resolved, startNumber: l.startNumber ?? 1, timescale: timescale, duration: l.duration,
-                presentationTimeOffset: l.presentationTimeOffset ?? 0, timeline: l.timeline
-            ))
+            return .list(
+                SegmentList(
+                    initialization: try l.initialization.map { text throws(DASHParseError) in
+                        URLWithRange(url: try resolve(text.url, against: url, element: element, reader: reader), range: text.range)
+                    },
+                    segments: resolved, startNumber: l.startNumber ?? 1, timescale: timescale, duration: l.duration,
+                    presentationTimeOffset: l.presentationTimeOffset ?? 0, timeline: l.timeline
+                ))
         }
         let b = base ?? Base()
         let timescale = b.timescale ?? 1
         guard timescale > 0 else { throw reader.invalid(element, "timescale", "is 0") }
-        return .base(SegmentBase(
-            initialization: try b.initialization.map { text throws(DASHParseError) in URLWithRange(url: try resolve(text.url, against: url, element: element, reader: reader), range: text.range) },
-            indexRange: b.indexRange, timescale: timescale, presentationTimeOffset: b.presentationTimeOffset ?? 0
-        ))
+        return .base(
+            SegmentBase(
+                initialization: try b.initialization.map { text throws(DASHParseError) in
+                    URLWithRange(url: try resolve(text.url, against: url, element: element, reader: reader), range: text.range)
+                },
+                indexRange: b.indexRange, timescale: timescale, presentationTimeOffset: b.presentationTimeOffset ?? 0
+            ))
     }
 
     /// A URL attribute against the representation's base (absent: the base itself, as for a `SegmentBase`).
@@ -210,7 +225,11 @@ struct SegmentInfo {
         for s in timeline.children("S") {
             entries.append(try entry(t: s.rawAttribute("t"), d: s.rawAttribute("d"), r: s.rawAttribute("r"), element: s, reader: reader))
         }
-        guard !entries.isEmpty else { throw DASHParseError(.invalidValue, element: timeline.name, line: timeline.line, detail: "A SegmentTimeline has no <S>.", advice: "List at least one segment in the timeline.") }
+        guard !entries.isEmpty else {
+            throw DASHParseError(
+                .invalidValue, element: timeline.name, line: timeline.line, detail: "A SegmentTimeline has no <S>.",
+                advice: "List at least one segment in the timeline.")
+        }
         return entries
     }
 
@@ -221,7 +240,9 @@ struct SegmentInfo {
         guard duration > 0 else { throw reader.invalid(element, "d", "of an S is 0") }
         var repeatCount = 0
         if let r {
-            guard let value = DASHValues.integer(XMLTreeElement.trimmed(r)), value >= -1 else { throw reader.invalid(element, "r", "of an S is not -1 or a whole number") }
+            guard let value = DASHValues.integer(XMLTreeElement.trimmed(r)), value >= -1 else {
+                throw reader.invalid(element, "r", "of an S is not -1 or a whole number")
+            }
             repeatCount = value
         }
         var time: UInt64?

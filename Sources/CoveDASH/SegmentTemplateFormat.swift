@@ -28,7 +28,7 @@ enum SegmentTemplateFormat {
                 name = identifier[..<percent]
                 let format = identifier[identifier.index(after: percent)...]
                 guard format.first == "0" || format.first?.isNumber == true, format.last == "d",
-                      let parsed = Int(format.dropLast()), parsed >= 0, parsed <= 32
+                    let parsed = Int(format.dropLast()), parsed >= 0, parsed <= 32
                 else { return nil }
                 width = max(parsed, 1)
             } else {

@@ -27,11 +27,13 @@ public enum AllocatorArenas {
     /// Caps the arenas at `perCore` × the active processor count (glibc's own default is 8 × cores).
     @discardableResult
     public static func limit(toPerCore perCore: Int = 2) -> Outcome {
-        guard let count = arenaCount(
-            perCore: perCore,
-            processors: ProcessInfo.processInfo.activeProcessorCount,
-            environment: ProcessInfo.processInfo.environment
-        ) else { return .chosenByEnvironment }
+        guard
+            let count = arenaCount(
+                perCore: perCore,
+                processors: ProcessInfo.processInfo.activeProcessorCount,
+                environment: ProcessInfo.processInfo.environment
+            )
+        else { return .chosenByEnvironment }
         return cove_limit_malloc_arenas(Int32(clamping: count)) == 1 ? .limited(arenas: count) : .unsupported
     }
 

@@ -202,7 +202,9 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             case .chunk(let chunk):
                 let pts = chunk.kind == .initSegment ? gint64(-1) : Self.nanoseconds(chunk.decoderTime)
                 result = chunk.data.withUnsafeBytes { raw in
-                    cove_appsrc_push(source, raw.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(raw.count), pts, chunk.discontinuity ? 1 : 0, gint(truncatingIfNeeded: chunk.generation))
+                    cove_appsrc_push(
+                        source, raw.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(raw.count), pts, chunk.discontinuity ? 1 : 0,
+                        gint(truncatingIfNeeded: chunk.generation))
                 }
             case .end:
                 result = cove_appsrc_end_of_stream(source)

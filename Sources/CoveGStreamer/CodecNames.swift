@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns GStreamer caps strings into RFC 6381-style codec names (`avc1.42c015`, `mp4a.40.2`), the
 /// form HLS `CODECS` attributes and the seed's `determinedCodecs` use.
 enum CodecNames {
@@ -39,8 +41,7 @@ enum CodecNames {
         guard let profile, let (idc, flags) = table[profile.lowercased()] else { return "avc1" }
         var levelIDC: UInt8 = 0
         if let level {
-            if level == "1b" { levelIDC = 9 }
-            else if let value = Double(level) { levelIDC = UInt8(clamping: Int((value * 10).rounded())) }
+            if level == "1b" { levelIDC = 9 } else if let value = Double(level) { levelIDC = UInt8(clamping: Int((value * 10).rounded())) }
         }
         return "avc1." + hex(idc) + hex(flags) + hex(levelIDC)
     }
@@ -73,5 +74,3 @@ enum CodecNames {
         return fields
     }
 }
-
-import Foundation

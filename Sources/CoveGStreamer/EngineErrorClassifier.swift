@@ -18,7 +18,9 @@ struct EngineErrorClassifier {
         var cause: PlaybackError.Cause {
             // "gst-resource-error-quark" → "gstreamer.resource".
             let short = domain.replacingOccurrences(of: "gst-", with: "").replacingOccurrences(of: "-error-quark", with: "")
-            return .underlying(PlaybackError.UnderlyingError(domain: "gstreamer.\(short)", code: Int(code), message: [text, debug].filter { !$0.isEmpty }.joined(separator: " — ")))
+            return .underlying(
+                PlaybackError.UnderlyingError(
+                    domain: "gstreamer.\(short)", code: Int(code), message: [text, debug].filter { !$0.isEmpty }.joined(separator: " — ")))
         }
     }
 
@@ -49,24 +51,36 @@ struct EngineErrorClassifier {
     static func downloadFailure(_ report: Report, url: String) -> PlaybackError {
         let cause = report.cause
         let status = report.debug.range(of: #"\b[45]\d\d\b"#, options: .regularExpression).flatMap { Int(report.debug[$0]) }
-        return PlaybackError(.downloadFailed, "Media segments of \(redacted(url)) stopped downloading (\(report.text)); media already buffered keeps playing, and playback fails once it runs out", url: url, httpStatus: status, cause: cause)
+        return PlaybackError(
+            .downloadFailed,
+            "Media segments of \(redacted(url)) stopped downloading (\(report.text)); media already buffered keeps playing, and playback fails once it runs out",
+            url: url, httpStatus: status, cause: cause)
     }
 
     static func classify(_ report: Report, url: String) -> PlaybackError {
         let cause = report.cause
         if report.sourceElement.hasPrefix("cove-video-sink") || report.sourceElement.hasPrefix("cove-audio-sink") {
-            let what = report.sourceElement.hasPrefix("cove-video") ? "video output (is DISPLAY set and the X server running?)" : "audio output (is the sound server running, and the device name one it lists?)"
+            let what =
+                report.sourceElement.hasPrefix("cove-video")
+                ? "video output (is DISPLAY set and the X server running?)" : "audio output (is the sound server running, and the device name one it lists?)"
             return PlaybackError(.outputUnavailable, "The engine could not open its \(what): \(report.text)", url: url, cause: cause)
         }
         if report.httpStatus == 0 {
             // souphttpsrc reports status 0 when no HTTP response arrived at all.
-            return PlaybackError(.networkUnreachable, "Could not connect to the server for \(redacted(url)): the host is unreachable or refused the connection; check the network and the URL", url: url, cause: cause)
+            return PlaybackError(
+                .networkUnreachable,
+                "Could not connect to the server for \(redacted(url)): the host is unreachable or refused the connection; check the network and the URL",
+                url: url, cause: cause)
         }
         if let status = report.httpStatus, status >= 400 {
             if status == 404 || status == 410 {
-                return PlaybackError(.notFound, "The server has no media at \(redacted(url)) (HTTP \(status)); check the URL or whether the asset was removed", url: url, httpStatus: status, cause: cause)
+                return PlaybackError(
+                    .notFound, "The server has no media at \(redacted(url)) (HTTP \(status)); check the URL or whether the asset was removed", url: url,
+                    httpStatus: status, cause: cause)
             }
-            let hint = status == 401 || status == 403 ? "the media URL needs credentials or a fresh token" : status >= 500 ? "the server failed; retry later" : "the request was rejected"
+            let hint =
+                status == 401 || status == 403
+                ? "the media URL needs credentials or a fresh token" : status >= 500 ? "the server failed; retry later" : "the request was rejected"
             return PlaybackError(.httpStatus, "The server answered HTTP \(status) for \(redacted(url)): \(hint)", url: url, httpStatus: status, cause: cause)
         }
         if report.domain.contains("resource") {
@@ -77,19 +91,26 @@ struct EngineErrorClassifier {
                 return PlaybackError(.httpStatus, "Access to \(redacted(url)) was refused; the media URL needs credentials", url: url, cause: cause)
             default:
                 if isDownloadFailure(report) {
-                    return PlaybackError(.downloadFailed, "Media segments of \(redacted(url)) stopped downloading; the network or server is failing", url: url, cause: cause)
+                    return PlaybackError(
+                        .downloadFailed, "Media segments of \(redacted(url)) stopped downloading; the network or server is failing", url: url, cause: cause)
                 }
-                return PlaybackError(.networkUnreachable, "Could not read \(redacted(url)): the host is unreachable or the connection failed; check the network and the URL", url: url, cause: cause)
+                return PlaybackError(
+                    .networkUnreachable, "Could not read \(redacted(url)): the host is unreachable or the connection failed; check the network and the URL",
+                    url: url, cause: cause)
             }
         }
         if report.domain.contains("stream") {
             switch report.code {
             case streamCodecNotFound:
-                return PlaybackError(.unsupportedFormat, "No decoder is installed for the media at \(redacted(url)); install gstreamer1.0-libav and gstreamer1.0-plugins-bad", url: url, cause: cause)
+                return PlaybackError(
+                    .unsupportedFormat, "No decoder is installed for the media at \(redacted(url)); install gstreamer1.0-libav and gstreamer1.0-plugins-bad",
+                    url: url, cause: cause)
             case streamDecrypt:
-                return PlaybackError(.unsupportedFormat, "The media at \(redacted(url)) could not be decrypted (key missing or DRM unsupported)", url: url, cause: cause)
+                return PlaybackError(
+                    .unsupportedFormat, "The media at \(redacted(url)) could not be decrypted (key missing or DRM unsupported)", url: url, cause: cause)
             default:
-                return PlaybackError(.corruptMedia, "The data at \(redacted(url)) is not playable media (corrupt, truncated or an unknown format)", url: url, cause: cause)
+                return PlaybackError(
+                    .corruptMedia, "The data at \(redacted(url)) is not playable media (corrupt, truncated or an unknown format)", url: url, cause: cause)
             }
         }
         if report.domain.contains("core") && report.code == coreMissingPlugin {

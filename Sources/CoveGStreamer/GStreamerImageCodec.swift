@@ -30,12 +30,16 @@ public struct GStreamerImageCodec: ImageCodec {
             )
         }
         guard let pixels else {
-            throw ThumbnailError(.imageCorrupt, "The \(header.format.rawValue.uppercased()) image does not decode (\(takeGString(message) ?? "unknown reason")); it is truncated or corrupt — re-export the sprite sheet")
+            throw ThumbnailError(
+                .imageCorrupt,
+                "The \(header.format.rawValue.uppercased()) image does not decode (\(takeGString(message) ?? "unknown reason")); it is truncated or corrupt — re-export the sprite sheet"
+            )
         }
         defer { g_free(pixels) }
         let bytes = [UInt8](UnsafeBufferPointer(start: pixels, count: Int(size)))
         guard let image = RGBAImage(width: Int(width), height: Int(height), pixels: bytes) else {
-            throw ThumbnailError(.imageCorrupt, "The \(header.format.rawValue.uppercased()) image decoded to an inconsistent picture (\(width)×\(height), \(size) bytes)")
+            throw ThumbnailError(
+                .imageCorrupt, "The \(header.format.rawValue.uppercased()) image decoded to an inconsistent picture (\(width)×\(height), \(size) bytes)")
         }
         return image
     }
@@ -48,7 +52,10 @@ public struct GStreamerImageCodec: ImageCodec {
             cove_image_encode_png(buffer.baseAddress, gint(image.width), gint(image.height), timeoutNanoseconds, &size, &message)
         }
         guard let png else {
-            throw ThumbnailError(.codecFailure, "The thumbnail could not be encoded as PNG (\(takeGString(message) ?? "unknown reason")); check that GStreamer's png plugin (gstreamer1.0-plugins-good) is installed")
+            throw ThumbnailError(
+                .codecFailure,
+                "The thumbnail could not be encoded as PNG (\(takeGString(message) ?? "unknown reason")); check that GStreamer's png plugin (gstreamer1.0-plugins-good) is installed"
+            )
         }
         defer { g_free(png) }
         return Data(bytes: png, count: Int(size))

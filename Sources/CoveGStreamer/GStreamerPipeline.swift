@@ -138,7 +138,9 @@ final class GStreamerPipeline: @unchecked Sendable {
 
         guard let playbin = cove_element_make("playbin3", nil) else {
             let missing = GStreamerRuntime.missingElements()
-            let detail = missing.isEmpty ? "playbin3 could not be created" : "missing elements: " + missing.map { "\($0.element) (\($0.package))" }.joined(separator: ", ")
+            let detail =
+                missing.isEmpty
+                ? "playbin3 could not be created" : "missing elements: " + missing.map { "\($0.element) (\($0.package))" }.joined(separator: ", ")
             throw PlaybackError(.engineFailure, "GStreamer cannot build a player: \(detail); run `make deps`")
         }
         // Take ownership of the floating reference.
@@ -205,7 +207,8 @@ final class GStreamerPipeline: @unchecked Sendable {
             }
             let ref = ElementRef(pointer: inner)
             let id = cove_signal_connect(ref.object, "handoff", unsafeBitCast(callback, to: GCallback.self), context)
-            let prerollID = kind == .video ? cove_signal_connect(ref.object, "preroll-handoff", unsafeBitCast(onVideoPrerolled, to: GCallback.self), context) : nil
+            let prerollID =
+                kind == .video ? cove_signal_connect(ref.object, "preroll-handoff", unsafeBitCast(onVideoPrerolled, to: GCallback.self), context) : nil
             renderHandlers.append(RenderHandler(sink: ref, kind: kind, id: id, prerollID: prerollID))
         }
         if let textSink {
@@ -216,7 +219,9 @@ final class GStreamerPipeline: @unchecked Sendable {
         state.withLock { $0.renderHandlers = renderHandlers }
 
         if let feed {
-            let session = StreamingSession(url: configuration.url, transport: streaming.transport, configuration: streaming.settings(for: configuration), output: feed, logger: logger) { [weak self] event in
+            let session = StreamingSession(
+                url: configuration.url, transport: streaming.transport, configuration: streaming.settings(for: configuration), output: feed, logger: logger
+            ) { [weak self] event in
                 self?.handleStreaming(event)
             }
             session.setMaxBitrate(configuration.maxBitrate)
@@ -343,9 +348,11 @@ final class GStreamerPipeline: @unchecked Sendable {
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
         if let loader = state.withLock({ $0.textLoader }), let seconds = target.isFinite ? target.seconds : nil { loader.seek(to: seconds) }
-        sendSeek(to: target, keyUnit: tolerance.allowsKeyframeSnap, register: { s, seqnum in
-            s.pendingSeek = (id, target, seqnum)
-        }, failed: .seekFailed(id: id))
+        sendSeek(
+            to: target, keyUnit: tolerance.allowsKeyframeSnap,
+            register: { s, seqnum in
+                s.pendingSeek = (id, target, seqnum)
+            }, failed: .seekFailed(id: id))
     }
 
     /// Records a flushing seek's seqnum (with `register`) before sending it — its ASYNC_DONE may arrive on
@@ -357,7 +364,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// `onlyIf` is checked under that same lock: a seek whose reason is gone by then (a rate already
     /// applied, an app seek already finished) is not sent.
     private func sendSeek(
-        to target: MediaTime, keyUnit: Bool, onlyIf stillWanted: (State) -> Bool = { _ in true }, register: (inout State, UInt32) -> Void = { _, _ in }, failed: PipelineNote? = nil
+        to target: MediaTime, keyUnit: Bool, onlyIf stillWanted: (State) -> Bool = { _ in true }, register: (inout State, UInt32) -> Void = { _, _ in },
+        failed: PipelineNote? = nil
     ) {
         let seqnum = gst_util_seqnum_next()
         let rate = state.withLock { s -> Double? in
@@ -435,7 +443,9 @@ final class GStreamerPipeline: @unchecked Sendable {
     func selectTracks(audio requested: String?, text: String?) {
         guard !isClosed else { return }
         let renditions = state.withLock { $0.audio }
-        if let renditions, let id = requested, renditions.select(id, at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate }) {
+        if let renditions, let id = requested,
+            renditions.select(id, at: currentPosition()?.seconds, decoderOffset: decoderOffset, rate: state.withLock { $0.rate })
+        {
             // GStreamer keeps decoding its one audio stream; which rendition feeds it is Cove's choice.
             emit(.tracksSelected(state.withLock { publicSelection($0) }))
         }
@@ -605,8 +615,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         case .request(let record):
             let kind = MediaTransfer.Kind(rawValue: record.kind.rawValue) ?? .other
             // An audio rendition's variant indexes are its own session's, not the ladder's.
-            let bandwidth = record.stream == .audio ? nil : record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
-            emit(.transferCompleted(MediaTransfer(kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration, variantBandwidth: bandwidth, attempt: record.attempt, span: record.span)))
+            let bandwidth =
+                record.stream == .audio
+                ? nil : record.variantIndex.flatMap { index in feed?.session?.presentation?.variants.first { $0.index == index }?.bandwidth }
+            emit(
+                .transferCompleted(
+                    MediaTransfer(
+                        kind: kind, url: record.url, status: record.status, bytes: record.bytes, startedAt: record.startedAt, duration: record.duration,
+                        variantBandwidth: bandwidth, attempt: record.attempt, span: record.span)))
         case .timelineUpdated:
             break
         case .downloadFailed(let error) where error.isPermanent:
@@ -675,11 +691,14 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard known else { return false }
         if let rendition, let session = feed?.session {
             do {
-                let loader = try session.makeTextRenditionLoader(for: rendition, onCues: { [weak self] cues in
-                    for cue in cues { self?.emit(.textCue(cue)) }
-                }, onError: { [weak self] error in
-                    self?.emit(.warning("Subtitles '\(rendition.name)' failed: \(error.message)"))
-                })
+                let loader = try session.makeTextRenditionLoader(
+                    for: rendition,
+                    onCues: { [weak self] cues in
+                        for cue in cues { self?.emit(.textCue(cue)) }
+                    },
+                    onError: { [weak self] error in
+                        self?.emit(.warning("Subtitles '\(rendition.name)' failed: \(error.message)"))
+                    })
                 // Another selection may have come while this loader was made: then it is not wanted.
                 let (wanted, at) = state.withLock { s -> (Bool, Double?) in
                     guard s.coveTextSelected == id, s.textLoader == nil, !s.closed else { return (false, nil) }
@@ -726,11 +745,13 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// `suburi`), streamed by Cove like the video. Called before the pipeline leaves NULL.
     private func announceAudioRenditions(_ presentation: Presentation) {
         guard state.withLock({ $0.audio == nil }) else { return }
-        guard let audio = AudioRenditionFeed(
-            presentation: presentation, transport: streaming.transport, configuration: streaming.settings(for: configuration), logger: logger,
-            playhead: { [weak self] in self?.streamingPlayhead() },
-            onEvent: { [weak self] event in self?.handleAudioStreaming(event) }
-        ) else { return }
+        guard
+            let audio = AudioRenditionFeed(
+                presentation: presentation, transport: streaming.transport, configuration: streaming.settings(for: configuration), logger: logger,
+                playhead: { [weak self] in self?.streamingPlayhead() },
+                onEvent: { [weak self] event in self?.handleAudioStreaming(event) }
+            )
+        else { return }
         audio.session?.setForwardBuffer(forwardBufferTarget(configuration.forwardBufferDuration))
         state.withLock { $0.audio = audio }
         cove_set_string(playbin.object, "suburi", AudioRenditionFeed.uri)
@@ -968,7 +989,8 @@ final class GStreamerPipeline: @unchecked Sendable {
     /// starved of the playlist at once, and the bus thread fails the play, typed, saying how to make it play.
     fileprivate func manifestBehindMediaName(demuxer factory: String, element: UnsafeMutablePointer<GstElement>) {
         if let pad = gst_element_get_static_pad(element, "sink") {
-            _ = gst_pad_add_probe(pad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue), dropEverything, nil, nil)
+            _ = gst_pad_add_probe(
+                pad, GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue), dropEverything, nil, nil)
             gst_object_unref(UnsafeMutableRawPointer(pad))
         }
         let first = state.withLock { s -> Bool in
@@ -987,17 +1009,20 @@ final class GStreamerPipeline: @unchecked Sendable {
         logger.notice("a manifest behind a media file's name", metadata: ["demuxer": "\(factory)"])
         guard report else { return }
         let name = configuration.url.pathExtension
-        emit(.failed(PlaybackError(
-            .unsupportedFormat,
-            "\(Redaction.redact(urlString: urlText)) holds an HLS or DASH manifest under a media file's name (.\(name)); Cove streams manifests itself: give the URL its .m3u8 or .mpd name, or a name without an extension, so Cove reads it as one",
-            url: urlText
-        )))
+        emit(
+            .failed(
+                PlaybackError(
+                    .unsupportedFormat,
+                    "\(Redaction.redact(urlString: urlText)) holds an HLS or DASH manifest under a media file's name (.\(name)); Cove streams manifests itself: give the URL its .m3u8 or .mpd name, or a name without an extension, so Cove reads it as one",
+                    url: urlText
+                )))
     }
 
     private func installProbe(on sink: ElementRef, kind: EngineTrack.Kind) {
         guard let pad = gst_element_get_static_pad(sink.pointer, "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        let mask = GstPadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)
+        let mask = GstPadProbeType(
+            rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue | GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)
         let context = Unmanaged.passUnretained(self).toOpaque()
         _ = gst_pad_add_probe(pad, mask, kind == .video ? onVideoSinkData : onAudioSinkData, context, nil)
     }
@@ -1041,7 +1066,12 @@ final class GStreamerPipeline: @unchecked Sendable {
             var new = GST_STATE_VOID_PENDING
             var pending = GST_STATE_VOID_PENDING
             gst_message_parse_state_changed(message, &old, &new, &pending)
-            logger.trace("pipeline state changed", metadata: ["old": "\(old.rawValue)", "new": "\(new.rawValue)", "pending": "\(pending.rawValue)", "wantsPlaying": "\(state.withLock { $0.wantsPlaying })"])
+            logger.trace(
+                "pipeline state changed",
+                metadata: [
+                    "old": "\(old.rawValue)", "new": "\(new.rawValue)", "pending": "\(pending.rawValue)",
+                    "wantsPlaying": "\(state.withLock { $0.wantsPlaying })",
+                ])
             if new == GST_STATE_PLAYING {
                 let (wasPlaying, frameTime) = state.withLock { s -> (Bool, Double?) in
                     let was = s.pipelineAtPlaying
@@ -1327,10 +1357,15 @@ final class GStreamerPipeline: @unchecked Sendable {
         guard let rawID = gst_stream_get_stream_id(stream) else { return nil }
         let type = gst_stream_get_stream_type(stream).rawValue
         let kind: EngineTrack.Kind
-        if type & GST_STREAM_TYPE_VIDEO.rawValue != 0 { kind = .video }
-        else if type & GST_STREAM_TYPE_AUDIO.rawValue != 0 { kind = .audio }
-        else if type & GST_STREAM_TYPE_TEXT.rawValue != 0 { kind = .text }
-        else { return nil }
+        if type & GST_STREAM_TYPE_VIDEO.rawValue != 0 {
+            kind = .video
+        } else if type & GST_STREAM_TYPE_AUDIO.rawValue != 0 {
+            kind = .audio
+        } else if type & GST_STREAM_TYPE_TEXT.rawValue != 0 {
+            kind = .text
+        } else {
+            return nil
+        }
         let caps = takeGString(cove_stream_caps_string(stream))
         let fields = caps.map(CodecNames.parse)
         return EngineTrack(
@@ -1374,7 +1409,9 @@ final class GStreamerPipeline: @unchecked Sendable {
             domain: takeGString(domain) ?? "", code: code, text: takeGString(text) ?? "", debug: takeGString(debug) ?? "",
             sourceElement: source, httpStatus: status
         )
-        logger.debug("engine error", metadata: ["domain": "\(report.domain)", "code": "\(report.code)", "source": "\(source)", "text": "\(Redaction.redactSecrets(in: report.text))"])
+        logger.debug(
+            "engine error",
+            metadata: ["domain": "\(report.domain)", "code": "\(report.code)", "source": "\(source)", "text": "\(Redaction.redactSecrets(in: report.text))"])
         guard !alreadyFailed else { return }
         // A new audio rendition can come with a new transport-stream program: the demuxer re-exposes its
         // output while data already flows, and the audio source stops "not-linked". That source alone is
@@ -1409,14 +1446,16 @@ final class GStreamerPipeline: @unchecked Sendable {
 /// a manifest hid behind a media file's name.
 private let adaptiveDemuxers: Set<String> = ["hlsdemux2", "dashdemux2", "mssdemux2", "hlsdemux", "dashdemux", "mssdemux"]
 
-private let onDeepElementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, data in
-    guard let element, let data else { return }
-    let factory = ElementRef(pointer: element).factoryName
-    GStreamerRuntime.elementsCreated.withLock { $0[factory, default: 0] += 1 }
-    if adaptiveDemuxers.contains(factory) {
-        Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().manifestBehindMediaName(demuxer: factory, element: element)
+private let onDeepElementAdded:
+    @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = {
+        _, _, element, data in
+        guard let element, let data else { return }
+        let factory = ElementRef(pointer: element).factoryName
+        GStreamerRuntime.elementsCreated.withLock { $0[factory, default: 0] += 1 }
+        if adaptiveDemuxers.contains(factory) {
+            Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue().manifestBehindMediaName(demuxer: factory, element: element)
+        }
     }
-}
 
 private let dropEverything: GstPadProbeCallback = { _, _, _ in GST_PAD_PROBE_DROP }
 
@@ -1439,7 +1478,8 @@ private let onSourceData: GstPadProbeCallback = { _, info, data in
     return GST_PAD_PROBE_OK
 }
 
-private typealias HandoffCallback = @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
+private typealias HandoffCallback =
+    @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstBuffer>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void
 
 private let onVideoRendered: HandoffCallback = { _, _, _, data in
     guard let data else { return }
@@ -1469,7 +1509,9 @@ private let onAudioSinkData: GstPadProbeCallback = { pad, info, data in
     sinkProbe(pad, info, data, kind: .audio)
 }
 
-private func sinkProbe(_ pad: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: gpointer?, kind: EngineTrack.Kind) -> GstPadProbeReturn {
+private func sinkProbe(
+    _ pad: UnsafeMutablePointer<GstPad>?, _ info: UnsafeMutablePointer<GstPadProbeInfo>?, _ data: gpointer?, kind: EngineTrack.Kind
+) -> GstPadProbeReturn {
     guard let info, let data else { return GST_PAD_PROBE_OK }
     let pipeline = Unmanaged<GStreamerPipeline>.fromOpaque(data).takeUnretainedValue()
     let type = info.pointee.type.rawValue

@@ -99,7 +99,8 @@ final class PipelineOutputs: @unchecked Sendable {
 
     /// The text overlay draws the selected track's cues (set by `showCaptions`) onto each frame; with no
     /// text it passes frames through untouched.
-    private static let overlay = "textoverlay name=cove-captions wait-text=false silent=true font-desc=\"Sans 20\" shaded-background=true valignment=bottom halignment=center line-alignment=center ! "
+    private static let overlay =
+        "textoverlay name=cove-captions wait-text=false silent=true font-desc=\"Sans 20\" shaded-background=true valignment=bottom halignment=center line-alignment=center ! "
 
     static func videoDescription(_ output: VideoOutput, sync: Bool, captions: Bool) -> String {
         let overlay = captions ? Self.overlay : ""
@@ -114,12 +115,14 @@ final class PipelineOutputs: @unchecked Sendable {
         case .x11Window(_, let display):
             // ximagesink does not scale: videoscale does, to the size the caps filter says (the window's,
             // updated as it changes), adding borders to keep the picture's aspect ratio.
-            return "\(overlay)videoconvert ! videoscale ! capsfilter name=cove-window-size caps=video/x-raw ! ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true handle-events=false\(Self.displayProperty(display))"
+            return
+                "\(overlay)videoconvert ! videoscale ! capsfilter name=cove-window-size caps=video/x-raw ! ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true handle-events=false\(Self.displayProperty(display))"
         case .frames(let receiver):
             // One frame waits at most: a handler slower than the frame rate gets the newest frame, the
             // others are dropped there, and nothing upstream (audio included) ever waits for the app.
             let format = receiver.format == .rgba ? "RGBA" : "I420"
-            return "\(overlay)videoconvert ! capsfilter caps=video/x-raw,format=\(format) ! appsink name=cove-video-sink sync=\(sync) max-buffers=1 drop=true emit-signals=false"
+            return
+                "\(overlay)videoconvert ! capsfilter caps=video/x-raw,format=\(format) ! appsink name=cove-video-sink sync=\(sync) max-buffers=1 drop=true emit-signals=false"
         }
     }
 
@@ -133,7 +136,8 @@ final class PipelineOutputs: @unchecked Sendable {
             let quoted = name.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline }
             return "pulsesink name=cove-audio-sink sync=\(sync) device=\"\(quoted)\""
         case .samples:
-            return "audioconvert ! audioresample ! capsfilter caps=audio/x-raw,format=F32LE,layout=interleaved ! appsink name=cove-audio-sink sync=\(sync) max-buffers=16 drop=true emit-signals=false"
+            return
+                "audioconvert ! audioresample ! capsfilter caps=audio/x-raw,format=F32LE,layout=interleaved ! appsink name=cove-audio-sink sync=\(sync) max-buffers=16 drop=true emit-signals=false"
         }
     }
 
@@ -145,7 +149,10 @@ final class PipelineOutputs: @unchecked Sendable {
         var message: UnsafeMutablePointer<CChar>?
         guard let bin = cove_bin_from_description(description, &message) else {
             let text = takeGString(message) ?? "unknown"
-            throw PlaybackError(.engineFailure, "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base, gstreamer1.0-plugins-good and gstreamer1.0-x (`make deps`)", cause: .underlying(PlaybackError.UnderlyingError(domain: "gstreamer.parse-launch", message: description)))
+            throw PlaybackError(
+                .engineFailure,
+                "Could not build the \(what) (\(text)); install gstreamer1.0-plugins-base, gstreamer1.0-plugins-good and gstreamer1.0-x (`make deps`)",
+                cause: .underlying(PlaybackError.UnderlyingError(domain: "gstreamer.parse-launch", message: description)))
         }
         gst_object_ref_sink(UnsafeMutableRawPointer(bin))
         return ElementRef(pointer: bin)
@@ -159,13 +166,18 @@ final class PipelineOutputs: @unchecked Sendable {
             throw PlaybackError(.outputUnavailable, "The X11 window ID \(id) is not a window ID (1…\(UInt32.max)); pass the ID of a window your app created")
         }
         guard let connection = cove_xcb_connect(display) else {
-            throw PlaybackError(.outputUnavailable, "Cannot connect to the X11 display \"\(displayName)\" to embed the video; check that the X server runs and DISPLAY is right")
+            throw PlaybackError(
+                .outputUnavailable, "Cannot connect to the X11 display \"\(displayName)\" to embed the video; check that the X server runs and DISPLAY is right"
+            )
         }
         var width: gint = 0
         var height: gint = 0
         guard cove_xcb_window_size(connection, UInt32(id), &width, &height) != 0 else {
             cove_xcb_disconnect(connection)
-            throw PlaybackError(.outputUnavailable, "There is no X11 window 0x\(String(id, radix: 16)) on display \"\(displayName)\"; pass the ID of a window that exists (and is not destroyed before playback ends)")
+            throw PlaybackError(
+                .outputUnavailable,
+                "There is no X11 window 0x\(String(id, radix: 16)) on display \"\(displayName)\"; pass the ID of a window that exists (and is not destroyed before playback ends)"
+            )
         }
         guard let scaler = gst_bin_get_by_name(bin.bin, "cove-window-size") else {
             cove_xcb_disconnect(connection)
@@ -176,7 +188,8 @@ final class PipelineOutputs: @unchecked Sendable {
             cove_xcb_disconnect(connection)
             throw PlaybackError(.engineFailure, "The embedded video output lacks its sink")
         }
-        let embedding = Embedding(scaler: ElementRef(pointer: scaler), sink: ElementRef(pointer: sink), connection: connection, window: UInt32(id), display: displayName)
+        let embedding = Embedding(
+            scaler: ElementRef(pointer: scaler), sink: ElementRef(pointer: sink), connection: connection, window: UInt32(id), display: displayName)
         // The app may destroy its window before playback stops: the sink's drawing errors about it must
         // not end the process (Xlib's default handler exits). Unregistered in deinit.
         cove_install_x_error_handler()
@@ -198,14 +211,16 @@ final class PipelineOutputs: @unchecked Sendable {
     func start(decoderOffset: @escaping @Sendable () -> Double) {
         var threads: [Thread] = []
         if case .frames(let receiver) = configuration.videoOutput, let sink = gst_bin_get_by_name(videoSink.bin, "cove-video-sink") {
-            threads.append(puller(name: "cove-frames", sink: ElementRef(pointer: sink), deliversPreroll: true) { sample, last in
-                Self.deliverFrame(sample, to: receiver, decoderOffset: decoderOffset(), last: &last)
-            })
+            threads.append(
+                puller(name: "cove-frames", sink: ElementRef(pointer: sink), deliversPreroll: true) { sample, last in
+                    Self.deliverFrame(sample, to: receiver, decoderOffset: decoderOffset(), last: &last)
+                })
         }
         if case .samples(let receiver) = configuration.audioOutput, let sink = gst_bin_get_by_name(audioSink.bin, "cove-audio-sink") {
-            threads.append(puller(name: "cove-samples", sink: ElementRef(pointer: sink), deliversPreroll: false) { sample, _ in
-                Self.deliverSamples(sample, to: receiver, decoderOffset: decoderOffset())
-            })
+            threads.append(
+                puller(name: "cove-samples", sink: ElementRef(pointer: sink), deliversPreroll: false) { sample, _ in
+                    Self.deliverSamples(sample, to: receiver, decoderOffset: decoderOffset())
+                })
         }
         let started = state.withLock { s -> Bool in
             guard !s.closed else { return false }
@@ -330,7 +345,10 @@ final class PipelineOutputs: @unchecked Sendable {
                 defer { s.windowGone = true }
                 return !s.windowGone
             }
-            if first { logger.warning("the app's window for the video is gone; the picture is no longer shown", metadata: ["window": "0x\(String(embedding.window, radix: 16))"]) }
+            if first {
+                logger.warning(
+                    "the app's window for the video is gone; the picture is no longer shown", metadata: ["window": "0x\(String(embedding.window, radix: 16))"])
+            }
             return
         }
         let changed = state.withLock { s -> Bool in
@@ -367,11 +385,12 @@ final class PipelineOutputs: @unchecked Sendable {
         } else {
             cove_set_from_string(overlay.object, "valignment", "bottom")
         }
-        let alignment = switch placement.alignment {
-        case .start: "left"
-        case .center: "center"
-        case .end: "right"
-        }
+        let alignment =
+            switch placement.alignment {
+            case .start: "left"
+            case .center: "center"
+            case .end: "right"
+            }
         if let position = placement.position {
             cove_set_from_string(overlay.object, "halignment", "position")
             cove_set_double(overlay.object, "xpos", position)

@@ -15,7 +15,7 @@ public enum HLSURI {
     public static func resolve(_ uri: String, against base: URL) -> URL? {
         let utf8 = uri.utf8
         guard !utf8.isEmpty, utf8.count <= maxLength,
-              !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+            !utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
         else { return nil }
         return URL(string: uri, relativeTo: base)?.absoluteURL
     }

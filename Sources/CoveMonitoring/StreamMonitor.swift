@@ -51,7 +51,10 @@ public final class StreamMonitor: Sendable {
     ///   - configuration: how often, how long and how fast each stream plays.
     ///   - metrics: where the figures go (default: the process's bootstrapped metrics system).
     ///   - makeController: a fresh controller for each run (its engine and output are the app's choice).
-    public init(targets: [Target], configuration: Configuration = Configuration(), metrics: QoEMetrics = QoEMetrics(), makeController: @escaping @Sendable () async -> PlaybackController) {
+    public init(
+        targets: [Target], configuration: Configuration = Configuration(), metrics: QoEMetrics = QoEMetrics(),
+        makeController: @escaping @Sendable () async -> PlaybackController
+    ) {
         self.targets = targets
         self.configuration = configuration
         self.metrics = metrics

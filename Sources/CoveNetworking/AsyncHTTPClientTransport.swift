@@ -96,12 +96,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             for field in response.headers { headers.add(field.name, field.value) }
             let announced = response.headers.first(name: "content-length").flatMap(Int.init)
             if let announced, announced > request.maxResponseBytes {
-                throw HTTPTransportError(.responseTooLarge, url: request.url, detail: "the server announced \(announced) bytes; the limit is \(request.maxResponseBytes)")
+                throw HTTPTransportError(
+                    .responseTooLarge, url: request.url, detail: "the server announced \(announced) bytes; the limit is \(request.maxResponseBytes)")
             }
             // A compressed body's Content-Length counts compressed bytes; progress counts what arrives decoded.
             let expected = response.headers.first(name: "content-encoding") == nil ? announced : nil
             progress?(TransferProgress(received: 0, expected: expected))
-            let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) { received in
+            let body = try await Self.collect(response.body, upTo: request.maxResponseBytes, announced: announced, before: deadline, url: request.url) {
+                received in
                 progress?(TransferProgress(received: received, expected: expected))
             }
             return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView), url: request.url)

@@ -45,7 +45,8 @@ final class ConsumingResponseDelegate: HTTPClientResponseDelegate {
             s.headers = headers
         }
         if let announced = head.headers.first(name: "content-length").flatMap(Int.init), announced > limit {
-            return task.eventLoop.makeFailedFuture(HTTPTransportError(.responseTooLarge, url: url, detail: "the server announced \(announced) bytes; the limit is \(limit)"))
+            return task.eventLoop.makeFailedFuture(
+                HTTPTransportError(.responseTooLarge, url: url, detail: "the server announced \(announced) bytes; the limit is \(limit)"))
         }
         guard (200..<300).contains(status) else { return task.eventLoop.makeSucceededVoidFuture() }
         do {

@@ -82,7 +82,9 @@ struct DownloadRunner: Sendable {
                 throw OfflineError.download(error, what: "the decryption key \(key.name)")
             }
             guard loaded.body.count == 16 else {
-                throw OfflineError(.downloadFailure, "The decryption key \(key.name) from \(Redaction.redact(url: key.url)) has \(loaded.body.count) bytes; an AES-128 key has 16")
+                throw OfflineError(
+                    .downloadFailure,
+                    "The decryption key \(key.name) from \(Redaction.redact(url: key.url)) has \(loaded.body.count) bytes; an AES-128 key has 16")
             }
             try store.storeKey(token, name: key.name, material: loaded.body)
         }
@@ -113,7 +115,9 @@ struct DownloadRunner: Sendable {
             // Progress is reported from the store thread, in order with the file's commit: the consumer runs
             // on the event loop that reads every connection, where an index read or an app callback must not.
             let onPartial = self.onPartial
-            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in storeThread.submit { onPartial(path, held) } }
+            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in
+                storeThread.submit { onPartial(path, held) }
+            }
         } catch {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
             throw OfflineError.download(error, what: "\(path) (\(Redaction.redact(url: file.url)))")
@@ -156,7 +160,10 @@ struct DownloadRunner: Sendable {
         // Encrypted segments are noise until decrypted: only a document (a page) is refused for them.
         if MediaSniffer.segmentFormat(head) == nil, MediaSniffer.looksLikeDocument(head) {
             try? FileManager.default.removeItem(at: part.partURL)
-            throw OfflineError(.downloadFailure, "Downloading \(path) (\(Redaction.redact(url: url))) failed: the server sent a document, not media; check the URL (a captive portal or CDN error page answers like this)")
+            throw OfflineError(
+                .downloadFailure,
+                "Downloading \(path) (\(Redaction.redact(url: url))) failed: the server sent a document, not media; check the URL (a captive portal or CDN error page answers like this)"
+            )
         }
     }
 }

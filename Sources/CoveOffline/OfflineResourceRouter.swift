@@ -46,7 +46,8 @@ final class OfflineResourceRouter: LocalResourceHandler {
         guard let manager = manager(holding: token) else {
             throw HTTPTransportError(
                 .offlineContentMissing, url: url,
-                detail: "no open offline video manager holds download \(token); open the store it was downloaded to (OfflineVideoManager(root:)) before playing it"
+                detail:
+                    "no open offline video manager holds download \(token); open the store it was downloaded to (OfflineVideoManager(root:)) before playing it"
             )
         }
         return try manager.respond(token: token, path: path, request: request)
@@ -62,10 +63,12 @@ extension OfflineVideoManager {
             guard let found = try store.download(token) else { throw OfflineError(.unknownToken, "") }
             row = found
         } catch {
-            throw HTTPTransportError(.offlineContentMissing, url: url, detail: "download \(token) is not in the store at \(root.path) (deleted?); download the video again")
+            throw HTTPTransportError(
+                .offlineContentMissing, url: url, detail: "download \(token) is not in the store at \(root.path) (deleted?); download the video again")
         }
         guard row.state == .completed else {
-            throw HTTPTransportError(.offlineContentMissing, url: url, detail: "download \(token) is \(row.state), not complete; wait for it to finish or resume it")
+            throw HTTPTransportError(
+                .offlineContentMissing, url: url, detail: "download \(token) is \(row.state), not complete; wait for it to finish or resume it")
         }
         let now = configuration.now()
         if let problem = row.licenseProblem(at: now) {
@@ -76,7 +79,9 @@ extension OfflineVideoManager {
         }
         if path.hasPrefix("key/") {
             guard let material = try? store.key(token, name: path) else {
-                throw HTTPTransportError(.offlineContentMissing, url: url, detail: "the decryption key \(path) of download \(token) is not in the store; delete the download and download it again")
+                throw HTTPTransportError(
+                    .offlineContentMissing, url: url,
+                    detail: "the decryption key \(path) of download \(token) is not in the store; delete the download and download it again")
             }
             return HTTPResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: material, url: url)
         }
@@ -87,7 +92,8 @@ extension OfflineVideoManager {
         } catch {
             throw HTTPTransportError(
                 .offlineContentMissing, url: url,
-                detail: "the file \(path) of download \(token) is missing from the store (\(OfflineStore.reason(error))); delete the download and download it again"
+                detail:
+                    "the file \(path) of download \(token) is missing from the store (\(OfflineStore.reason(error))); delete the download and download it again"
             )
         }
         var headers: HTTPHeaders = ["Content-Type": MediaContentType.forExtension((path as NSString).pathExtension) ?? "application/octet-stream"]

@@ -179,7 +179,7 @@ public enum OfflineEvent: Sendable, Hashable {
     public var token: OfflineVideoToken? {
         switch self {
         case .requested(let t, _), .started(let t), .progress(let t, _, _), .fileCompleted(let t, _, _), .paused(let t), .completed(let t),
-             .cancelled(let t), .failed(let t, _), .deleted(let t), .licenseChanged(let t, _):
+            .cancelled(let t), .failed(let t, _), .deleted(let t), .licenseChanged(let t, _):
             return t
         case .storageChanged: return nil
         }

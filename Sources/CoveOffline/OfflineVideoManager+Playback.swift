@@ -52,7 +52,8 @@ extension OfflineVideoManager {
         for path in documents where !fm.fileExists(atPath: store.file(path, of: token).path) { missing.append(path) }
         guard missing.isEmpty else {
             let named = missing.prefix(3).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
-            throw OfflineError(.contentMissing, "Download \(token) is missing \(named) in \(store.folder(of: token).path); delete the download and download it again")
+            throw OfflineError(
+                .contentMissing, "Download \(token) is missing \(named) in \(store.folder(of: token).path); delete the download and download it again")
         }
     }
 
@@ -85,7 +86,8 @@ extension OfflineVideoManager {
         do {
             original = try PlaybackAPIDecoder.video(from: try JSONValue.parse(Array(row.videoJSON.utf8)))
         } catch {
-            throw OfflineError(.contentMissing, "The catalog fields of download \(row.token) could not be read back (\(error)); delete the download and download it again")
+            throw OfflineError(
+                .contentMissing, "The catalog fields of download \(row.token) could not be read back (\(error)); delete the download and download it again")
         }
         let base = "\(Self.scheme)://\(row.token.rawValue)/"
         func local(_ path: String) -> String { base + path }
@@ -103,10 +105,11 @@ extension OfflineVideoManager {
             tracks.append(.object(entry))
         }
         if let thumbnails = layout.thumbnailTrackPath {
-            tracks.append(.object([
-                TextTrack.PropertyKey.source: .string(local(thumbnails)), TextTrack.PropertyKey.kind: "metadata",
-                TextTrack.PropertyKey.label: "thumbnails", TextTrack.PropertyKey.mimeType: "text/vtt",
-            ]))
+            tracks.append(
+                .object([
+                    TextTrack.PropertyKey.source: .string(local(thumbnails)), TextTrack.PropertyKey.kind: "metadata",
+                    TextTrack.PropertyKey.label: "thumbnails", TextTrack.PropertyKey.mimeType: "text/vtt",
+                ]))
         }
         properties[Video.PropertyKey.textTracks] = .array(tracks)
         for key in [Video.PropertyKey.poster, Video.PropertyKey.posterSources, Video.PropertyKey.thumbnail, Video.PropertyKey.thumbnailSources] {
@@ -133,7 +136,8 @@ extension OfflineVideoManager {
         properties[OfflineVideoPropertyKey.relativeFilePath] = .string("\(OfflineStore.downloadsFolder)/\(row.token.rawValue)/\(layout.masterPath)")
         properties[OfflineVideoPropertyKey.filePath] = .string(folder.appendingPathComponent(layout.masterPath).path)
         properties[OfflineVideoPropertyKey.mediaType] = .string("hls")
-        let source = Source(url: URL(string: local(layout.masterPath))!, deliveryMethod: .hls, properties: [Source.PropertyKey.type: .string(DeliveryType.hls.rawValue)])
+        let source = Source(
+            url: URL(string: local(layout.masterPath))!, deliveryMethod: .hls, properties: [Source.PropertyKey.type: .string(DeliveryType.hls.rawValue)])
         return Video(sources: [source], cuePoints: original.cuePoints, properties: properties)
     }
 }

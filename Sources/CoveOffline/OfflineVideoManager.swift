@@ -51,7 +51,9 @@ public final class OfflineVideoManager: Sendable {
 
     /// Opens (or creates) the store at `root`. `transport` makes the downloads' requests (the app's
     /// `AsyncHTTPClientTransport.shared`, or a test's).
-    public init(root: URL, transport: any HTTPTransport, configuration: OfflineConfiguration = OfflineConfiguration(), logger: Logger = Logger(label: "cove.offline")) throws(OfflineError) {
+    public init(
+        root: URL, transport: any HTTPTransport, configuration: OfflineConfiguration = OfflineConfiguration(), logger: Logger = Logger(label: "cove.offline")
+    ) throws(OfflineError) {
         self.root = root.standardizedFileURL
         self.configuration = configuration
         self.logger = logger
@@ -137,7 +139,9 @@ public final class OfflineVideoManager: Sendable {
     /// the background: follow it with `events()` or `status(of:)`). Fails before storing anything when the
     /// video cannot be downloaded, a parameter is wrong, or the storage limit would be passed.
     @discardableResult
-    public func requestVideoDownload(_ video: Video, parameters: OfflineDownloadParameters = OfflineDownloadParameters()) async throws(OfflineError) -> OfflineVideoToken {
+    public func requestVideoDownload(
+        _ video: Video, parameters: OfflineDownloadParameters = OfflineDownloadParameters()
+    ) async throws(OfflineError) -> OfflineVideoToken {
         try checkOpen()
         try checkDownloadable(video)
         let plan = try await planner.plan(video, parameters: parameters)
@@ -149,7 +153,9 @@ public final class OfflineVideoManager: Sendable {
         let now = configuration.now()
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let name = parameters.displayName ?? video.name ?? (source.url.deletingPathExtension().lastPathComponent.isEmpty ? token.rawValue : source.url.lastPathComponent)
+        let name =
+            parameters.displayName ?? video.name
+            ?? (source.url.deletingPathExtension().lastPathComponent.isEmpty ? token.rawValue : source.url.lastPathComponent)
         do {
             try store.insert(
                 NewDownload(
@@ -274,7 +280,10 @@ public final class OfflineVideoManager: Sendable {
             let folder = store.folder(of: token)
             if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
         } catch {
-            throw OfflineError(.storageFailed, "The files of download \(token) could not be removed: \(OfflineStore.reason(error)); the download is forgotten, the folder is removed when a manager next opens the store")
+            throw OfflineError(
+                .storageFailed,
+                "The files of download \(token) could not be removed: \(OfflineStore.reason(error)); the download is forgotten, the folder is removed when a manager next opens the store"
+            )
         }
         emit(.deleted(token))
         emit(.storageChanged(usedBytes: (try? store.usedBytes()) ?? 0))
@@ -356,7 +365,8 @@ public final class OfflineVideoManager: Sendable {
         let partial = Int64(state.withLock { $0.partial[row.token]?.values.reduce(0, +) ?? 0 })
         let done = totals.doneBytes + partial
         return OfflineVideoStatus(
-            token: row.token, state: row.state, displayName: row.displayName, videoID: row.videoID, sourceURL: Redaction.redact(urlString: row.sourceURL), requestedAt: row.requestedAt,
+            token: row.token, state: row.state, displayName: row.displayName, videoID: row.videoID, sourceURL: Redaction.redact(urlString: row.sourceURL),
+            requestedAt: row.requestedAt,
             downloadStartTime: row.startedAt, downloadEndTime: row.endedAt, bytesDownloaded: done,
             estimatedTotalBytes: max(totals.doneBytes + totals.pendingEstimate, done), filesCompleted: totals.filesDone, fileCount: totals.fileCount,
             error: row.state == .failed ? row.error : nil, licenseExpiration: row.licenseExpiration
@@ -477,7 +487,8 @@ public final class OfflineVideoManager: Sendable {
             try store.setState(token, .completed, ended: configuration.now())
             reportProgress(token, force: true)
             logger.info("Download completed", metadata: ["token": "\(token)"])
-            if let layout = try store.download(token)?.layout, layout.posterPath != nil || layout.thumbnailTrackPath != nil || layout.thumbnailImagePath != nil {
+            if let layout = try store.download(token)?.layout, layout.posterPath != nil || layout.thumbnailTrackPath != nil || layout.thumbnailImagePath != nil
+            {
                 state.withLock { $0.delegate }?.didDownloadStaticImages(withOfflineVideoToken: token)
             }
             emit(.completed(token))

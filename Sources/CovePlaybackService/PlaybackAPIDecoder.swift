@@ -52,7 +52,10 @@ public enum PlaybackAPIDecoder {
                 var properties = entry.objectValue ?? [:]
                 properties.removeValue(forKey: Video.PropertyKey.sources)
                 properties.removeValue(forKey: Video.PropertyKey.cuePoints)
-                videos.append(Video(error: VideoError(code: malformedVideoCode, message: "Cove could not decode this playlist entry: \(error.description)"), properties: properties))
+                videos.append(
+                    Video(
+                        error: VideoError(code: malformedVideoCode, message: "Cove could not decode this playlist entry: \(error.description)"),
+                        properties: properties))
             }
         }
         return Playlist(videos: videos, properties: object)
@@ -80,10 +83,16 @@ public enum PlaybackAPIDecoder {
         guard case .array(let list) = value else { throw DecodingFailure(path: path, problem: "expected an array, found \(kind(value))") }
         var result: [Source] = []
         for (index, entry) in list.enumerated() {
-            guard case .object(var object) = entry else { throw DecodingFailure(path: "\(path)[\(index)]", problem: "expected an object, found \(kind(entry))") }
+            guard case .object(var object) = entry else {
+                throw DecodingFailure(path: "\(path)[\(index)]", problem: "expected an object, found \(kind(entry))")
+            }
             guard let srcValue = object.removeValue(forKey: "src"), !srcValue.isNull else { continue }
-            guard let src = srcValue.stringValue else { throw DecodingFailure(path: "\(path)[\(index)].src", problem: "expected a string URL, found \(kind(srcValue))") }
-            guard let url = URL(string: src), let scheme = url.scheme?.lowercased() else { throw DecodingFailure(path: "\(path)[\(index)].src", problem: "not an absolute URL") }
+            guard let src = srcValue.stringValue else {
+                throw DecodingFailure(path: "\(path)[\(index)].src", problem: "expected a string URL, found \(kind(srcValue))")
+            }
+            guard let url = URL(string: src), let scheme = url.scheme?.lowercased() else {
+                throw DecodingFailure(path: "\(path)[\(index)].src", problem: "not an absolute URL")
+            }
             // Only http(s) sources come from a catalog: an RTMP source (legacy Video Cloud) is not playable
             // here, and a file: or other local URL in an answer from the network must never make the
             // player read the device's files.
@@ -101,7 +110,9 @@ public enum PlaybackAPIDecoder {
         guard case .array(let list) = value else { throw DecodingFailure(path: path, problem: "expected an array, found \(kind(value))") }
         var result: [CuePoint] = []
         for (index, entry) in list.enumerated() {
-            guard case .object(let object) = entry else { throw DecodingFailure(path: "\(path)[\(index)]", problem: "expected an object, found \(kind(entry))") }
+            guard case .object(let object) = entry else {
+                throw DecodingFailure(path: "\(path)[\(index)]", problem: "expected an object, found \(kind(entry))")
+            }
             guard let seconds = object[CuePoint.PropertyKey.time]?.doubleValue, seconds.isFinite, seconds >= 0 else {
                 throw DecodingFailure(path: "\(path)[\(index)].time", problem: "expected a non-negative number of seconds")
             }
@@ -121,7 +132,9 @@ public enum PlaybackAPIDecoder {
     private static func expect(_ object: JSONObject, _ key: String, path: String, allowed: Set<Kind>) throws(DecodingFailure) {
         guard let value = object[key] else { return }
         let actual = kindOf(value)
-        guard allowed.contains(actual) else { throw DecodingFailure(path: "\(path).\(key)", problem: "expected \(allowed.map { "\($0)" }.sorted().joined(separator: " or ")), found \(actual)") }
+        guard allowed.contains(actual) else {
+            throw DecodingFailure(path: "\(path).\(key)", problem: "expected \(allowed.map { "\($0)" }.sorted().joined(separator: " or ")), found \(actual)")
+        }
     }
 
     private static func kindOf(_ value: JSONValue) -> Kind {
@@ -143,22 +156,26 @@ public enum PlaybackAPIDecoder {
 public enum PlaybackAPIEncoder {
     public static func json(_ video: Video, timesInSeconds: Bool = false) -> JSONValue {
         var object = video.properties
-        object[Video.PropertyKey.sources] = .array(video.sources.map { source in
-            var entry = source.properties
-            entry["src"] = .string(source.url.absoluteString)
-            if entry[Source.PropertyKey.type] == nil, let delivery = source.deliveryMethod, delivery != .mp4 { entry[Source.PropertyKey.type] = .string(delivery.rawValue) }
-            if timesInSeconds, let ms = entry[Source.PropertyKey.duration]?.doubleValue { entry[Source.PropertyKey.duration] = .double(ms / 1000) }
-            return .object(entry)
-        })
-        object[Video.PropertyKey.cuePoints] = .array(video.cuePoints.map { cue in
-            var entry = cue.properties
-            entry[CuePoint.PropertyKey.type] = .string(cue.type.rawValue)
-            // Keep the time as sent (0 stays an integer) unless the cue point was moved.
-            if entry[CuePoint.PropertyKey.time]?.doubleValue != cue.position.seconds || !cue.position.isFinite {
-                entry[CuePoint.PropertyKey.time] = cue.position.isFinite ? .double(cue.position.seconds) : .string(cue.position.description)
-            }
-            return .object(entry)
-        })
+        object[Video.PropertyKey.sources] = .array(
+            video.sources.map { source in
+                var entry = source.properties
+                entry["src"] = .string(source.url.absoluteString)
+                if entry[Source.PropertyKey.type] == nil, let delivery = source.deliveryMethod, delivery != .mp4 {
+                    entry[Source.PropertyKey.type] = .string(delivery.rawValue)
+                }
+                if timesInSeconds, let ms = entry[Source.PropertyKey.duration]?.doubleValue { entry[Source.PropertyKey.duration] = .double(ms / 1000) }
+                return .object(entry)
+            })
+        object[Video.PropertyKey.cuePoints] = .array(
+            video.cuePoints.map { cue in
+                var entry = cue.properties
+                entry[CuePoint.PropertyKey.type] = .string(cue.type.rawValue)
+                // Keep the time as sent (0 stays an integer) unless the cue point was moved.
+                if entry[CuePoint.PropertyKey.time]?.doubleValue != cue.position.seconds || !cue.position.isFinite {
+                    entry[CuePoint.PropertyKey.time] = cue.position.isFinite ? .double(cue.position.seconds) : .string(cue.position.description)
+                }
+                return .object(entry)
+            })
         if timesInSeconds, let ms = object[Video.PropertyKey.duration]?.doubleValue { object[Video.PropertyKey.duration] = .double(ms / 1000) }
         if let error = video.error {
             object["error_code"] = .string(error.code)

@@ -31,7 +31,8 @@ public struct PlaybackService: Sendable {
     public static let defaultRetry = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250), multiplier: 2, maximumDelay: .seconds(3600), jitter: 0)
 
     public init(
-        requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, clock: any Clock<Duration> = ContinuousClock(),
+        requestFactory: PlaybackServiceRequestFactory, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry,
+        clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "cove.playback-service"), observer: (@Sendable (CatalogExchange) -> Void)? = nil
     ) {
         self.observer = observer
@@ -41,16 +42,21 @@ public struct PlaybackService: Sendable {
         self.clock = clock
         self.logger = logger
         if let proxy = requestFactory.route(authenticated: false).overriddenProxy {
-            logger.notice("Playback API lookups go to the factory's own base URL, not through the proxy domain", metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: requestFactory.route(authenticated: false).url))"])
+            logger.notice(
+                "Playback API lookups go to the factory's own base URL, not through the proxy domain",
+                metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: requestFactory.route(authenticated: false).url))"])
         }
     }
 
     /// A service for `accountID`; with a nil policy key, lookups need an auth token (Edge Playback Authorization).
     public init(
-        accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry, logger: Logger = Logger(label: "cove.playback-service"),
+        accountID: String, policyKey: String?, baseURL: URL? = nil, transport: any HTTPTransport, retry: RetryPolicy = Self.defaultRetry,
+        logger: Logger = Logger(label: "cove.playback-service"),
         observer: (@Sendable (CatalogExchange) -> Void)? = nil
     ) {
-        self.init(requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry, logger: logger, observer: observer)
+        self.init(
+            requestFactory: PlaybackServiceRequestFactory(accountID: accountID, policyKey: policyKey, baseURL: baseURL), transport: transport, retry: retry,
+            logger: logger, observer: observer)
     }
 
     /// A decoded value together with the JSON it came from.
@@ -65,19 +71,26 @@ public struct PlaybackService: Sendable {
 
     /// Finds one video. Its bumper (the configuration's, or the video's `bumper_id` custom field, which
     /// wins) is fetched too and attached as `video.bumper`.
-    public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Video> {
+    public func findVideo(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()
+    ) async throws(PlaybackServiceError) -> Response<Video> {
         let request = try requestFactory.videoRequest(configuration, query: query)
         let rights = try rightsToken(configuration)
         let (json, response) = try await fetch(request, asset: configuration.assetPathComponent ?? "?", kind: "video")
         let video = try Self.decoded(response) { try PlaybackAPIDecoder.video(from: json) }
         let (bumper, bumperError) = await self.bumper(for: video, configuration: configuration, query: query)
-        return Response(value: video.update { $0.bumper = bumper.map { rights.attached(to: $0) }; $0.playbackRights = rights }, json: json, bumperError: bumperError)
+        return Response(
+            value: video.update {
+                $0.bumper = bumper.map { rights.attached(to: $0) }; $0.playbackRights = rights
+            }, json: json, bumperError: bumperError)
     }
 
     /// Finds a playlist (a page of it with `query.limit`/`query.offset`). Videos the API could not
     /// deliver are kept as error videos. The bumper, when configured, is attached to the first video:
     /// the controller plays it once, before the playlist.
-    public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) async throws(PlaybackServiceError) -> Response<Playlist> {
+    public func findPlaylist(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()
+    ) async throws(PlaybackServiceError) -> Response<Playlist> {
         let request = try requestFactory.playlistRequest(configuration, query: query)
         let rights = try rightsToken(configuration)
         let (json, response) = try await fetch(request, asset: configuration.assetPathComponent ?? "?", kind: "playlist")
@@ -96,7 +109,10 @@ public struct PlaybackService: Sendable {
     }
 
     /// Completion-handler form of `findVideo`; `completion` runs on a background task.
-    public func findVideo(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(), completion: @escaping @Sendable (Result<Response<Video>, PlaybackServiceError>) -> Void) {
+    public func findVideo(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(),
+        completion: @escaping @Sendable (Result<Response<Video>, PlaybackServiceError>) -> Void
+    ) {
         Task {
             do throws(PlaybackServiceError) {
                 completion(.success(try await findVideo(configuration, query: query)))
@@ -107,7 +123,10 @@ public struct PlaybackService: Sendable {
     }
 
     /// Completion-handler form of `findPlaylist`; `completion` runs on a background task.
-    public func findPlaylist(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(), completion: @escaping @Sendable (Result<Response<Playlist>, PlaybackServiceError>) -> Void) {
+    public func findPlaylist(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery(),
+        completion: @escaping @Sendable (Result<Response<Playlist>, PlaybackServiceError>) -> Void
+    ) {
         Task {
             do throws(PlaybackServiceError) {
                 completion(.success(try await findPlaylist(configuration, query: query)))
@@ -131,7 +150,11 @@ public struct PlaybackService: Sendable {
         guard let bumperAsset = fromCustomField ?? configuration.bumperPathComponent else { return (nil, nil) }
         var bumperConfiguration = PlaybackServiceConfiguration(authToken: configuration.authToken)
         // Split back, so the request factory validates it like any asset (a bare `ref:` is refused locally).
-        if bumperAsset.hasPrefix("ref:") { bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4)) } else { bumperConfiguration.assetID = bumperAsset }
+        if bumperAsset.hasPrefix("ref:") {
+            bumperConfiguration.assetReferenceID = String(bumperAsset.dropFirst(4))
+        } else {
+            bumperConfiguration.assetID = bumperAsset
+        }
         do throws(PlaybackServiceError) {
             var bumperQuery = query
             bumperQuery.limit = nil
@@ -175,18 +198,23 @@ public struct PlaybackService: Sendable {
             case .success(let response) where response.isSuccess:
                 return (try Self.decoded(response) { try JSONValue.parse(response.body, limits: JSONLimits(maxBytes: request.maxResponseBytes)) }, response)
             case .success(let response):
-                logger.notice("Playback API answered an error", metadata: ["url": "\(Redaction.redact(url: request.url))", "status": "\(response.status)", "attempt": "\(attempt)"])
+                logger.notice(
+                    "Playback API answered an error",
+                    metadata: ["url": "\(Redaction.redact(url: request.url))", "status": "\(response.status)", "attempt": "\(attempt)"])
                 failure = apiError(response, asset: asset, kind: kind, usedAuthToken: request.headers["Authorization"] != nil)
                 retryable = response.status >= 500 || response.status == 429
             case .failure(let error):
-                logger.notice("Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt)", "error": "\(error)"])
+                logger.notice(
+                    "Playback API request failed", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempt": "\(attempt)", "error": "\(error)"])
                 failure = .connection(error)
                 retryable = Self.retryableTransportFailures.contains(error.kind)
             }
             guard retryable, attempt <= retry.maximumAttempts else { throw failure }
             let delay = retry.delay(beforeAttempt: attempt, random: 0.5)
             guard delay < remaining() else {
-                logger.notice("Playback API retry abandoned: the lookup's time is up", metadata: ["url": "\(Redaction.redact(url: request.url))", "attempts": "\(attempt)"])
+                logger.notice(
+                    "Playback API retry abandoned: the lookup's time is up",
+                    metadata: ["url": "\(Redaction.redact(url: request.url))", "attempts": "\(attempt)"])
                 throw failure
             }
             try? await clock.sleep(for: delay)
@@ -207,7 +235,10 @@ public struct PlaybackService: Sendable {
 
     private func apiError(_ response: HTTPResponse, asset: String, kind: String, usedAuthToken: Bool) -> PlaybackServiceError {
         let errors = (try? JSONValue.parse(response.body, limits: JSONLimits(maxBytes: 1 << 20))).flatMap(PlaybackAPIDecoder.apiErrors(from:)) ?? []
-        return .api(errors: errors, httpStatus: response.status, advice: Self.advice(for: errors, status: response.status, asset: asset, kind: kind, account: requestFactory.accountID, usedAuthToken: usedAuthToken))
+        return .api(
+            errors: errors, httpStatus: response.status,
+            advice: Self.advice(for: errors, status: response.status, asset: asset, kind: kind, account: requestFactory.accountID, usedAuthToken: usedAuthToken)
+        )
     }
 
     /// What to do about an API error, in one sentence.
@@ -219,10 +250,14 @@ public struct PlaybackService: Sendable {
         if let denial = errors.lazy.compactMap({ PlaybackRightsDenial(code: $0.code, subcode: $0.subcode) }).first {
             return denial.advice
         }
-        if codes.contains("VIDEO_NOT_PLAYABLE") || codes.contains("PLAYLIST_NOT_PLAYABLE") { return "The \(kind) exists but is not playable now (inactive, scheduled, or not yet processed)." }
+        if codes.contains("VIDEO_NOT_PLAYABLE") || codes.contains("PLAYLIST_NOT_PLAYABLE") {
+            return "The \(kind) exists but is not playable now (inactive, scheduled, or not yet processed)."
+        }
         switch status {
         case 401:
-            return usedAuthToken ? "The auth token was not accepted for account \(account)." : "The policy key was rejected: check that it belongs to account \(account) and has not been revoked."
+            return usedAuthToken
+                ? "The auth token was not accepted for account \(account)."
+                : "The policy key was rejected: check that it belongs to account \(account) and has not been revoked."
         case 403:
             return "The policy key does not allow this request (account \(account)); check its permissions and restrictions."
         case 404:

@@ -48,7 +48,10 @@ public struct PlaybackServiceQuery: Sendable, Hashable {
     public var livePlaybackToken: String?
     public var extra: [String: String]
 
-    public init(limit: Int? = nil, offset: Int? = nil, adConfigID: String? = nil, configID: String? = nil, livePlaybackToken: String? = nil, extra: [String: String] = [:]) {
+    public init(
+        limit: Int? = nil, offset: Int? = nil, adConfigID: String? = nil, configID: String? = nil, livePlaybackToken: String? = nil,
+        extra: [String: String] = [:]
+    ) {
         self.limit = limit
         self.offset = offset
         self.adConfigID = adConfigID
@@ -93,10 +96,12 @@ extension PlaybackServiceConfiguration: CustomStringConvertible, CustomDebugStri
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "assetID": assetID as Any, "assetReferenceID": assetReferenceID as Any, "authToken": authToken.map { _ in Redaction.placeholder } as Any,
-            "bumperID": bumperID as Any, "bumperReferenceID": bumperReferenceID as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "assetID": assetID as Any, "assetReferenceID": assetReferenceID as Any, "authToken": authToken.map { _ in Redaction.placeholder } as Any,
+                "bumperID": bumperID as Any, "bumperReferenceID": bumperReferenceID as Any,
+            ], displayStyle: .struct)
     }
 }
 
@@ -109,6 +114,8 @@ extension PlaybackServiceQuery: CustomStringConvertible, CustomDebugStringConver
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: items.map { (label: Optional($0.0), value: (Redaction.isSensitive(queryKey: $0.0) ? Redaction.placeholder : $0.1) as Any) }, displayStyle: .struct)
+        Mirror(
+            self, children: items.map { (label: Optional($0.0), value: (Redaction.isSensitive(queryKey: $0.0) ? Redaction.placeholder : $0.1) as Any) },
+            displayStyle: .struct)
     }
 }

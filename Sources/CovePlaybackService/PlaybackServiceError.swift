@@ -52,7 +52,8 @@ public enum PlaybackServiceError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidRequest(let why): return "Invalid Playback Service request: \(why)"
         case .connection(let error): return "Could not reach the Playback API: \(error)"
-        case .jsonDeserialization(let raw, let detail): return "The Playback API answered with something that is not the documented JSON (\(raw.count) bytes): \(detail)"
+        case .jsonDeserialization(let raw, let detail):
+            return "The Playback API answered with something that is not the documented JSON (\(raw.count) bytes): \(detail)"
         case .api(let errors, let status, let advice):
             let codes = errors.map(\.description).joined(separator: "; ")
             return "The Playback API refused the request (HTTP \(status)\(codes.isEmpty ? "" : ": " + codes)). \(advice)"

@@ -40,11 +40,15 @@ public struct PlaybackServiceRequestFactory: Sendable {
         if let policyKey { Redaction.register(secret: policyKey) }
     }
 
-    public func videoRequest(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) throws(PlaybackServiceError) -> HTTPRequest {
+    public func videoRequest(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()
+    ) throws(PlaybackServiceError) -> HTTPRequest {
         try request(collection: "videos", configuration: configuration, query: query)
     }
 
-    public func playlistRequest(_ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()) throws(PlaybackServiceError) -> HTTPRequest {
+    public func playlistRequest(
+        _ configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery = PlaybackServiceQuery()
+    ) throws(PlaybackServiceError) -> HTTPRequest {
         try request(collection: "playlists", configuration: configuration, query: query)
     }
 
@@ -56,10 +60,13 @@ public struct PlaybackServiceRequestFactory: Sendable {
     /// How a lookup is routed (and whether an explicit base URL bypasses a proxy domain the app set).
     public func route(authenticated: Bool) -> ServiceRoute {
         let explicit = authenticated ? (authBaseURL ?? baseURL) : baseURL
-        return globalConfiguration.route(explicit: explicit, proxyPath: "/playback/v1", brightcove: authenticated ? Self.defaultAuthBaseURL : Self.defaultBaseURL)
+        return globalConfiguration.route(
+            explicit: explicit, proxyPath: "/playback/v1", brightcove: authenticated ? Self.defaultAuthBaseURL : Self.defaultBaseURL)
     }
 
-    private func request(collection: String, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery) throws(PlaybackServiceError) -> HTTPRequest {
+    private func request(
+        collection: String, configuration: PlaybackServiceConfiguration, query: PlaybackServiceQuery
+    ) throws(PlaybackServiceError) -> HTTPRequest {
         guard !accountID.isEmpty, accountID.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw .invalidRequest("the account ID '\(accountID)' is empty or has characters that cannot be in a path")
         }
@@ -142,9 +149,11 @@ extension PlaybackServiceRequestFactory: CustomStringConvertible, CustomDebugStr
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "accountID": accountID, "policyKey": (policyKey == nil ? "nil" : Redaction.placeholder) as Any,
-            "baseURL": Redaction.redact(url: effectiveBaseURL(authenticated: false)), "additionalHeaders": additionalHeaders.description,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "accountID": accountID, "policyKey": (policyKey == nil ? "nil" : Redaction.placeholder) as Any,
+                "baseURL": Redaction.redact(url: effectiveBaseURL(authenticated: false)), "additionalHeaders": additionalHeaders.description,
+            ], displayStyle: .struct)
     }
 }

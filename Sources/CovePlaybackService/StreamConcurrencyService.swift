@@ -32,7 +32,10 @@ public struct StreamConcurrencyService: Sendable {
     public var timeout: Duration
     private let globalConfiguration: GlobalConfiguration
 
-    public init(accountID: String, baseURL: URL? = nil, transport: any HTTPTransport, timeout: Duration = .seconds(10), globalConfiguration: GlobalConfiguration = .shared) {
+    public init(
+        accountID: String, baseURL: URL? = nil, transport: any HTTPTransport, timeout: Duration = .seconds(10),
+        globalConfiguration: GlobalConfiguration = .shared
+    ) {
         self.accountID = accountID
         self.baseURL = baseURL
         self.transport = transport
@@ -59,7 +62,9 @@ public struct StreamConcurrencyService: Sendable {
         var body: JSONObject = ["sid": .string(sessionID), "renewal": .bool(renewal)]
         if let videoID { body["video_id"] = .string(videoID) }
         let url = sessionsURL()
-        var request = HTTPRequest(method: .post, url: url, headers: headers(token), body: Data(JSONValue.object(body).serialized().utf8), timeout: timeout, maxResponseBytes: 256 << 10)
+        var request = HTTPRequest(
+            method: .post, url: url, headers: headers(token), body: Data(JSONValue.object(body).serialized().utf8), timeout: timeout,
+            maxResponseBytes: 256 << 10)
         request.headers["Content-Type"] = "application/json"
         let response: HTTPResponse
         do {
@@ -139,7 +144,8 @@ public enum StreamConcurrencyError: Error, Sendable, Hashable, CustomStringConve
     public var description: String {
         switch self {
         case .denied(let denial, let sessions, let status):
-            return "The stream-concurrency service refused the stream (\(denial), HTTP \(status), \(sessions.count) active session\(sessions.count == 1 ? "" : "s")). \(denial.advice)"
+            return
+                "The stream-concurrency service refused the stream (\(denial), HTTP \(status), \(sessions.count) active session\(sessions.count == 1 ? "" : "s")). \(denial.advice)"
         case .unavailable(let why):
             return Redaction.redactSecrets(in: "The stream-concurrency service could not be asked: \(why); playback goes on and the next heartbeat tries again")
         }

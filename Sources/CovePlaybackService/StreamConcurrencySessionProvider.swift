@@ -37,7 +37,9 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
         self.clock = clock
         self.logger = logger
         if let proxy = service.route.overriddenProxy {
-            logger.notice("stream-concurrency heartbeats go to the service's own base URL, not through the proxy domain", metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: service.route.url))"])
+            logger.notice(
+                "stream-concurrency heartbeats go to the service's own base URL, not through the proxy domain",
+                metadata: ["proxy": "\(proxy)", "base": "\(Redaction.redact(url: service.route.url))"])
         }
     }
 
@@ -61,13 +63,15 @@ public struct StreamConcurrencySessionProvider: PlaybackSessionProvider {
             switch error {
             case .denied(let denial, let sessions, let status):
                 if case .streamLimit = denial { context.report { .maxConcurrencyReached($0, sessions: sessions) } }
-                throw PlaybackError(.playbackRightsDenied, "The stream-concurrency service refused to start this stream (\(denial)). \(denial.advice)", httpStatus: status)
+                throw PlaybackError(
+                    .playbackRightsDenied, "The stream-concurrency service refused to start this stream (\(denial)). \(denial.advice)", httpStatus: status)
             case .unavailable:
                 logger.warning("the first heartbeat failed; playing, and trying again at the next", metadata: ["error": "\(error)"])
             }
         }
         plan.hooks = StreamConcurrencyHooks(
-            wrapping: plan.hooks, service: service, token: token, slot: slot, videoID: video.id, interval: interval, clock: clock, releases: releases, logger: logger
+            wrapping: plan.hooks, service: service, token: token, slot: slot, videoID: video.id, interval: interval, clock: clock, releases: releases,
+            logger: logger
         )
         return plan
     }
@@ -116,7 +120,8 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
     private let state: Mutex<State>
 
     init(
-        wrapping upstream: (any PlaybackSessionHooks)?, service: StreamConcurrencyService, token: PlaybackRightsToken, slot: String, videoID: String?, interval: Duration,
+        wrapping upstream: (any PlaybackSessionHooks)?, service: StreamConcurrencyService, token: PlaybackRightsToken, slot: String, videoID: String?,
+        interval: Duration,
         clock: any Clock<Duration>, releases: SlotReleases, logger: Logger
     ) {
         self.releases = releases
@@ -177,13 +182,14 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
         upstream?.sessionEnded()
         guard wasRunning else { return }
         let (service, token, slot, logger) = (service, token, slot, logger)
-        releases.add(Task {
-            do throws(StreamConcurrencyError) {
-                try await service.release(token: token, sessionID: slot)
-            } catch {
-                logger.notice("the stream slot could not be released; the service frees it when heartbeats stop", metadata: ["error": "\(error)"])
-            }
-        })
+        releases.add(
+            Task {
+                do throws(StreamConcurrencyError) {
+                    try await service.release(token: token, sessionID: slot)
+                } catch {
+                    logger.notice("the stream slot could not be released; the service frees it when heartbeats stop", metadata: ["error": "\(error)"])
+                }
+            })
     }
 
     private func stopBeating() {
@@ -240,7 +246,9 @@ final class StreamConcurrencyHooks: PlaybackSessionHooks {
                     }
                     guard !Task.isCancelled, let session, let control else { return }
                     if case .streamLimit = denial { control.report(.maxConcurrencyReached(session, sessions: sessions)) }
-                    control.fail(PlaybackError(.playbackRightsDenied, "The stream-concurrency service stopped this stream (\(denial)). \(denial.advice)", httpStatus: status))
+                    control.fail(
+                        PlaybackError(
+                            .playbackRightsDenied, "The stream-concurrency service stopped this stream (\(denial)). \(denial.advice)", httpStatus: status))
                     return
                 case .unavailable:
                     logger.warning("a heartbeat failed; playing on, and trying again at the next", metadata: ["error": "\(error)"])

@@ -27,9 +27,11 @@ public enum EventLogLine {
         case .retry(_, let r):
             return "Retry \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") (\(r.kind.rawValue)) in \(r.delay): \(r.error.message)"
         case .adSequenceEntered(_, let q):
-            return "Ad break \(q.index + 1): \(q.ads.count) ad\(q.ads.count == 1 ? "" : "s"), \(Terminal.clock(MediaTime(q.duration).seconds)) at content \(Terminal.clock(q.contentTime.seconds))"
+            return
+                "Ad break \(q.index + 1): \(q.ads.count) ad\(q.ads.count == 1 ? "" : "s"), \(Terminal.clock(MediaTime(q.duration).seconds)) at content \(Terminal.clock(q.contentTime.seconds))"
         case .adEntered(_, let a):
-            return "Ad “\(a.title ?? a.adID ?? "untitled")” (\(Terminal.clock(MediaTime(a.duration).seconds)))\(a.clickThroughURL.map { ", learn more: \($0)" } ?? "")"
+            return
+                "Ad “\(a.title ?? a.adID ?? "untitled")” (\(Terminal.clock(MediaTime(a.duration).seconds)))\(a.clickThroughURL.map { ", learn more: \($0)" } ?? "")"
         case .adExited(_, let a): return "Ad “\(a.title ?? a.adID ?? "untitled")” ended"
         case .adSequenceExited(_, let q): return "Ad break \(q.index + 1) ended"
         case .adProgressed: return nil

@@ -19,7 +19,9 @@ public struct TerminalPlayerControls {
     var captionLanguage: String? = nil
 
     /// `captionLanguage`: the text track to select once a session lists it.
-    public init(controller: PlaybackController, options: PlayerUIOptions = .standard, localizer: Localizer, accessible: Bool = false, captionLanguage: String? = nil) {
+    public init(
+        controller: PlaybackController, options: PlayerUIOptions = .standard, localizer: Localizer, accessible: Bool = false, captionLanguage: String? = nil
+    ) {
         self.controller = controller
         self.options = options
         self.localizer = localizer
@@ -27,7 +29,8 @@ public struct TerminalPlayerControls {
         self.captionLanguage = captionLanguage
     }
 
-    public static let keyHelp = "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions and audio · b bitrate · +/- rate · 9/0 volume · m mute · s skip ad · l learn more · g go to live · q quit"
+    public static let keyHelp =
+        "Keys: space play/pause · ←/→ seek 10 s · ,/. preview back/ahead (Enter seeks there) · j jump back · c captions and audio · b bitrate · +/- rate · 9/0 volume · m mute · s skip ad · l learn more · g go to live · q quit"
 
     private enum Input: Sendable {
         case event(PlaybackEvent)
@@ -158,10 +161,13 @@ public struct TerminalPlayerControls {
                 if hideTimer?.deadline != deadline {
                     hideTimer?.task.cancel()
                     let wake = start + deadline
-                    hideTimer = (deadline, Task {
-                        guard (try? await clock.sleep(until: wake)) != nil else { return }
-                        feed.yield(.hideDeadline)
-                    })
+                    hideTimer = (
+                        deadline,
+                        Task {
+                            guard (try? await clock.sleep(until: wake)) != nil else { return }
+                            feed.yield(.hideDeadline)
+                        }
+                    )
                 }
             } else if let timer = hideTimer {
                 timer.task.cancel()
@@ -265,7 +271,9 @@ public struct TerminalPlayerControls {
     }
 
     private func setAdPhase(_ model: Model, ad: Ad, remaining: Duration, into: Duration) {
-        if let position = try? AdPosition(index: ad.index + 1, count: max(model.adsInBreak, ad.index + 1), timeLeft: remaining, clickThroughURL: ad.clickThroughURL) {
+        if let position = try? AdPosition(
+            index: ad.index + 1, count: max(model.adsInBreak, ad.index + 1), timeLeft: remaining, clickThroughURL: ad.clickThroughURL)
+        {
             model.bar.phase = .ad(position)
         }
         model.bar.skipIn = ad.skipOffset.map { max(.zero, $0 - into) }
@@ -310,7 +318,9 @@ public struct TerminalPlayerControls {
             guard seekingAllowed else {
                 // The seed's bumper look has no seeking controls at all; during an ad say when the video resumes.
                 if model.bar.phase.isAd, case .ad(let ad) = model.bar.phase {
-                    model.message = localizer.string(.advertisement) + ": " + localizer.string(.videoWillResumeIn, [.time: TimeText.clock(ad.timeLeft ?? .zero, rounding: .up)])
+                    model.message =
+                        localizer.string(.advertisement) + ": "
+                        + localizer.string(.videoWillResumeIn, [.time: TimeText.clock(ad.timeLeft ?? .zero, rounding: .up)])
                 }
                 return
             }
@@ -337,7 +347,8 @@ public struct TerminalPlayerControls {
             // One audio track is no choice: the audio section is listed only when there are several; the
             // one playing is ticked (the cursor starts on the captions choice).
             let playing = session.selectedAudioTrack
-            let audioItems = audio.count > 1 ? audio.map { (localizer.string(.audio) + ": " + controller.title(for: $0) + ($0 == playing ? " ✓" : ""), Optional($0)) } : []
+            let audioItems =
+                audio.count > 1 ? audio.map { (localizer.string(.audio) + ": " + controller.title(for: $0) + ($0 == playing ? " ✓" : ""), Optional($0)) } : []
             let items = audioItems + [(localizer.string(.off), MediaTrack?.none)] + tracks.map { (controller.title(for: $0), Optional($0)) }
             let selected = audioItems.count + (session.selectedTextTrack.flatMap { chosen in tracks.firstIndex(of: chosen).map { $0 + 1 } } ?? 0)
             model.menu = .captions(items: items, selected: selected)
@@ -358,7 +369,9 @@ public struct TerminalPlayerControls {
             controller.playbackRate = min(4, max(0.25, controller.playbackRate + step))
             model.message = Self.rateText(controller.playbackRate)
         case .character("s"):
-            if model.session?.ssai?.skipAd() != true, model.bar.phase.isAd { model.message = localizer.string(.skipAdIn, [.time: TimeText.clock(model.bar.skipIn ?? .zero, rounding: .up)]) }
+            if model.session?.ssai?.skipAd() != true, model.bar.phase.isAd {
+                model.message = localizer.string(.skipAdIn, [.time: TimeText.clock(model.bar.skipIn ?? .zero, rounding: .up)])
+            }
         case .character("l"):
             if let url = model.session?.ssai?.clickThrough() { model.message = localizer.string(.learnMore) + ": " + url.absoluteString }
         default:
@@ -409,7 +422,9 @@ public struct TerminalPlayerControls {
             let option = bitrates.options[selected]
             controller.setPreferredPeakBitRate(option.isAutomatic ? nil : option.bitrate)
             // The bar has room for the short name ("720p"), the menu for the whole title.
-            model.bar.bitrateLabel = option.isAutomatic ? localizer.string(.auto) : String(option.title.split(separator: "·").first ?? Substring(option.title)).trimmingCharacters(in: .whitespaces)
+            model.bar.bitrateLabel =
+                option.isAutomatic
+                ? localizer.string(.auto) : String(option.title.split(separator: "·").first ?? Substring(option.title)).trimmingCharacters(in: .whitespaces)
             model.message = localizer.string(.bitrateSelection, [.name: option.title])
         }
     }
@@ -471,7 +486,8 @@ public struct TerminalPlayerControls {
         case .captions(let items, let selected)?:
             return localizer.string(.captions) + ": " + items.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
         case .bitrate(let menu, let selected)?:
-            return menu.displayTitle(localizer) + ": " + menu.options.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
+            return menu.displayTitle(localizer) + ": "
+                + menu.options.enumerated().map { mark("\($0.offset + 1) \($0.element.title)", $0.offset == selected) }.joined()
         case nil:
             if let preview = model.preview { return previewLine(preview) }
             return model.message ?? model.caption ?? ""

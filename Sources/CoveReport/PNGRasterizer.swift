@@ -41,7 +41,9 @@ public struct PNGRasterizer: Sendable {
         let errorLog = try? FileHandle(forWritingTo: messages)
         process.standardError = errorLog ?? FileHandle.nullDevice
         let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        process.terminationHandler = {
+            exited.continuation.yield($0.terminationStatus); exited.continuation.finish()
+        }
         do {
             try process.run()
         } catch {

@@ -76,20 +76,31 @@ public struct QoEReport: Sendable {
         if let startup = qoe.startup {
             let parts = [("catalog", startup.catalog), ("manifest", startup.manifest), ("first segment", startup.firstSegment), ("decode", startup.decode)]
                 .compactMap { name, value in value.map { "\(name) \(ReportFormatting.seconds($0))" } }
-            out.append(figure("startup", "Startup (request → first frame)", ReportFormatting.seconds(startup.total), parts.isEmpty ? nil : parts.joined(separator: " · ")))
+            out.append(
+                figure(
+                    "startup", "Startup (request → first frame)", ReportFormatting.seconds(startup.total), parts.isEmpty ? nil : parts.joined(separator: " · "))
+            )
         } else {
             out.append(figure("startup", "Startup (request → first frame)", "no frame"))
         }
-        out.append(figure("rebuffers", "Rebuffering", "\(qoe.rebufferCount) stall\(qoe.rebufferCount == 1 ? "" : "s")",
-                          "\(ReportFormatting.seconds(qoe.rebufferDuration)) · ratio \(ReportFormatting.percent(qoe.rebufferRatio))"))
-        out.append(figure("bitrate", "Average bitrate played", qoe.averageBitrate.map { ReportFormatting.bitrate(Double($0)) } ?? "–", "time-weighted, declared bandwidth"))
+        out.append(
+            figure(
+                "rebuffers", "Rebuffering", "\(qoe.rebufferCount) stall\(qoe.rebufferCount == 1 ? "" : "s")",
+                "\(ReportFormatting.seconds(qoe.rebufferDuration)) · ratio \(ReportFormatting.percent(qoe.rebufferRatio))"))
+        out.append(
+            figure(
+                "bitrate", "Average bitrate played", qoe.averageBitrate.map { ReportFormatting.bitrate(Double($0)) } ?? "–", "time-weighted, declared bandwidth"
+            ))
         out.append(figure("switches", "Variant switches", "\(qoe.upSwitches) up · \(qoe.downSwitches) down"))
         let seeks = qoe.seekLatencies.map { ReportFormatting.seconds($0) }
         out.append(figure("seeks", "Seeks", "\(qoe.seekLatencies.count)", seeks.isEmpty ? nil : "latency " + seeks.joined(separator: ", ")))
         out.append(figure("played", "Media played", ReportFormatting.seconds(qoe.mediaPlayed), "playing for \(ReportFormatting.seconds(qoe.playingDuration))"))
         out.append(figure("bytes", "Bytes fetched", ReportFormatting.bytes(qoe.bytesFetched)))
         let wastedShare = qoe.bytesFetched > 0 ? Double(qoe.bytesWasted) / Double(qoe.bytesFetched) : 0
-        out.append(figure("waste", "Bytes wasted (fetched, never played)", ReportFormatting.bytes(qoe.bytesWasted), ReportFormatting.percent(wastedShare) + " of fetched"))
+        out.append(
+            figure(
+                "waste", "Bytes wasted (fetched, never played)", ReportFormatting.bytes(qoe.bytesWasted), ReportFormatting.percent(wastedShare) + " of fetched")
+        )
         let frames = qoe.renderedFrames.map { rendered in "of \(rendered + (qoe.droppedFrames ?? 0)) shown or due" }
         out.append(figure("dropped", "Dropped frames", qoe.droppedFrames.map(String.init) ?? "not reported", frames))
         out.append(figure("errors", "Errors", "\(qoe.errors.count)", qoe.errors.isEmpty ? nil : qoe.errors.map(\.code.name).joined(separator: ", ")))
@@ -125,7 +136,9 @@ public struct QoEReport: Sendable {
         }
         for change in timeline.switches {
             let from = change.from.map { ReportFormatting.bitrate(Double($0)) + " → " } ?? ""
-            add(change.time, change.isUp ? "switch-up" : change.isDown ? "switch-down" : "switch", "Variant", "\(from)\(ReportFormatting.bitrate(Double(change.to))) (\(change.reason))")
+            add(
+                change.time, change.isUp ? "switch-up" : change.isDown ? "switch-down" : "switch", "Variant",
+                "\(from)\(ReportFormatting.bitrate(Double(change.to))) (\(change.reason))")
         }
         for span in timeline.adBreaks {
             add(span.start, "ad-break", "Ad break", span.end.map { "for \(ReportFormatting.seconds($0 - span.start))" } ?? "")

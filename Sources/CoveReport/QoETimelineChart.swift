@@ -65,19 +65,29 @@ public struct QoETimelineChart: Sendable {
         children += playheadMarks()
         children += moments()
         children += seekRules()
-        return SVGElement("svg", [
-            ("xmlns", "http://www.w3.org/2000/svg"), ("width", px(width)), ("height", px(height)), ("viewBox", "0 0 \(px(width)) \(px(height))"),
-            ("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif"), ("font-size", "11"), ("class", "qoe-timeline"),
-        ], children: children).markup
+        return SVGElement(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("width", px(width)), ("height", px(height)), ("viewBox", "0 0 \(px(width)) \(px(height))"),
+                ("font-family", "DejaVu Sans, Helvetica, Arial, sans-serif"), ("font-size", "11"), ("class", "qoe-timeline"),
+            ], children: children
+        ).markup
     }
 
     // MARK: Frame
 
     private func laneFrame(_ lane: Lane) -> SVGElement {
-        SVGElement("g", [("class", "lane")], children: [
-            SVGElement("rect", [("x", px(left)), ("y", px(lane.top)), ("width", px(width - left - right)), ("height", px(lane.height)), ("fill", "none"), ("stroke", "#bbbbbb")]),
-            SVGElement("text", [("x", px(left + 4)), ("y", px(lane.top - 5)), ("font-weight", "bold"), ("fill", "#333333")], text: lane.title),
-        ])
+        SVGElement(
+            "g", [("class", "lane")],
+            children: [
+                SVGElement(
+                    "rect",
+                    [
+                        ("x", px(left)), ("y", px(lane.top)), ("width", px(width - left - right)), ("height", px(lane.height)), ("fill", "none"),
+                        ("stroke", "#bbbbbb"),
+                    ]),
+                SVGElement("text", [("x", px(left + 4)), ("y", px(lane.top - 5)), ("font-weight", "bold"), ("fill", "#333333")], text: lane.title),
+            ])
     }
 
     private func timeGrid() -> [SVGElement] {
@@ -85,10 +95,13 @@ public struct QoETimelineChart: Sendable {
         for tick in time.ticks(count: Int(width / 90)) {
             let x = time(tick)
             marks.append(SVGElement("line", [("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)), ("stroke", "#eeeeee")]))
-            marks.append(SVGElement("text", [("x", px(x)), ("y", px(axisY + 15)), ("text-anchor", "middle"), ("fill", "#333333")], text: ReportFormatting.trimmed(tick)))
+            marks.append(
+                SVGElement("text", [("x", px(x)), ("y", px(axisY + 15)), ("text-anchor", "middle"), ("fill", "#333333")], text: ReportFormatting.trimmed(tick)))
         }
-        marks.append(SVGElement("text", [("x", px((left + width - right) / 2)), ("y", px(axisY + 34)), ("text-anchor", "middle"), ("fill", "#333333")],
-                                text: "Seconds since the play request"))
+        marks.append(
+            SVGElement(
+                "text", [("x", px((left + width - right) / 2)), ("y", px(axisY + 34)), ("text-anchor", "middle"), ("fill", "#333333")],
+                text: "Seconds since the play request"))
         return [SVGElement("g", [("class", "time-axis")], children: marks)]
     }
 
@@ -112,10 +125,12 @@ public struct QoETimelineChart: Sendable {
     private func band(_ start: Double, _ end: Double?, fill: String, attributes: [(String, String)]) -> SVGElement {
         let x0 = time(start)
         let x1 = time(end ?? timeline.lastTime)
-        return SVGElement("rect", attributes + [
-            ("x", px(x0)), ("y", px(buffer.top)), ("width", px(max(x1 - x0, 2))), ("height", px(axisY - buffer.top)), ("fill", fill),
-            ("shape-rendering", "crispEdges"),
-        ])
+        return SVGElement(
+            "rect",
+            attributes + [
+                ("x", px(x0)), ("y", px(buffer.top)), ("width", px(max(x1 - x0, 2))), ("height", px(axisY - buffer.top)), ("fill", fill),
+                ("shape-rendering", "crispEdges"),
+            ])
     }
 
     private func shadedSpans() -> [SVGElement] {
@@ -141,8 +156,13 @@ public struct QoETimelineChart: Sendable {
         var marks: [SVGElement] = []
         for seek in timeline.seeks {
             let x = time(seek.start)
-            marks.append(SVGElement("line", [("class", "seek-start"), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
-                                             ("stroke", Palette.seekStart), ("stroke-width", "2"), ("shape-rendering", "crispEdges")]))
+            marks.append(
+                SVGElement(
+                    "line",
+                    [
+                        ("class", "seek-start"), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
+                        ("stroke", Palette.seekStart), ("stroke-width", "2"), ("shape-rendering", "crispEdges"),
+                    ]))
             let label = [seek.from, seek.to].contains(nil) ? "seek" : "seek \(ReportFormatting.trimmed(seek.from!)) → \(ReportFormatting.trimmed(seek.to!)) s"
             marks.append(SVGElement("text", [("x", px(x + 4)), ("y", px(playhead.top + 14)), ("fill", Palette.seekStart)], text: label))
         }
@@ -160,7 +180,8 @@ public struct QoETimelineChart: Sendable {
             var path = "M\(px(time(first.0))),\(px(y(0)))"
             for (t, value) in points { path += " L\(px(time(t))),\(px(y(value)))" }
             path += " L\(px(time(last.0))),\(px(y(0))) Z"
-            marks.append(SVGElement("path", [("class", "buffer-ahead"), ("d", path), ("fill", Palette.buffer), ("stroke", Palette.bufferLine), ("stroke-width", "1")]))
+            marks.append(
+                SVGElement("path", [("class", "buffer-ahead"), ("d", path), ("fill", Palette.buffer), ("stroke", Palette.bufferLine), ("stroke-width", "1")]))
         }
         return [SVGElement("g", [("class", "buffer-lane")], children: marks)]
     }
@@ -176,17 +197,32 @@ public struct QoETimelineChart: Sendable {
         let y = ChartScale(kind: .logarithmic, domain: low...high, range: bitrate.top...bitrate.bottom, inverted: true)
         var marks = axisTicks(y, lane: bitrate, label: ReportFormatting.bitrateTick)
         for rung in timeline.ladder where rung > 0 {
-            marks.append(SVGElement("line", [("class", "ladder"), ("data-bandwidth", String(rung)), ("x1", px(left)), ("y1", px(y(Double(rung)))),
-                                             ("x2", px(width - right)), ("y2", px(y(Double(rung)))), ("stroke", "#9ecae1"), ("stroke-dasharray", "2,3")]))
-            marks.append(SVGElement("text", [("x", px(width - right - 4)), ("y", px(y(Double(rung)) - 3)), ("text-anchor", "end"), ("fill", "#6b8fb5"),
-                                             ("font-size", "9")], text: ReportFormatting.bitrateTick(Double(rung))))
+            marks.append(
+                SVGElement(
+                    "line",
+                    [
+                        ("class", "ladder"), ("data-bandwidth", String(rung)), ("x1", px(left)), ("y1", px(y(Double(rung)))),
+                        ("x2", px(width - right)), ("y2", px(y(Double(rung)))), ("stroke", "#9ecae1"), ("stroke-dasharray", "2,3"),
+                    ]))
+            marks.append(
+                SVGElement(
+                    "text",
+                    [
+                        ("x", px(width - right - 4)), ("y", px(y(Double(rung)) - 3)), ("text-anchor", "end"), ("fill", "#6b8fb5"),
+                        ("font-size", "9"),
+                    ], text: ReportFormatting.bitrateTick(Double(rung))))
         }
         for (t, value) in measured where value > 0 {
-            marks.append(SVGElement("circle", [("class", "segment-throughput"), ("cx", px(time(t))), ("cy", px(y(value))), ("r", "2.5"), ("fill", Palette.segmentThroughput)]))
+            marks.append(
+                SVGElement(
+                    "circle", [("class", "segment-throughput"), ("cx", px(time(t))), ("cy", px(y(value))), ("r", "2.5"), ("fill", Palette.segmentThroughput)]))
         }
         if estimates.count > 1 {
             let points = estimates.filter { $0.1 > 0 }.map { "\(px(time($0.0))),\(px(y($0.1)))" }.joined(separator: " ")
-            marks.append(SVGElement("polyline", [("class", "throughput-estimate"), ("points", points), ("fill", "none"), ("stroke", Palette.estimate), ("stroke-width", "1.5")]))
+            marks.append(
+                SVGElement(
+                    "polyline", [("class", "throughput-estimate"), ("points", points), ("fill", "none"), ("stroke", Palette.estimate), ("stroke-width", "1.5")])
+            )
         }
         if let first = selected.first {
             // A step line: each segment's variant holds until the next segment arrives.
@@ -198,17 +234,22 @@ public struct QoETimelineChart: Sendable {
                 current = value
             }
             path += " H\(px(time(timeline.end ?? timeline.lastTime)))"
-            marks.append(SVGElement("path", [("class", "selected-bitrate"), ("d", path), ("fill", "none"), ("stroke", Palette.selectedBitrate), ("stroke-width", "2.5")]))
+            marks.append(
+                SVGElement(
+                    "path", [("class", "selected-bitrate"), ("d", path), ("fill", "none"), ("stroke", Palette.selectedBitrate), ("stroke-width", "2.5")]))
         }
         for change in timeline.switches where change.isUp || change.isDown {
             let x = time(change.time)
             let tip = bitrate.top + (change.isUp ? 4 : 16)
             let base = bitrate.top + (change.isUp ? 16 : 4)
-            marks.append(SVGElement("path", [
-                ("class", change.isUp ? "switch up" : "switch down"), ("data-t", Self.number(change.time)), ("data-from", String(change.from ?? 0)),
-                ("data-to", String(change.to)), ("d", "M\(px(x - 6)),\(px(base)) L\(px(x + 6)),\(px(base)) L\(px(x)),\(px(tip)) Z"),
-                ("fill", change.isUp ? Palette.switchUp : Palette.switchDown),
-            ]))
+            marks.append(
+                SVGElement(
+                    "path",
+                    [
+                        ("class", change.isUp ? "switch up" : "switch down"), ("data-t", Self.number(change.time)), ("data-from", String(change.from ?? 0)),
+                        ("data-to", String(change.to)), ("d", "M\(px(x - 6)),\(px(base)) L\(px(x + 6)),\(px(base)) L\(px(x)),\(px(tip)) Z"),
+                        ("fill", change.isUp ? Palette.switchUp : Palette.switchDown),
+                    ]))
         }
         return [SVGElement("g", [("class", "bitrate-lane")], children: marks)]
     }
@@ -229,7 +270,8 @@ public struct QoETimelineChart: Sendable {
         }
         for run in runs where run.count > 1 {
             let line = run.map { "\(px(time($0.0))),\(px(y($0.1)))" }.joined(separator: " ")
-            marks.append(SVGElement("polyline", [("class", "playhead"), ("points", line), ("fill", "none"), ("stroke", Palette.playhead), ("stroke-width", "1.5")]))
+            marks.append(
+                SVGElement("polyline", [("class", "playhead"), ("points", line), ("fill", "none"), ("stroke", Palette.playhead), ("stroke-width", "1.5")]))
         }
         return [SVGElement("g", [("class", "playhead-lane")], children: marks)]
     }
@@ -239,8 +281,13 @@ public struct QoETimelineChart: Sendable {
         var marks: [SVGElement] = []
         func rule(_ t: Double, _ cls: String, _ label: String, colour: String) {
             let x = time(t)
-            marks.append(SVGElement("line", [("class", cls), ("data-t", Self.number(t)), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
-                                             ("stroke", colour), ("stroke-dasharray", "4,3")]))
+            marks.append(
+                SVGElement(
+                    "line",
+                    [
+                        ("class", cls), ("data-t", Self.number(t)), ("x1", px(x)), ("y1", px(buffer.top)), ("x2", px(x)), ("y2", px(axisY)),
+                        ("stroke", colour), ("stroke-dasharray", "4,3"),
+                    ]))
             marks.append(SVGElement("text", [("x", px(x + 3)), ("y", px(buffer.top + 12)), ("fill", colour)], text: label))
         }
         if let first = timeline.firstFrame { rule(first, "first-frame", "first frame", colour: "#000000") }

@@ -24,4 +24,3 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-

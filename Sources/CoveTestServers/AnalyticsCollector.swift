@@ -28,7 +28,10 @@ public final class AnalyticsCollector: Sendable {
             guard let self else { return MediaServerResponse(status: 503, body: Data()) }
             let since = max(0, Int(request.queryItems["since"] ?? "") ?? 0)
             let listed = self.events.dropFirst(since).map { event -> JSONValue in
-                .object(["event": .string(event.event), "parameters": .object(event.parameters.mapValues { .string($0) }), "authorized": .bool(event.authorized), "at": .double(event.at.timeIntervalSince1970)])
+                .object([
+                    "event": .string(event.event), "parameters": .object(event.parameters.mapValues { .string($0) }), "authorized": .bool(event.authorized),
+                    "at": .double(event.at.timeIntervalSince1970),
+                ])
             }
             return MediaServerResponse(status: 200, contentType: "application/json", body: Data(JSONValue.array(Array(listed)).serialized().utf8))
         }

@@ -90,7 +90,9 @@ public final class BeaconLog: Sendable {
     }
 
     /// Returns once `condition` holds for the log; throws `BeaconWaitError` after `timeout`.
-    public func waitUntil(timeout: Duration = .seconds(10), describing what: String = "a condition", _ condition: @escaping @Sendable ([BeaconHit]) -> Bool) async throws {
+    public func waitUntil(
+        timeout: Duration = .seconds(10), describing what: String = "a condition", _ condition: @escaping @Sendable ([BeaconHit]) -> Bool
+    ) async throws {
         let id = state.withLock { s -> Int in
             s.nextWaiterID += 1
             return s.nextWaiterID

@@ -113,7 +113,9 @@ public final class CatalogServer: Sendable {
     }
 
     /// Serves the catalog folder at `root` on 127.0.0.1.
-    public static func start(catalog root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.catalog-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> CatalogServer {
+    public static func start(
+        catalog root: URL, port: Int = 0, logger: Logger = Logger(label: "cove.catalog-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> CatalogServer {
         let catalog = try Catalog.load(from: root)
         let media = try await MediaServer.start(root: catalog.root, port: port, logger: logger)
         // Only media is served as files: catalog.json holds the keys, videos/ and playlists/ are
@@ -206,12 +208,13 @@ public final class CatalogServer: Sendable {
         let limit = min(max(Int(query["limit"] ?? "") ?? 20, 1), 100)
         let offset = max(Int(query["offset"] ?? "") ?? 0, 0)
         let page = ids.dropFirst(offset).prefix(limit)
-        playlist["videos"] = .array(page.map { id in
-            guard let video = catalog.video(id) else {
-                return .object(["id": .string(id), "error_code": "VIDEO_NOT_FOUND", "message": .string("Video \(id) is not available")])
-            }
-            return .object(resolved(video, query: query))
-        })
+        playlist["videos"] = .array(
+            page.map { id in
+                guard let video = catalog.video(id) else {
+                    return .object(["id": .string(id), "error_code": "VIDEO_NOT_FOUND", "message": .string("Video \(id) is not available")])
+                }
+                return .object(resolved(video, query: query))
+            })
         return json(.object(playlist))
     }
 
@@ -239,12 +242,13 @@ public final class CatalogServer: Sendable {
     /// anything that is not an array of objects is left as it is.
     private func resolveSources(in object: inout JSONObject, _ key: String, _ more: (inout JSONObject) -> Void = { _ in }) {
         guard let entries = object[key]?.arrayValue else { return }
-        object[key] = .array(entries.map { entry in
-            guard var item = entry.objectValue else { return entry }
-            item["src"] = absolute(item["src"])
-            more(&item)
-            return .object(item)
-        })
+        object[key] = .array(
+            entries.map { entry in
+                guard var item = entry.objectValue else { return entry }
+                item["src"] = absolute(item["src"])
+                more(&item)
+                return .object(item)
+            })
     }
 
     /// A relative URL made absolute on this server; absolute URLs and non-strings unchanged.
@@ -271,10 +275,12 @@ public final class CatalogServer: Sendable {
     }
 
     private func error(_ status: Int, _ entries: [(code: String, subcode: String?, message: String)]) -> MediaServerResponse {
-        json(.array(entries.map { entry in
-            var object: JSONObject = ["error_code": .string(entry.code), "message": .string(entry.message)]
-            if let subcode = entry.subcode { object["error_subcode"] = .string(subcode) }
-            return .object(object)
-        }), status: status)
+        json(
+            .array(
+                entries.map { entry in
+                    var object: JSONObject = ["error_code": .string(entry.code), "message": .string(entry.message)]
+                    if let subcode = entry.subcode { object["error_subcode"] = .string(subcode) }
+                    return .object(object)
+                }), status: status)
     }
 }

@@ -143,7 +143,12 @@ public final class ConcurrencyServer: Sendable {
         }
         for waiter in due { waiter.resume(returning: call) }
         guard call.accepted else {
-            return Self.json(403, ["code": "ACCESS_DENIED", "sub_code": .string(renewal ? "DENIED_BY_STREAM_LIMIT_RENEW" : "DENIED_BY_STREAM_LIMIT_CREATE"), "sessions": .array(listed)])
+            return Self.json(
+                403,
+                [
+                    "code": "ACCESS_DENIED", "sub_code": .string(renewal ? "DENIED_BY_STREAM_LIMIT_RENEW" : "DENIED_BY_STREAM_LIMIT_CREATE"),
+                    "sessions": .array(listed),
+                ])
         }
         return Self.json(200, ["heartbeat_interval": .double(MediaTime(interval).seconds), "sessions": .array(listed)])
     }

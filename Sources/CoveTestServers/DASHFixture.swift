@@ -49,37 +49,47 @@ public struct DASHFixture: Sendable {
             "-b:v:1", "2000k", "-maxrate:v:1", "2000k", "-bufsize:v:1", "2000k",
         ]
         let dash = ["-f", "dash", "-seg_duration", "2", "-use_template", "1", "-adaptation_sets", "id=0,streams=v id=1,streams=a"]
-        try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-use_timeline", "1", dir.path + "/timeline/manifest.mpd"], making: "DASH (SegmentTimeline)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ladder + x264 + aac + dash + ["-use_timeline", "1", dir.path + "/timeline/manifest.mpd"], making: "DASH (SegmentTimeline)")
         try addTextSet(to: dir.appendingPathComponent("timeline"), duration: duration)
-        try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-use_timeline", "0", dir.path + "/number/manifest.mpd"], making: "DASH ($Number$)")
-        try await FixtureGenerator.runFFmpeg(input + ladder + x264 + aac + dash + ["-single_file", "1", dir.path + "/list/manifest.mpd"], making: "DASH (SegmentList)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ladder + x264 + aac + dash + ["-use_timeline", "0", dir.path + "/number/manifest.mpd"], making: "DASH ($Number$)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ladder + x264 + aac + dash + ["-single_file", "1", dir.path + "/list/manifest.mpd"], making: "DASH (SegmentList)")
 
         // SegmentBase: ffmpeg's DASH muxer writes a SegmentList for single files, so the representations
         // are fragmented MP4s with a global sidx, and the MPD is written here from their box layout. Video
         // fragments at each keyframe (2 s); audio, all keyframes, every 2 s of media.
         let fragmented = ["-movflags", "+frag_keyframe+empty_moov+default_base_moof+global_sidx"]
         let base = dir.appendingPathComponent("base")
-        try await FixtureGenerator.runFFmpeg(input + ["-map", "0:v", "-vf", "scale=426:240", "-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + x264 + fragmented + [base.path + "/v240.mp4"], making: "DASH (SegmentBase 240p)")
-        try await FixtureGenerator.runFFmpeg(input + ["-map", "0:v", "-b:v", "2000k", "-maxrate", "2000k", "-bufsize", "2000k"] + x264 + fragmented + [base.path + "/v720.mp4"], making: "DASH (SegmentBase 720p)")
-        try await FixtureGenerator.runFFmpeg(input + ["-map", "1:a"] + aac + fragmented + ["-frag_duration", "2000000", base.path + "/audio.mp4"], making: "DASH (SegmentBase audio)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ["-map", "0:v", "-vf", "scale=426:240", "-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + x264 + fragmented + [
+                base.path + "/v240.mp4"
+            ], making: "DASH (SegmentBase 240p)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ["-map", "0:v", "-b:v", "2000k", "-maxrate", "2000k", "-bufsize", "2000k"] + x264 + fragmented + [base.path + "/v720.mp4"],
+            making: "DASH (SegmentBase 720p)")
+        try await FixtureGenerator.runFFmpeg(
+            input + ["-map", "1:a"] + aac + fragmented + ["-frag_duration", "2000000", base.path + "/audio.mp4"], making: "DASH (SegmentBase audio)")
         func segmentBase(_ file: String) throws -> String {
             let (initEnd, sidx) = try sidxRange(of: base.appendingPathComponent(file))
-            return "<BaseURL>\(file)</BaseURL><SegmentBase indexRange=\"\(sidx.lowerBound)-\(sidx.upperBound)\"><Initialization range=\"0-\(initEnd)\"/></SegmentBase>"
+            return
+                "<BaseURL>\(file)</BaseURL><SegmentBase indexRange=\"\(sidx.lowerBound)-\(sidx.upperBound)\"><Initialization range=\"0-\(initEnd)\"/></SegmentBase>"
         }
         let mpd = """
-        <?xml version="1.0" encoding="utf-8"?>
-        <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT\(duration)S" minBufferTime="PT2S">
-          <Period id="0" start="PT0S">
-            <AdaptationSet id="0" contentType="video" mimeType="video/mp4" segmentAlignment="true" startWithSAP="1">
-              <Representation id="v240" codecs="avc1.42c015" bandwidth="400000" width="426" height="240">\(try segmentBase("v240.mp4"))</Representation>
-              <Representation id="v720" codecs="avc1.42c01f" bandwidth="2000000" width="1280" height="720">\(try segmentBase("v720.mp4"))</Representation>
-            </AdaptationSet>
-            <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" lang="en" segmentAlignment="true" startWithSAP="1">
-              <Representation id="audio" codecs="mp4a.40.2" bandwidth="64000" audioSamplingRate="48000">\(try segmentBase("audio.mp4"))</Representation>
-            </AdaptationSet>
-          </Period>
-        </MPD>
-        """
+            <?xml version="1.0" encoding="utf-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" type="static" mediaPresentationDuration="PT\(duration)S" minBufferTime="PT2S">
+              <Period id="0" start="PT0S">
+                <AdaptationSet id="0" contentType="video" mimeType="video/mp4" segmentAlignment="true" startWithSAP="1">
+                  <Representation id="v240" codecs="avc1.42c015" bandwidth="400000" width="426" height="240">\(try segmentBase("v240.mp4"))</Representation>
+                  <Representation id="v720" codecs="avc1.42c01f" bandwidth="2000000" width="1280" height="720">\(try segmentBase("v720.mp4"))</Representation>
+                </AdaptationSet>
+                <AdaptationSet id="1" contentType="audio" mimeType="audio/mp4" lang="en" segmentAlignment="true" startWithSAP="1">
+                  <Representation id="audio" codecs="mp4a.40.2" bandwidth="64000" audioSamplingRate="48000">\(try segmentBase("audio.mp4"))</Representation>
+                </AdaptationSet>
+              </Period>
+            </MPD>
+            """
         try Data(mpd.utf8).write(to: base.appendingPathComponent("manifest.mpd"))
     }
 
@@ -94,9 +104,9 @@ public struct DASHFixture: Sendable {
         let manifest = folder.appendingPathComponent("manifest.mpd")
         let text = try String(contentsOf: manifest, encoding: .utf8)
         let set = """
-        <AdaptationSet id="2" contentType="text" mimeType="text/vtt" lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>\
-        <Representation id="sub-en" bandwidth="256"><BaseURL>subs.vtt</BaseURL></Representation></AdaptationSet>
-        """
+            <AdaptationSet id="2" contentType="text" mimeType="text/vtt" lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>\
+            <Representation id="sub-en" bandwidth="256"><BaseURL>subs.vtt</BaseURL></Representation></AdaptationSet>
+            """
         guard let end = text.range(of: "</Period>") else { throw FixtureError(description: "ffmpeg wrote an MPD without </Period>") }
         try Data(text.replacingCharacters(in: end, with: set + "\n</Period>").utf8).write(to: manifest)
     }

@@ -144,7 +144,10 @@ struct FixtureGenerator {
         let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-x264-params", "nal-hrd=cbr"]
         let aac = ["-c:a", "aac", "-b:a", "64k", "-ac", "2"]
         let hls = { (sub: String) in
-            ["-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_filename", dir.path + "/\(sub)/v%v/seg%03d.ts", "-master_pl_name", "master.m3u8"]
+            [
+                "-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_filename", dir.path + "/\(sub)/v%v/seg%03d.ts", "-master_pl_name",
+                "master.m3u8",
+            ]
         }
         let fm = FileManager.default
         for sub in ["ladder", "fmp4", "audio", "aes", "altaudio", "subtitles", "corrupt"] {
@@ -152,21 +155,24 @@ struct FixtureGenerator {
         }
 
         // 3-variant ladder: 240p 400k, 480p 1.1M, 720p 2.6M, CBR so segment sizes match the declared bitrates.
-        try await ffmpeg(video + tone(440) + [
-            "-filter_complex", "[0:v]split=3[a][b][c];[a]scale=426:240[v0];[b]scale=854:480[v1];[c]null[v2]",
-            "-map", "[v0]", "-map", "[v1]", "-map", "[v2]", "-map", "1:a", "-map", "1:a", "-map", "1:a",
-        ] + x264 + [
-            "-b:v:0", "400k", "-maxrate:v:0", "400k", "-bufsize:v:0", "400k",
-            "-b:v:1", "1100k", "-maxrate:v:1", "1100k", "-bufsize:v:1", "1100k",
-            "-b:v:2", "2600k", "-maxrate:v:2", "2600k", "-bufsize:v:2", "2600k",
-        ] + aac + hls("ladder") + ["-var_stream_map", "v:0,a:0 v:1,a:1 v:2,a:2", dir.path + "/ladder/v%v/index.m3u8"])
+        try await ffmpeg(
+            video + tone(440) + [
+                "-filter_complex", "[0:v]split=3[a][b][c];[a]scale=426:240[v0];[b]scale=854:480[v1];[c]null[v2]",
+                "-map", "[v0]", "-map", "[v1]", "-map", "[v2]", "-map", "1:a", "-map", "1:a", "-map", "1:a",
+            ] + x264 + [
+                "-b:v:0", "400k", "-maxrate:v:0", "400k", "-bufsize:v:0", "400k",
+                "-b:v:1", "1100k", "-maxrate:v:1", "1100k", "-bufsize:v:1", "1100k",
+                "-b:v:2", "2600k", "-maxrate:v:2", "2600k", "-bufsize:v:2", "2600k",
+            ] + aac + hls("ladder") + ["-var_stream_map", "v:0,a:0 v:1,a:1 v:2,a:2", dir.path + "/ladder/v%v/index.m3u8"])
 
         // fMP4 HLS, one variant.
-        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k", "-maxrate", "1000k", "-bufsize", "1000k"] + aac + [
-            "-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
-            "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", dir.path + "/fmp4/v%v/seg%03d.m4s",
-            "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0", dir.path + "/fmp4/v%v/index.m3u8",
-        ])
+        try await ffmpeg(
+            video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k", "-maxrate", "1000k", "-bufsize", "1000k"]
+                + aac + [
+                    "-f", "hls", "-hls_time", seg, "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
+                    "-hls_fmp4_init_filename", "init.mp4", "-hls_segment_filename", dir.path + "/fmp4/v%v/seg%03d.m4s",
+                    "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0", dir.path + "/fmp4/v%v/index.m3u8",
+                ])
 
         // Audio-only HLS.
         try await ffmpeg(tone(440) + ["-map", "0:a"] + aac + hls("audio") + ["-var_stream_map", "a:0", dir.path + "/audio/v%v/index.m3u8"])
@@ -176,30 +182,37 @@ struct FixtureGenerator {
         try key.write(to: dir.appendingPathComponent("aes/key.bin"))
         let keyInfo = dir.appendingPathComponent("aes/keyinfo")
         try "../key.bin\n\(dir.path)/aes/key.bin\n".write(to: keyInfo, atomically: true, encoding: .utf8)
-        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
-            + hls("aes") + ["-hls_key_info_file", keyInfo.path, "-var_stream_map", "v:0,a:0", dir.path + "/aes/v%v/index.m3u8"])
+        try await ffmpeg(
+            video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
+                + hls("aes") + ["-hls_key_info_file", keyInfo.path, "-var_stream_map", "v:0,a:0", dir.path + "/aes/v%v/index.m3u8"])
         try? fm.removeItem(at: keyInfo)
 
         // One video variant and two audio renditions in an EXT-X-MEDIA group.
-        try await ffmpeg(video + tone(440) + tone(660) + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-vf", "scale=426:240"] + x264 + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac
-            + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra"]
-            + hls("altaudio") + [
-                "-var_stream_map", "a:0,agroup:aud,language:en,name:English,default:yes a:1,agroup:aud,language:fr,name:French v:0,agroup:aud",
-                dir.path + "/altaudio/v%v/index.m3u8",
-            ])
+        try await ffmpeg(
+            video + tone(440) + tone(660) + ["-map", "0:v", "-map", "1:a", "-map", "2:a", "-vf", "scale=426:240"] + x264 + [
+                "-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k",
+            ] + aac
+                + ["-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=fra"]
+                + hls("altaudio") + [
+                    "-var_stream_map", "a:0,agroup:aud,language:en,name:English,default:yes a:1,agroup:aud,language:fr,name:French v:0,agroup:aud",
+                    dir.path + "/altaudio/v%v/index.m3u8",
+                ])
 
         // WebVTT first: the subtitle rendition below is segmented from it.
         try webVTT().write(to: dir.appendingPathComponent("subs.vtt"), atomically: true, encoding: .utf8)
 
         // One variant with an in-manifest WebVTT subtitle rendition.
-        try await ffmpeg(video + tone(440) + ["-i", dir.path + "/subs.vtt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-vf", "scale=426:240"] + x264
-            + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac + ["-c:s", "webvtt", "-metadata:s:s:0", "language=eng"]
-            + hls("subtitles") + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en,name:English", dir.path + "/subtitles/v%v/index.m3u8"])
+        try await ffmpeg(
+            video + tone(440) + ["-i", dir.path + "/subs.vtt", "-map", "0:v", "-map", "1:a", "-map", "2:s", "-vf", "scale=426:240"] + x264
+                + ["-b:v", "400k", "-maxrate", "400k", "-bufsize", "400k"] + aac + ["-c:s", "webvtt", "-metadata:s:s:0", "language=eng"]
+                + hls("subtitles") + ["-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en,name:English", dir.path + "/subtitles/v%v/index.m3u8"])
         try Self.addTimestampMaps(in: dir.appendingPathComponent("subtitles/vEnglish"))
 
         // Progressive MP4.
-        try await ffmpeg(video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + ["-movflags", "+faststart", dir.path + "/clip.mp4"])
-
+        try await ffmpeg(
+            video + tone(440) + ["-map", "0:v", "-map", "1:a", "-vf", "scale=854:480"] + x264 + ["-b:v", "1000k"] + aac + [
+                "-movflags", "+faststart", dir.path + "/clip.mp4",
+            ])
 
         // Corrupt media: deterministic noise.
         var generator = SeededRandom(seed: 0xC0DE)
@@ -260,4 +273,3 @@ struct FixtureGenerator {
         }
     }
 }
-

@@ -42,7 +42,8 @@ struct LiveStream: Sendable {
         let last = produced + windowSegments
         let first = last - windowSegments
         let wraps = first / segments.count
-        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXT-X-DISCONTINUITY-SEQUENCE:\(wraps)\n"
+        var text =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(targetDuration)\n#EXT-X-MEDIA-SEQUENCE:\(first)\n#EXT-X-DISCONTINUITY-SEQUENCE:\(wraps)\n"
         for sequence in first..<last {
             let segment = segments[sequence % segments.count]
             if sequence != first && sequence % segments.count == 0 { text += "#EXT-X-DISCONTINUITY\n" }

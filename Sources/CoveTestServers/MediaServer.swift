@@ -88,7 +88,9 @@ public final class MediaServer: Sendable {
 
     /// Starts serving `root` on 127.0.0.1 (`port` 0 picks a free port); over HTTPS when `tls` is given
     /// (see `TLSIdentity.selfSigned()`).
-    public static func start(root: URL, port: Int = 0, tls: TLSIdentity? = nil, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })) async throws -> MediaServer {
+    public static func start(
+        root: URL, port: Int = 0, tls: TLSIdentity? = nil, logger: Logger = Logger(label: "cove.media-server", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> MediaServer {
         let server = MediaServer(root: root, tls: tls, logger: logger)
         try await server.run(port: port)
         return server
@@ -343,13 +345,16 @@ public final class MediaServer: Sendable {
         if let tls {
             let certificates = try NIOSSLCertificate.fromPEMBytes(Array(tls.certificateChainPEM.utf8))
             let key = try NIOSSLPrivateKey(bytes: Array(tls.privateKeyPEM.utf8), format: .pem)
-            builder = try .tls(.http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: certificates.map { .certificate($0) }, privateKey: .privateKey(key)))
+            builder = try .tls(
+                .http1(), tlsConfiguration: .makeServerConfiguration(certificateChain: certificates.map { .certificate($0) }, privateKey: .privateKey(key)))
         } else {
             builder = .http1()
         }
-        let app = Application(responder: responder, server: builder, configuration: configuration, onServerRunning: { channel in
-            portContinuation.yield(.success(channel))
-        }, logger: logger)
+        let app = Application(
+            responder: responder, server: builder, configuration: configuration,
+            onServerRunning: { channel in
+                portContinuation.yield(.success(channel))
+            }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             do {
@@ -375,7 +380,10 @@ public final class MediaServer: Sendable {
         let recordID = state.withLock { s -> Int in
             s.nextRecordID += 1
             s.recordIndex[s.nextRecordID] = s.records.count
-            s.records.append(MediaRequest(method: request.method.rawValue, path: path, query: request.uri.query, range: request.headers[.range], headers: Self.headerDictionary(request.headers)))
+            s.records.append(
+                MediaRequest(
+                    method: request.method.rawValue, path: path, query: request.uri.query, range: request.headers[.range],
+                    headers: Self.headerDictionary(request.headers)))
             return s.nextRecordID
         }
         // Outage triggered by this very request.
@@ -395,7 +403,8 @@ public final class MediaServer: Sendable {
         }
         if let status = takeForcedStatus(for: path) {
             finish(recordID, status: status)
-            return Response(status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "forced status \(status)\n")))
+            return Response(
+                status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "forced status \(status)\n")))
         }
         let delay = state.withLock { $0.firstByteDelay } + takeSlowPathDelay(for: path)
         if delay > .zero { try? await Task.sleep(for: delay) }
@@ -403,8 +412,12 @@ public final class MediaServer: Sendable {
         if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
             // A route's request body (a POST's JSON), capped: stand-ins take small documents only.
             let bodyBytes = (try? await request.body.collect(upTo: 1 << 20)).map { Data($0.readableBytesView) } ?? Data()
-            let reply = await route.handler(MediaServerRequest(method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers), body: bodyBytes))
-            return body(reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, announcesLength: reply.announcesLength, recordID: recordID)
+            let reply = await route.handler(
+                MediaServerRequest(
+                    method: request.method.rawValue, path: path, query: request.uri.query, headers: Self.headerDictionary(request.headers), body: bodyBytes))
+            return body(
+                reply.body, status: reply.status, contentType: reply.contentType, extraHeaders: reply.headers, announcesLength: reply.announcesLength,
+                recordID: recordID)
         }
         if let live = state.withLock({ $0.liveStreams[path] }) {
             let text = live.playlist(at: .now)
@@ -445,7 +458,9 @@ public final class MediaServer: Sendable {
         }
     }
 
-    private func body(_ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], announcesLength: Bool = true, recordID: Int, cutAfter: Int? = nil) -> Response {
+    private func body(
+        _ data: Data, status: Int, contentType: String, extraHeaders: HTTPFields = [:], announcesLength: Bool = true, recordID: Int, cutAfter: Int? = nil
+    ) -> Response {
         var headers = extraHeaders
         headers[.contentType] = contentType
         updateRecord(recordID) { $0.status = status }

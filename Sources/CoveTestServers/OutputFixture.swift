@@ -30,20 +30,23 @@ public struct OutputFixture: Sendable {
     /// The movie on `base` (a server of `root`), with the captions as its sidecar text track.
     public func video(on base: URL) -> Video {
         let captions = base.appendingPathComponent(Path.captions).absoluteString
-        return Video(url: base.appendingPathComponent(Path.movie), properties: [
-            "id": "solid", "text_tracks": [["src": .string(captions), "srclang": "en", "kind": "captions", "mime_type": "text/vtt", "default": true]],
-        ])
+        return Video(
+            url: base.appendingPathComponent(Path.movie),
+            properties: [
+                "id": "solid", "text_tracks": [["src": .string(captions), "srclang": "en", "kind": "captions", "mime_type": "text/vtt", "default": true]],
+            ])
     }
 
     private static func generate(into dir: URL) async throws {
         let hex = String(format: "0x%02X%02X%02X", colour.red, colour.green, colour.blue)
-        try await FixtureGenerator.runFFmpeg([
-            "-f", "lavfi", "-i", "color=c=\(hex):s=\(size.width)x\(size.height):r=\(frameRate):d=\(duration)",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(duration)",
-            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "\(frameRate)",
-            "-c:a", "aac", "-b:a", "96k", "-shortest", "-movflags", "+faststart",
-            dir.appendingPathComponent(Path.movie).path,
-        ], making: "the solid-colour movie")
+        try await FixtureGenerator.runFFmpeg(
+            [
+                "-f", "lavfi", "-i", "color=c=\(hex):s=\(size.width)x\(size.height):r=\(frameRate):d=\(duration)",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(duration)",
+                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "\(frameRate)",
+                "-c:a", "aac", "-b:a", "96k", "-shortest", "-movflags", "+faststart",
+                dir.appendingPathComponent(Path.movie).path,
+            ], making: "the solid-colour movie")
         let captions = """
             WEBVTT
 

@@ -50,7 +50,8 @@ public struct PlaybackRightsSigner: Sendable {
 
     private func keys() async throws -> JWTKeyCollection {
         guard secret.utf8.count >= Self.minimumSecretBytes else {
-            throw FixtureError(description: "a Playback Rights secret needs at least \(Self.minimumSecretBytes) bytes for HS256; this one has \(secret.utf8.count)")
+            throw FixtureError(
+                description: "a Playback Rights secret needs at least \(Self.minimumSecretBytes) bytes for HS256; this one has \(secret.utf8.count)")
         }
         return await JWTKeyCollection().add(hmac: HMACKey(from: secret), digestAlgorithm: .sha256)
     }
@@ -61,9 +62,12 @@ public struct PlaybackRightsSigner: Sendable {
     }
 
     /// A token for `account`, valid for `lifetime` from now, with the viewer and concurrency claims given.
-    public func token(account: String, lifetime: TimeInterval = 3600, userID: String? = nil, concurrencyLimit: Int? = nil, sessionID: String? = nil, contentID: String? = nil) async throws -> String {
+    public func token(
+        account: String, lifetime: TimeInterval = 3600, userID: String? = nil, concurrencyLimit: Int? = nil, sessionID: String? = nil, contentID: String? = nil
+    ) async throws -> String {
         let now = Date()
-        return try await sign(Claims(accid: account, exp: now.addingTimeInterval(lifetime), iat: now, uid: userID, climit: concurrencyLimit, sid: sessionID, conid: contentID))
+        return try await sign(
+            Claims(accid: account, exp: now.addingTimeInterval(lifetime), iat: now, uid: userID, climit: concurrencyLimit, sid: sessionID, conid: contentID))
     }
 
     /// The claims of a token whose signature, expiry and not-before hold; throws otherwise.

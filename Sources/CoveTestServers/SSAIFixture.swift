@@ -89,15 +89,20 @@ public struct SSAIFixture: Sendable {
         }
         graph.append("\(concatInputs)concat=n=\(pieces.count):v=1:a=1[v][a]")
         let gop = String(segmentDuration * 24)
-        try await FixtureGenerator.runFFmpeg(["-filter_complex", graph.joined(separator: ";"), "-map", "[v]", "-map", "[a]",
+        try await FixtureGenerator.runFFmpeg([
+            "-filter_complex", graph.joined(separator: ";"), "-map", "[v]", "-map", "[a]",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-b:v", "300k", "-maxrate", "300k", "-bufsize", "300k",
             "-g", gop, "-keyint_min", gop, "-sc_threshold", "0", "-force_key_frames", "expr:gte(t,n_forced*\(segmentDuration))",
             "-c:a", "aac", "-b:a", "64k", "-ac", "2",
             "-f", "hls", "-hls_time", String(segmentDuration), "-hls_playlist_type", "vod",
-            "-hls_segment_filename", dir.path + "/stream/seg%03d.ts", dir.appendingPathComponent(mediaPlaylistPath).path])
-        let master = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=420000,AVERAGE-BANDWIDTH=380000,RESOLUTION=426x240,CODECS=\"avc1.42c015,mp4a.40.2\"\nindex.m3u8\n"
+            "-hls_segment_filename", dir.path + "/stream/seg%03d.ts", dir.appendingPathComponent(mediaPlaylistPath).path,
+        ])
+        let master =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=420000,AVERAGE-BANDWIDTH=380000,RESOLUTION=426x240,CODECS=\"avc1.42c015,mp4a.40.2\"\nindex.m3u8\n"
         try master.write(to: dir.appendingPathComponent(masterPath), atomically: true, encoding: .utf8)
-        try await FixtureGenerator.runFFmpeg(["-f", "lavfi", "-i", "color=c=0xF08000:s=300x250", "-frames:v", "1", dir.appendingPathComponent(companionPath).path])
+        try await FixtureGenerator.runFFmpeg([
+            "-f", "lavfi", "-i", "color=c=0xF08000:s=300x250", "-frames:v", "1", dir.appendingPathComponent(companionPath).path,
+        ])
         try await FixtureGenerator.runFFmpeg(["-f", "lavfi", "-i", "testsrc2=s=160x90", "-frames:v", "1", dir.appendingPathComponent(thumbnailPath).path])
     }
 }

@@ -67,7 +67,7 @@ public struct SSAITitle: Sendable {
     private static func file(_ relative: String, in root: URL) -> MediaServerResponse {
         let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.hasPrefix(".") }),
-              let data = try? Data(contentsOf: root.appendingPathComponent(relative))
+            let data = try? Data(contentsOf: root.appendingPathComponent(relative))
         else { return MediaServerResponse(status: 404, contentType: "text/plain", body: Data()) }
         let ext = (relative as NSString).pathExtension
         return MediaServerResponse(status: 200, contentType: MediaServer.contentType(for: ext), body: data)

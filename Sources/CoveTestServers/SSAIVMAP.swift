@@ -27,21 +27,25 @@ public enum SSAIVMAP {
         let ads = SSAIFixture.pieces.filter(\.isAd)
         let breaks: [(id: String, offset: String, ads: [SSAIFixture.Piece])] = [
             (breakIDs[0], "start", ads.filter { $0.streamStart == 0 }),
-            (breakIDs[1], "00:00:\(String(format: "%02d", SSAIFixture.midRollContentOffset)).000", ads.filter { $0.streamStart > 0 && $0.streamStart < SSAIFixture.streamDuration - 4 }),
+            (
+                breakIDs[1], "00:00:\(String(format: "%02d", SSAIFixture.midRollContentOffset)).000",
+                ads.filter { $0.streamStart > 0 && $0.streamStart < SSAIFixture.streamDuration - 4 }
+            ),
             (breakIDs[2], "end", ads.filter { $0.streamRange.upperBound == SSAIFixture.streamDuration }),
         ]
         var xml = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <vmap:VMAP xmlns:bc="bc" xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
-          <vmap:Extensions>
-            <bc:Brightcove ttl="3600" contenturi="\(escape(media + SSAIFixture.masterPath))" contentlength="\(SSAIFixture.contentDuration)" payloadlength="\(SSAIFixture.streamDuration)" contenttype="application/x-mpegURL"/>
-            <bc:thumbnailURL type="thumbnail" width="160" height="90" bandwidth="0">\(escape(media + "thumbnails.vtt"))</bc:thumbnailURL>
-          </vmap:Extensions>
+            <?xml version="1.0" encoding="UTF-8"?>
+            <vmap:VMAP xmlns:bc="bc" xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0">
+              <vmap:Extensions>
+                <bc:Brightcove ttl="3600" contenturi="\(escape(media + SSAIFixture.masterPath))" contentlength="\(SSAIFixture.contentDuration)" payloadlength="\(SSAIFixture.streamDuration)" contenttype="application/x-mpegURL"/>
+                <bc:thumbnailURL type="thumbnail" width="160" height="90" bandwidth="0">\(escape(media + "thumbnails.vtt"))</bc:thumbnailURL>
+              </vmap:Extensions>
 
-        """
+            """
         for (number, adBreak) in breaks.enumerated() {
             xml += "  <vmap:AdBreak breakType=\"linear\" breakId=\"\(adBreak.id)\" timeOffset=\"\(adBreak.offset)\">\n"
-            xml += "    <vmap:AdSource allowMultipleAds=\"true\" followRedirects=\"true\" id=\"\(number)\">\n      <vmap:VASTData>\n        <VAST version=\"3.0\">\n"
+            xml +=
+                "    <vmap:AdSource allowMultipleAds=\"true\" followRedirects=\"true\" id=\"\(number)\">\n      <vmap:VASTData>\n        <VAST version=\"3.0\">\n"
             for (sequence, ad) in adBreak.ads.enumerated() {
                 xml += vast(ad, sequence: sequence + 1, beacons: root + "beacons/", media: media)
             }
@@ -65,46 +69,46 @@ public enum SSAIVMAP {
         let impression = ad.streamStart == 0 ? beacons + "\(id)/impression?cb=[CACHEBUSTING]" : beacons + "\(id)/impression"
         let skip = id == skippableAdID ? " skipoffset=\"00:00:02\"" : ""
         var xml = """
-                  <Ad id="\(id)" sequence="\(sequence)">
-                    <InLine>
-                      <AdSystem version="1.0">Cove test ad server</AdSystem>
-                      <AdTitle>Cove test ad \(id)</AdTitle>
-                      <Impression id="imp-\(id)"><![CDATA[\(impression)]]></Impression>
-                      <Creatives>
-                        <Creative id="cr-\(id)" sequence="1" adId="\(id)">
-                          <Linear\(skip)>
-                            <Duration>00:00:\(String(format: "%02d", ad.duration)).000</Duration>
-                            <TrackingEvents>
+                      <Ad id="\(id)" sequence="\(sequence)">
+                        <InLine>
+                          <AdSystem version="1.0">Cove test ad server</AdSystem>
+                          <AdTitle>Cove test ad \(id)</AdTitle>
+                          <Impression id="imp-\(id)"><![CDATA[\(impression)]]></Impression>
+                          <Creatives>
+                            <Creative id="cr-\(id)" sequence="1" adId="\(id)">
+                              <Linear\(skip)>
+                                <Duration>00:00:\(String(format: "%02d", ad.duration)).000</Duration>
+                                <TrackingEvents>
 
-        """
+            """
         for event in linearEvents {
             xml += "                  <Tracking event=\"\(event)\">\(beacon(event))</Tracking>\n"
         }
         xml += """
-                            </TrackingEvents>
-                            <VideoClicks>
-                              <ClickThrough id="landing-\(id)">\(escape("https://advertiser.example.com/\(id)?from=cove"))</ClickThrough>
-                              <ClickTracking id="ct-\(id)">\(beacon("clickTracking"))</ClickTracking>
-                            </VideoClicks>
-                          </Linear>
-                        </Creative>
-
-        """
-        if id == companionAdID {
-            xml += """
-                        <Creative id="cr-\(id)-companion" sequence="1">
-                          <CompanionAds>
-                            <Companion id="companion-\(id)" width="300" height="250">
-                              <StaticResource creativeType="image/png">\(escape(media + SSAIFixture.companionPath))</StaticResource>
-                              <TrackingEvents>
-                                <Tracking event="creativeView">\(beacon("companionCreativeView"))</Tracking>
-                              </TrackingEvents>
-                              <CompanionClickThrough>\(escape("https://advertiser.example.com/\(id)/companion"))</CompanionClickThrough>
-                            </Companion>
-                          </CompanionAds>
-                        </Creative>
+                                </TrackingEvents>
+                                <VideoClicks>
+                                  <ClickThrough id="landing-\(id)">\(escape("https://advertiser.example.com/\(id)?from=cove"))</ClickThrough>
+                                  <ClickTracking id="ct-\(id)">\(beacon("clickTracking"))</ClickTracking>
+                                </VideoClicks>
+                              </Linear>
+                            </Creative>
 
             """
+        if id == companionAdID {
+            xml += """
+                            <Creative id="cr-\(id)-companion" sequence="1">
+                              <CompanionAds>
+                                <Companion id="companion-\(id)" width="300" height="250">
+                                  <StaticResource creativeType="image/png">\(escape(media + SSAIFixture.companionPath))</StaticResource>
+                                  <TrackingEvents>
+                                    <Tracking event="creativeView">\(beacon("companionCreativeView"))</Tracking>
+                                  </TrackingEvents>
+                                  <CompanionClickThrough>\(escape("https://advertiser.example.com/\(id)/companion"))</CompanionClickThrough>
+                                </Companion>
+                              </CompanionAds>
+                            </Creative>
+
+                """
         }
         return xml + "              </Creatives>\n            </InLine>\n          </Ad>\n"
     }

@@ -20,7 +20,8 @@ public enum SampleCatalog {
     public static let rightsSecret = "cove-sample-rights-secret-demo-only"
     /// A Playback Rights token for the sample account (HS256 with `rightsSecret`; claims `accid` and
     /// `uid: sample-viewer`; no expiry).
-    public static let authToken = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhY2NpZCI6IjYwMDAwMDAwMDAwMDEiLCJ1aWQiOiJzYW1wbGUtdmlld2VyIn0.WJ3ZF0XmsadVtpVqYv5EiZtoP9TzFtPcdG_Dv1e65nc"
+    public static let authToken =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJhY2NpZCI6IjYwMDAwMDAwMDAwMDEiLCJ1aWQiOiJzYW1wbGUtdmlld2VyIn0.WJ3ZF0XmsadVtpVqYv5EiZtoP9TzFtPcdG_Dv1e65nc"
 
     public enum VideoID {
         public static let bumper = "6000000000010"
@@ -49,7 +50,10 @@ public enum SampleCatalog {
         return try await FixtureCache.shared.folder(final) { root in
             try build(into: root, content: content, bumper: bumper, dash: dash)
             try await FixtureGenerator.runFFmpeg(
-                ["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1:duration=1", "-frames:v", "1", root.appendingPathComponent("media/images/poster.jpg").path], making: "the poster"
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1:duration=1", "-frames:v", "1",
+                    root.appendingPathComponent("media/images/poster.jpg").path,
+                ], making: "the poster"
             )
         }
     }
@@ -64,10 +68,15 @@ public enum SampleCatalog {
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/bumper"), withDestinationURL: bumper.root)
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/dash"), withDestinationURL: dash.root)
         try Data(contentsOf: content.url(.webVTT)).write(to: root.appendingPathComponent("media/text/en.vtt"))
-        let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(of: " at ", with: " à ")
+        let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(
+            of: " at ", with: " à ")
         try french.write(to: root.appendingPathComponent("media/text/fr.vtt"), atomically: true, encoding: .utf8)
 
-        try write(["account_id": .string(accountID), "policy_keys": [.string(policyKey)], "auth_tokens": [.string(authToken)], "rights_secret": .string(rightsSecret), "require_auth_token": false, "require_ad_config_id": false], to: root.appendingPathComponent("catalog.json"))
+        try write(
+            [
+                "account_id": .string(accountID), "policy_keys": [.string(policyKey)], "auth_tokens": [.string(authToken)],
+                "rights_secret": .string(rightsSecret), "require_auth_token": false, "require_ad_config_id": false,
+            ], to: root.appendingPathComponent("catalog.json"))
         let hls = { (path: String) -> JSONValue in ["src": .string(path), "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a"] }
         let videos: [String: JSONObject] = [
             VideoID.bumper: [
@@ -81,7 +90,10 @@ public enum SampleCatalog {
                 "duration": 20000, "economics": "AD_SUPPORTED", "offline_enabled": true, "tags": ["sample", "hls"], "poster": "media/images/poster.jpg",
                 "custom_fields": ["genre": "test pattern"],
                 "sources": [
-                    ["src": "media/main/clip.mp4", "container": "MP4", "codec": "H264", "avg_bitrate": 1_064_000, "width": 854, "height": 480, "size": 2_660_000, "duration": 20000],
+                    [
+                        "src": "media/main/clip.mp4", "container": "MP4", "codec": "H264", "avg_bitrate": 1_064_000, "width": 854, "height": 480,
+                        "size": 2_660_000, "duration": 20000,
+                    ],
                     hls("media/main/ladder/master.m3u8"),
                 ],
                 "cue_points": [
@@ -89,8 +101,14 @@ public enum SampleCatalog {
                     ["id": "cp-2", "name": "Mid-roll", "type": "AD", "time": 10.5, "metadata": nil, "force_stop": false],
                 ],
                 "text_tracks": [
-                    ["id": "tt-en", "src": "media/text/en.vtt", "srclang": "en", "label": "English", "kind": "captions", "mime_type": "text/vtt", "default": true, "sources": [["src": "media/text/en.vtt"]]],
-                    ["id": "tt-fr", "src": "media/text/fr.vtt", "srclang": "fr", "label": "Français", "kind": "subtitles", "mime_type": "text/vtt", "default": false, "sources": [["src": "media/text/fr.vtt"]]],
+                    [
+                        "id": "tt-en", "src": "media/text/en.vtt", "srclang": "en", "label": "English", "kind": "captions", "mime_type": "text/vtt",
+                        "default": true, "sources": [["src": "media/text/en.vtt"]],
+                    ],
+                    [
+                        "id": "tt-fr", "src": "media/text/fr.vtt", "srclang": "fr", "label": "Français", "kind": "subtitles", "mime_type": "text/vtt",
+                        "default": false, "sources": [["src": "media/text/fr.vtt"]],
+                    ],
                 ],
             ],
             VideoID.audioOnly: [
@@ -99,14 +117,20 @@ public enum SampleCatalog {
                 "tags": ["audio"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.subtitles: [
-                "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "offline_enabled": true, "name": "Subtitles in the manifest", "duration": 20000,
+                "id": .string(VideoID.subtitles), "reference_id": "in-manifest-subtitles", "offline_enabled": true, "name": "Subtitles in the manifest",
+                "duration": 20000,
                 "sources": [hls("media/main/subtitles/master.m3u8")],
                 "tags": ["subtitles"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.ssai: [
                 "id": .string(VideoID.ssai), "reference_id": "ssai-stitched", "name": "SSAI: ads stitched into the stream", "duration": 20000,
                 "description": "Pre-roll, a two-ad mid-roll at 10 s and a post-roll; request it with an ad_config_id to get the VMAP",
-                "sources": [["src": "media/main/ladder/master.m3u8", "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a", "vmap": .string(SSAITitle.vmapPath)]],
+                "sources": [
+                    [
+                        "src": "media/main/ladder/master.m3u8", "type": "application/x-mpegURL", "container": "M2TS", "codecs": "avc1,mp4a",
+                        "vmap": .string(SSAITitle.vmapPath),
+                    ]
+                ],
                 "tags": ["ssai"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.dash: [
@@ -130,11 +154,12 @@ public enum SampleCatalog {
         for (id, video) in videos {
             try write(video, to: root.appendingPathComponent("videos/\(id).json"))
         }
-        try write([
-            "id": .string(playlistID), "reference_id": .string(playlistReferenceID), "name": "Cove sample playlist", "type": "EXPLICIT",
-            "description": "Three playable videos and one the catalog does not have",
-            "video_ids": [.string(VideoID.ladder), .string(VideoID.audioOnly), .string(VideoID.subtitles), .string(VideoID.missing)],
-        ], to: root.appendingPathComponent("playlists/\(playlistID).json"))
+        try write(
+            [
+                "id": .string(playlistID), "reference_id": .string(playlistReferenceID), "name": "Cove sample playlist", "type": "EXPLICIT",
+                "description": "Three playable videos and one the catalog does not have",
+                "video_ids": [.string(VideoID.ladder), .string(VideoID.audioOnly), .string(VideoID.subtitles), .string(VideoID.missing)],
+            ], to: root.appendingPathComponent("playlists/\(playlistID).json"))
     }
 
     private static func write(_ object: JSONObject, to url: URL) throws {

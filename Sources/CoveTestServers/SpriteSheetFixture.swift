@@ -53,11 +53,15 @@ public struct SpriteSheetFixture: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let raw = directory.appendingPathComponent("sheet.rgba")
         try Data(pixels()).write(to: raw)
-        let input = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-i", raw.path, "-frames:v", "1"]
+        let input = [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(width)x\(height)", "-i", raw.path,
+            "-frames:v", "1",
+        ]
         for (name, extra) in [("sprite.png", [String]()), ("sprite.jpg", ["-q:v", "2", "-pix_fmt", "yuvj444p"])] {
             let result = try await ProcessRunner.run("ffmpeg", input + extra + [directory.appendingPathComponent(name).path])
             guard result.status == 0 else {
-                throw FixtureError(description: "ffmpeg could not write \(name) (\(result.status)): \(result.errorOutput.suffix(400)); install it with `make deps`")
+                throw FixtureError(
+                    description: "ffmpeg could not write \(name) (\(result.status)): \(result.errorOutput.suffix(400)); install it with `make deps`")
             }
         }
         try track(image: "sprite.png", percent: false).write(to: directory.appendingPathComponent("thumbs.vtt"), atomically: true, encoding: .utf8)
@@ -71,7 +75,8 @@ public struct SpriteSheetFixture: Sendable {
         var text = "WEBVTT\n\n"
         for index in 0..<tileCount {
             let r = tileRect(index)
-            let fragment = percent
+            let fragment =
+                percent
                 ? "percent:\(r.x * 100 / width),\(r.y * 100 / height),\(r.width * 100 / width),\(r.height * 100 / height)"
                 : "\(r.x),\(r.y),\(r.width),\(r.height)"
             text += "\(timestamp(Double(index) * secondsPerTile)) --> \(timestamp(Double(index + 1) * secondsPerTile))\n\(image)#xywh=\(fragment)\n\n"

@@ -20,13 +20,18 @@ public struct TLSIdentity: Sendable, Hashable {
         defer { try? FileManager.default.removeItem(at: dir) }
         let key = dir.appendingPathComponent("key.pem")
         let certificate = dir.appendingPathComponent("cert.pem")
-        let result = try await ProcessRunner.run("openssl", [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-            "-subj", "/CN=\(commonName)", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
-            "-keyout", key.path, "-out", certificate.path,
-        ])
+        let result = try await ProcessRunner.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=\(commonName)", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost",
+                "-keyout", key.path, "-out", certificate.path,
+            ])
         guard result.status == 0 else {
-            throw FixtureError(description: "openssl could not make a self-signed certificate (exit \(result.status)): \(result.errorOutput.suffix(400)). Install it with `make deps` (package openssl).")
+            throw FixtureError(
+                description:
+                    "openssl could not make a self-signed certificate (exit \(result.status)): \(result.errorOutput.suffix(400)). Install it with `make deps` (package openssl)."
+            )
         }
         return TLSIdentity(
             certificateChainPEM: try String(contentsOf: certificate, encoding: .utf8),

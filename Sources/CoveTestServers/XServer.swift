@@ -1,5 +1,6 @@
 import CoveTestSupport
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -87,7 +88,8 @@ public enum ImageProbe {
 
     /// The mean brightness (0…1) of the `width`×`height` region at (`x`, `y`).
     public static func meanBrightness(ofFile path: String, x: Int, y: Int, width: Int, height: Int) async throws -> Double {
-        let result = try await ProcessRunner.run("convert", [path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
+        let result = try await ProcessRunner.run(
+            "convert", [path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "gray", "-format", "%[fx:mean]", "info:"])
         return Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 

@@ -69,7 +69,10 @@ public final class EventRecorder: Sendable {
     /// The first event from `index` on that matches, waiting up to `timeout` for it. A `Fail` or
     /// `FailedToPlayToEndTime` that does not match throws immediately (pass `failOn: []` to wait through them).
     @discardableResult
-    public func waitFor(from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle, _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+    public func waitFor(
+        from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle,
+        _ predicate: @escaping @Sendable (PlaybackEvent) -> Bool
+    ) async throws -> PlaybackEvent {
         // Failures already recorded when the wait starts belong to the past (an earlier session);
         // only new ones cut the wait short.
         let fatalFrom = max(index, count)
@@ -96,10 +99,13 @@ public final class EventRecorder: Sendable {
                     var cursor = index
                     while true {
                         let (fresh, end, finished) = storage.state.withLock { s in (Array(s.events.dropFirst(cursor)), s.events.count, s.finished) }
-                        if let hit = fresh.enumerated().first(where: { predicate(cursor + $0.offset, $0.element) })?.element { return continuation.resume(returning: hit) }
+                        if let hit = fresh.enumerated().first(where: { predicate(cursor + $0.offset, $0.element) })?.element {
+                            return continuation.resume(returning: hit)
+                        }
                         if finished {
                             let recorded = storage.state.withLock { Self.summary($0.events) }
-                            return continuation.resume(throwing: RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(recorded)"))
+                            return continuation.resume(
+                                throwing: RecorderError(description: "the event stream ended before the awaited event arrived; recorded: \(recorded)"))
                         }
                         let registered = storage.state.withLock { s -> Bool in
                             guard s.events.count == end, !s.finished else { return false }
@@ -128,7 +134,9 @@ public final class EventRecorder: Sendable {
 
     /// Waits for a lifecycle event of `kind` (`.ready`, `.end`, `.custom("SSAIVMAPResponseReceived")`, …).
     @discardableResult
-    public func waitFor(_ kind: LifecycleEvent.Kind, from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle) async throws -> PlaybackEvent {
+    public func waitFor(
+        _ kind: LifecycleEvent.Kind, from index: Int = 0, timeout: Duration = .seconds(30), failOn: Set<LifecycleEvent.Kind> = EventRecorder.fatalLifecycle
+    ) async throws -> PlaybackEvent {
         try await waitFor(from: index, timeout: timeout, failOn: failOn.subtracting([kind])) { $0.lifecycleEvent?.kind == kind }
     }
 

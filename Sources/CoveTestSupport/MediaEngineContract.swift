@@ -53,7 +53,9 @@ public struct MediaEngineContract: Sendable {
         defer { player.close() }
         player.load(playWhenReady: false)
         let info = try await log.first(clause, timeout) { if case .prerolled(let info) = $0 { info } else { nil } }
-        if info.duration.map({ $0 <= .zero }) ?? true { throw Violation(clause: clause, detail: "an on-demand file prerolled with duration \(String(describing: info.duration))") }
+        if info.duration.map({ $0 <= .zero }) ?? true {
+            throw Violation(clause: clause, detail: "an on-demand file prerolled with duration \(String(describing: info.duration))")
+        }
         try await barrier(player, log, clause)
         if log.contains({ if case .playing = $0 { true } else { false } }) {
             throw Violation(clause: clause, detail: "it played before play(): \(log.names)")
@@ -116,7 +118,9 @@ public struct MediaEngineContract: Sendable {
         let marker = AudioVolume(level: 0.5 + Double(mark % 7) / 100, isMuted: false)
         player.setVolume(marker)
         do {
-            _ = try await log.first(clause, timeout, from: mark) { if case .volumeChanged(let v) = $0, abs(v.level - marker.level) < 0.001 { true } else { nil } }
+            _ = try await log.first(clause, timeout, from: mark) {
+                if case .volumeChanged(let v) = $0, abs(v.level - marker.level) < 0.001 { true } else { nil }
+            }
         } catch {
             throw Violation(clause: clause, detail: "the engine never reported the volume change used to wait for it (it must report .volumeChanged)")
         }

@@ -198,7 +198,13 @@ public final class ScriptedPlayer: EnginePlayer {
 
     public func pause() {
         guard let behavior = record(.pause) else { return }
-        if behavior.dropsPauseAfterSeek, state.withLock({ s -> Bool in defer { s.seekedSincePause = false }; return s.seekedSincePause }) { return }
+        if behavior.dropsPauseAfterSeek,
+            state.withLock({ s -> Bool in
+                defer { s.seekedSincePause = false }; return s.seekedSincePause
+            })
+        {
+            return
+        }
         if behavior.reportsStateChanges && state.withLock({ $0.playing }) { emit(.paused) }
     }
 

@@ -13,7 +13,7 @@ extension WebVTTCueSettings {
         for tokenBytes in text.utf8.split(whereSeparator: SettingsText.isWhitespace) {
             let token = Substring(tokenBytes)
             guard let colon = tokenBytes.firstIndex(of: UInt8(ascii: ":")),
-                  colon != token.startIndex, token.utf8.index(after: colon) != token.endIndex
+                colon != token.startIndex, token.utf8.index(after: colon) != token.endIndex
             else { continue }
             let value = token[token.utf8.index(after: colon)...]
             switch token[..<colon] {

@@ -53,7 +53,8 @@ struct LineReader {
             throw WebVTTParseError(
                 .limitExceeded(.maxLineLength, limit: maxLineLength), line: line.number,
                 detail: "The line is \(end - start) bytes long; the limit is \(maxLineLength).",
-                advice: "Check that the file is WebVTT and not binary or minified data; raise WebVTTParseLimits.maxLineLength if such long lines are legitimate."
+                advice:
+                    "Check that the file is WebVTT and not binary or minified data; raise WebVTTParseLimits.maxLineLength if such long lines are legitimate."
             )
         }
         return line

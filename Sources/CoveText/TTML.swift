@@ -28,7 +28,8 @@ public enum TTML {
     public static let maxCues = 100_000
 
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [Cue] {
-        let limits = XMLLimits(maxBytes: 16 << 20, maxDepth: 64, maxElements: 500_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 1 << 20)
+        let limits = XMLLimits(
+            maxBytes: 16 << 20, maxDepth: 64, maxElements: 500_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 1 << 20)
         let root: XMLTreeElement
         do {
             root = try GuardedXML.load(bytes, limits: limits, reader: .scanner).root
@@ -57,7 +58,8 @@ public enum TTML {
         let start = offset + begin
         if element.localName == "p" {
             guard cues.count < maxCues else { return }
-            let end = element.attribute("end").flatMap { time($0, rates) }.map { offset + $0 }
+            let end =
+                element.attribute("end").flatMap { time($0, rates) }.map { offset + $0 }
                 ?? element.attribute("dur").flatMap { time($0, rates) }.map { start + $0 }
             guard let end, end >= start else { return }
             let text = collapse(text(of: element))
@@ -97,8 +99,8 @@ public enum TTML {
         if value.contains(":") {
             let parts = value.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 3 || parts.count == 4,
-                  let hours = Double(parts[0]), let minutes = Double(parts[1]), let seconds = Double(parts[2]),
-                  hours >= 0, minutes >= 0, seconds >= 0
+                let hours = Double(parts[0]), let minutes = Double(parts[1]), let seconds = Double(parts[2]),
+                hours >= 0, minutes >= 0, seconds >= 0
             else { return nil }
             var total = hours * 3600 + minutes * 60 + seconds
             if parts.count == 4 {
@@ -107,7 +109,9 @@ public enum TTML {
             }
             return total.isFinite ? total : nil
         }
-        let units: [(String, Double)] = [("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1), ("f", 1 / max(rates.frameRate, 1e-9)), ("t", 1 / max(rates.tickRate, 1e-9))]
+        let units: [(String, Double)] = [
+            ("ms", 0.001), ("h", 3600), ("m", 60), ("s", 1), ("f", 1 / max(rates.frameRate, 1e-9)), ("t", 1 / max(rates.tickRate, 1e-9)),
+        ]
         for (suffix, scale) in units where value.hasSuffix(suffix) {
             guard let number = Double(value.dropLast(suffix.count)), number >= 0, number.isFinite else { return nil }
             return number * scale

@@ -53,10 +53,12 @@ public struct ThumbnailTrack: Sendable, Hashable {
                 case .success(let parsed):
                     rect = parsed
                 case .failure(let failure):
-                    warnings.add(WebVTTWarning(
-                        .invalidThumbnail, line: line,
-                        message: "The thumbnail fragment '#\(fragment.prefix(40))' is malformed (\(failure.reason)); the entry was skipped. Write it as #xywh=x,y,width,height."
-                    ))
+                    warnings.add(
+                        WebVTTWarning(
+                            .invalidThumbnail, line: line,
+                            message:
+                                "The thumbnail fragment '#\(fragment.prefix(40))' is malformed (\(failure.reason)); the entry was skipped. Write it as #xywh=x,y,width,height."
+                        ))
                     continue
                 }
             }
@@ -82,9 +84,11 @@ public struct ThumbnailTrack: Sendable, Hashable {
     /// started last (the first in document order on a tie); nil in a gap. O(log n + k).
     public func thumbnail(at seconds: Double) -> Entry? {
         let found = lookup.index.indexes(containing: seconds)
-        guard let best = found.min(by: { a, b in
-            entries[a].start != entries[b].start ? entries[a].start > entries[b].start : a < b
-        }) else { return nil }
+        guard
+            let best = found.min(by: { a, b in
+                entries[a].start != entries[b].start ? entries[a].start > entries[b].start : a < b
+            })
+        else { return nil }
         return entries[best]
     }
 

@@ -15,7 +15,7 @@ public struct WebVTTTimestamp: Sendable, Hashable, Comparable, CustomStringConve
         let bytes = Array(text.utf8)
         var index = 0
         guard case .success(let value) = TimestampSyntax.collect(bytes, at: &index, end: bytes.count),
-              index == bytes.count
+            index == bytes.count
         else { return nil }
         self = value
     }

@@ -29,7 +29,8 @@ public struct URIReference: Sendable, Hashable, CustomStringConvertible {
         var rest = Substring(text)
         var scheme: String?
         if let colon = rest.firstIndex(where: { $0 == ":" || $0 == "/" || $0 == "?" || $0 == "#" }),
-           rest[colon] == ":", Self.isScheme(rest[..<colon]) {
+            rest[colon] == ":", Self.isScheme(rest[..<colon])
+        {
             scheme = String(rest[..<colon])
             rest = rest[rest.index(after: colon)...]
         }

@@ -70,9 +70,9 @@ public enum WebVTTFuzz {
             return "wrote a document it cannot read back: \(error)\n--- written ---\n\(written)"
         }
         guard reparsed.headerText == document.headerText, reparsed.headerLines == document.headerLines,
-              reparsed.timestampMap == document.timestampMap, reparsed.regions == document.regions,
-              reparsed.styleSheets == document.styleSheets, reparsed.notes == document.notes,
-              reparsed.cues == document.cues
+            reparsed.timestampMap == document.timestampMap, reparsed.regions == document.regions,
+            reparsed.styleSheets == document.styleSheets, reparsed.notes == document.notes,
+            reparsed.cues == document.cues
         else { return "round trip changed the document\n--- written ---\n\(written)" }
         guard reparsed.serialized() == written else { return "writing is not idempotent\n--- written ---\n\(written)" }
         return nil

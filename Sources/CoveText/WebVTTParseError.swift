@@ -69,7 +69,8 @@ extension WebVTTParseError {
         return WebVTTParseError(
             .limitExceeded(limit, limit: value), line: line,
             detail: detail,
-            advice: "Check that the file is really WebVTT and not generated in a loop; raise WebVTTParseLimits.\(limit.rawValue) (now \(value)) if it is legitimate."
+            advice:
+                "Check that the file is really WebVTT and not generated in a loop; raise WebVTTParseLimits.\(limit.rawValue) (now \(value)) if it is legitimate."
         )
     }
 }

@@ -74,12 +74,13 @@ struct WebVTTParser {
     private mutating func readSignature(from start: Int) throws(WebVTTParseError) -> String {
         let after = start + Self.signature.count
         guard after <= bytes.count, bytes[start..<after].elementsEqual(Self.signature),
-              after == bytes.count || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[after])
+            after == bytes.count || [0x20, 0x09, 0x0A, 0x0D].contains(bytes[after])
         else {
             throw WebVTTParseError(
                 .missingHeader, line: 1,
                 detail: "The first line is not WEBVTT.",
-                advice: "Check that the URL serves WebVTT (not SRT, TTML, an HTML error page or media); a WebVTT file starts with WEBVTT on its own line or followed by a space and a title."
+                advice:
+                    "Check that the URL serves WebVTT (not SRT, TTML, an HTML error page or media); a WebVTT file starts with WEBVTT on its own line or followed by a space and a title."
             )
         }
         guard let line = try reader.next() else { return "" }
@@ -185,7 +186,8 @@ struct WebVTTParser {
         case .badTiming(let failure, let line):
             WebVTTWarning(
                 .badTimestamp, line: line.number,
-                message: "The cue timing line \(snippet(line.range)) is malformed: \(failure.explanation); the cue was skipped. Write it as 'mm:ss.ttt --> mm:ss.ttt' or 'hh:mm:ss.ttt --> hh:mm:ss.ttt'."
+                message:
+                    "The cue timing line \(snippet(line.range)) is malformed: \(failure.explanation); the cue was skipped. Write it as 'mm:ss.ttt --> mm:ss.ttt' or 'hh:mm:ss.ttt --> hh:mm:ss.ttt'."
             )
         case .endBeforeStart(let timing, let line):
             WebVTTWarning(
@@ -200,13 +202,15 @@ struct WebVTTParser {
             throw .limitExceeded(.maxCues, limits, line: line, detail: "The file has more than \(limits.maxCues) cues.")
         }
         let payload = joinedBuffer()
-        let settings = timing.settings.isEmpty
+        let settings =
+            timing.settings.isEmpty
             ? WebVTTCueSettings.none
             : WebVTTCueSettings(parsing: Substring(text(timing.settings)), regionIDs: regionIDs)
-        cues.append(WebVTTCue(
-            identifier: identifier.map(text), start: timing.start, end: timing.end, settings: settings,
-            payload: payload, text: options.cueText == .plain ? WebVTTCueText.plainText(payload) : payload
-        ))
+        cues.append(
+            WebVTTCue(
+                identifier: identifier.map(text), start: timing.start, end: timing.end, settings: settings,
+                payload: payload, text: options.cueText == .plain ? WebVTTCueText.plainText(payload) : payload
+            ))
         cueLines.append(line)
     }
 
@@ -312,10 +316,12 @@ struct WebVTTParser {
         case .success(let map):
             return map
         case .failure(let failure):
-            record(WebVTTWarning(
-                .invalidTimestampMap, line: index + 2,
-                message: "X-TIMESTAMP-MAP is malformed (\(failure.reason)); cue times are not mapped. Write it as X-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:900000."
-            ))
+            record(
+                WebVTTWarning(
+                    .invalidTimestampMap, line: index + 2,
+                    message:
+                        "X-TIMESTAMP-MAP is malformed (\(failure.reason)); cue times are not mapped. Write it as X-TIMESTAMP-MAP=LOCAL:00:00:00.000,MPEGTS:900000."
+                ))
             return nil
         }
     }

@@ -57,7 +57,7 @@ extension WebVTTRegion {
         let tokens = text.split(whereSeparator: { SettingsText.isWhitespace($0) || $0 == "\n" })
         for token in tokens {
             guard let colon = token.firstIndex(of: ":"),
-                  colon != token.startIndex, token.index(after: colon) != token.endIndex
+                colon != token.startIndex, token.index(after: colon) != token.endIndex
             else { continue }
             let value = token[token.index(after: colon)...]
             switch token[..<colon] {

@@ -87,10 +87,11 @@ public enum XMLInputGuard {
     /// UTF-8, and letting libxml2 decode them as something else would garble every URL.
     private static func checkXMLDeclaration(_ body: ArraySlice<UInt8>) throws(XMLReadError) {
         guard body.starts(with: Array("<?xml".utf8)), body.count > 5,
-              [0x20, 0x09, 0x0A, 0x0D].contains(body[body.startIndex + 5])
+            [0x20, 0x09, 0x0A, 0x0D].contains(body[body.startIndex + 5])
         else { return }
         let window = body.prefix(512)
-        guard let end = window.indices.first(where: { window[$0] == UInt8(ascii: "?") && $0 + 1 < window.endIndex && window[$0 + 1] == UInt8(ascii: ">") }) else {
+        guard let end = window.indices.first(where: { window[$0] == UInt8(ascii: "?") && $0 + 1 < window.endIndex && window[$0 + 1] == UInt8(ascii: ">") })
+        else {
             return  // Unterminated declaration: the XML parser reports it as malformed.
         }
         let declaration = String(decoding: body[body.startIndex..<end], as: UTF8.self)

@@ -87,7 +87,9 @@ public enum GuardedXML {
     }
 
     /// `packingLeavesOf` applies to `.scanner` (see `XMLScanner.parse(_:limits:packingLeavesOf:)`).
-    public static func load(_ bytes: [UInt8], limits: XMLLimits, reader: Reader = .foundation, packingLeavesOf packing: Set<String> = []) throws(XMLReadError) -> XMLTreeBuilder.Result {
+    public static func load(
+        _ bytes: [UInt8], limits: XMLLimits, reader: Reader = .foundation, packingLeavesOf packing: Set<String> = []
+    ) throws(XMLReadError) -> XMLTreeBuilder.Result {
         let body = try XMLInputGuard.check(bytes, limits: limits)
         switch reader {
         case .foundation: return try XMLTreeBuilder.parse(body, limits: limits)

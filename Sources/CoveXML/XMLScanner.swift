@@ -13,7 +13,9 @@
 public enum XMLScanner {
     /// `packingLeavesOf`: local names of elements whose empty child elements are kept in
     /// `XMLTreeElement.packedLeaves` instead of `children` (their order among other children is not kept).
-    public static func parse(_ bytes: ArraySlice<UInt8>, limits: XMLLimits, packingLeavesOf packing: Set<String> = []) throws(XMLReadError) -> XMLTreeBuilder.Result {
+    public static func parse(
+        _ bytes: ArraySlice<UInt8>, limits: XMLLimits, packingLeavesOf packing: Set<String> = []
+    ) throws(XMLReadError) -> XMLTreeBuilder.Result {
         try bytes.withUnsafeBufferPointer { buffer throws(XMLReadError) in
             var scanner = Scanner(bytes: buffer, source: bytes, limits: limits, packing: packing)
             return XMLTreeBuilder.Result(root: try scanner.document(), recoverableProblem: false)
@@ -126,8 +128,9 @@ public enum XMLScanner {
                 while cursor < bytes.count, !Self.endsName(bytes[cursor]) { cursor += 1 }
                 let keyEnd = cursor
                 guard keyEnd > keyStart, !Self.badNameStart(bytes[keyStart]), cursor + 1 < bytes.count, bytes[cursor] == eq,
-                      bytes[cursor + 1] == quote || bytes[cursor + 1] == apostrophe,
-                      !(keyEnd - keyStart >= 5 && bytes[keyStart] == UInt8(ascii: "x") && bytes[keyStart + 1] == UInt8(ascii: "m") && bytes[keyStart + 2] == UInt8(ascii: "l")
+                    bytes[cursor + 1] == quote || bytes[cursor + 1] == apostrophe,
+                    !(keyEnd - keyStart >= 5 && bytes[keyStart] == UInt8(ascii: "x") && bytes[keyStart + 1] == UInt8(ascii: "m")
+                        && bytes[keyStart + 2] == UInt8(ascii: "l")
                         && bytes[keyStart + 3] == UInt8(ascii: "n") && bytes[keyStart + 4] == UInt8(ascii: "s"))
                 else { (position, line, lineStart) = saved; return false }
                 let delimiter = bytes[cursor + 1]
@@ -147,7 +150,10 @@ public enum XMLScanner {
             }
             elementCount += 1
             if elementCount > limits.maxElements {
-                throw XMLReadError(.tooManyElements, line: line, element: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self), detail: "The document has more than \(limits.maxElements) elements.", advice: "Ask the server for a smaller document, or raise the limit on elements.")
+                throw XMLReadError(
+                    .tooManyElements, line: line, element: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self),
+                    detail: "The document has more than \(limits.maxElements) elements.",
+                    advice: "Ask the server for a smaller document, or raise the limit on elements.")
             }
             flushText(beforeChildElement: true)
             stack[parent].packed!.beginLeaf(name: nameStart..<nameEnd)
@@ -158,7 +164,8 @@ public enum XMLScanner {
         }
 
         static func endsName(_ byte: UInt8) -> Bool {
-            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == slash || byte == gt || byte == eq || byte == quote || byte == apostrophe || byte == lt || byte == amp
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == slash || byte == gt || byte == eq || byte == quote || byte == apostrophe
+                || byte == lt || byte == amp
         }
 
         static func badNameStart(_ byte: UInt8) -> Bool {
@@ -179,10 +186,14 @@ public enum XMLScanner {
             let name = try readName(what: "element name")
             elementCount += 1
             if elementCount > limits.maxElements {
-                throw XMLReadError(.tooManyElements, line: tagLine, element: name, detail: "The document has more than \(limits.maxElements) elements.", advice: "Ask the server for a smaller document, or raise the limit on elements.")
+                throw XMLReadError(
+                    .tooManyElements, line: tagLine, element: name, detail: "The document has more than \(limits.maxElements) elements.",
+                    advice: "Ask the server for a smaller document, or raise the limit on elements.")
             }
             if stack.count + 1 > maxDepth {
-                throw XMLReadError(.tooDeep, line: tagLine, element: name, detail: "Elements nest deeper than \(maxDepth) levels.", advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile.")
+                throw XMLReadError(
+                    .tooDeep, line: tagLine, element: name, detail: "Elements nest deeper than \(maxDepth) levels.",
+                    advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile.")
             }
             scratch.removeAll(keepingCapacity: true)
             var declarations: [String: String] = [:]
@@ -216,7 +227,10 @@ public enum XMLScanner {
                 for existing in scratch where existing.name == key { throw malformed("An attribute appears twice in one start tag.") }
                 scratch.append(XMLAttribute(name: key, value: value))
                 if scratch.count > limits.maxAttributesPerElement {
-                    throw XMLReadError(.tooManyAttributes, line: tagLine, element: name, detail: "An element has \(scratch.count) attributes; the limit is \(limits.maxAttributesPerElement).", advice: "Raise the limit on attributes per element if the server really needs that many.")
+                    throw XMLReadError(
+                        .tooManyAttributes, line: tagLine, element: name,
+                        detail: "An element has \(scratch.count) attributes; the limit is \(limits.maxAttributesPerElement).",
+                        advice: "Raise the limit on attributes per element if the server really needs that many.")
                 }
                 if key == "xmlns" {
                     declarations[""] = value
@@ -244,7 +258,8 @@ public enum XMLScanner {
         mutating func close() -> XMLTreeElement? {
             flushText()
             let open = stack.removeLast()
-            let element = XMLTreeElement(name: open.name, attributeList: open.attributes, scope: open.scope, line: open.line, children: open.children, packedLeaves: open.packed)
+            let element = XMLTreeElement(
+                name: open.name, attributeList: open.attributes, scope: open.scope, line: open.line, children: open.children, packedLeaves: open.packed)
             if stack.isEmpty { return element }
             stack[stack.count - 1].children.append(.element(element))
             return nil
@@ -286,7 +301,8 @@ public enum XMLScanner {
                 if decoded != nil { decoded!.append(byte) }
                 step()
             }
-            let piece = decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            let piece =
+                decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             try appendText(piece, isCDATA: false)
         }
 
@@ -306,7 +322,9 @@ public enum XMLScanner {
             let last = stack.count - 1
             let total = stack[last].textLength + piece.utf8.count
             if total > limits.maxTextLength {
-                throw XMLReadError(.textTooLong, line: line, element: stack[last].name, detail: "An element's text exceeds \(limits.maxTextLength) bytes.", advice: "Raise the limit on text length if this server really sends text that large.")
+                throw XMLReadError(
+                    .textTooLong, line: line, element: stack[last].name, detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
+                    advice: "Raise the limit on text length if this server really sends text that large.")
             }
             stack[last].textLength = total
             if isCDATA {
@@ -332,7 +350,9 @@ public enum XMLScanner {
         // MARK: Values
 
         mutating func attributeValue(element: String) throws(XMLReadError) -> String {
-            guard position < bytes.count, bytes[position] == quote || bytes[position] == apostrophe else { throw malformed("An attribute value is not quoted.") }
+            guard position < bytes.count, bytes[position] == quote || bytes[position] == apostrophe else {
+                throw malformed("An attribute value is not quoted.")
+            }
             let delimiter = bytes[position]
             advance(1)
             let start = position
@@ -357,11 +377,14 @@ public enum XMLScanner {
                 if decoded != nil { decoded!.append(normalized) }
                 step()
                 if position - start > limits.maxAttributeLength {
-                    throw XMLReadError(.attributeTooLong, line: line, element: element, detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.", advice: "Raise the limit on attribute length if URLs from this server are really that long.")
+                    throw XMLReadError(
+                        .attributeTooLong, line: line, element: element, detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.",
+                        advice: "Raise the limit on attribute length if URLs from this server are really that long.")
                 }
             }
             guard position < bytes.count else { throw malformed("The document ends inside an attribute value.") }
-            let value = decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+            let value =
+                decoded.map { String(decoding: $0, as: UTF8.self) } ?? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
             advance(1)
             return value
         }
@@ -371,7 +394,9 @@ public enum XMLScanner {
             let start = position + 1
             var end = start
             while end < bytes.count, end - start < 12, bytes[end] != semicolon { end += 1 }
-            guard end < bytes.count, bytes[end] == semicolon, end > start else { throw malformed("An '&' that does not start an entity or character reference.") }
+            guard end < bytes.count, bytes[end] == semicolon, end > start else {
+                throw malformed("An '&' that does not start an entity or character reference.")
+            }
             let name = UnsafeBufferPointer(rebasing: bytes[start..<end])
             switch Array(name) {
             case Array("amp".utf8): out.append(amp)
@@ -384,7 +409,7 @@ public enum XMLScanner {
                 let hex = name[1] == UInt8(ascii: "x")
                 let digits = name[(hex ? 2 : 1)...]
                 guard !digits.isEmpty, let value = UInt32(String(decoding: UnsafeBufferPointer(rebasing: digits), as: UTF8.self), radix: hex ? 16 : 10),
-                      let scalar = Unicode.Scalar(value), Self.isXMLChar(value)
+                    let scalar = Unicode.Scalar(value), Self.isXMLChar(value)
                 else { throw malformed("A character reference to a character XML does not allow.") }
                 out.append(contentsOf: Array(String(Character(scalar)).utf8))
             }
@@ -392,7 +417,8 @@ public enum XMLScanner {
         }
 
         static func isXMLChar(_ value: UInt32) -> Bool {
-            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value)
+            value == 0x9 || value == 0xA || value == 0xD || (0x20...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value)
+                || (0x10000...0x10FFFF).contains(value)
         }
 
         /// A name: anything up to white space, '/', '>', '=' or a quote; never empty, never starting with a digit,
@@ -406,7 +432,9 @@ public enum XMLScanner {
             }
             guard position > start else { throw malformed("A missing \(what).") }
             let first = bytes[start]
-            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: ".") { throw malformed("An \(what) starts with a character names cannot start with.") }
+            if (first >= 0x30 && first <= 0x39) || first == UInt8(ascii: "-") || first == UInt8(ascii: ".") {
+                throw malformed("An \(what) starts with a character names cannot start with.")
+            }
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         }
 

@@ -37,11 +37,15 @@ public struct XMLTreeElement: Sendable {
 
     /// From Foundation's parser, which hands over a dictionary: kept as it is (no conversion per element).
     init(name: String, attributes: [String: String], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = []) {
-        storage = Storage(name: name, localName: Self.localName(of: name), attributes: .dictionary(attributes), scope: scope, children: children, line: line, packedLeaves: nil)
+        storage = Storage(
+            name: name, localName: Self.localName(of: name), attributes: .dictionary(attributes), scope: scope, children: children, line: line,
+            packedLeaves: nil)
     }
 
     init(name: String, attributeList: [XMLAttribute], scope: NamespaceScope?, line: Int, children: [XMLTreeNode] = [], packedLeaves: XMLPackedLeaves? = nil) {
-        storage = Storage(name: name, localName: Self.localName(of: name), attributes: .list(attributeList), scope: scope, children: children, line: line, packedLeaves: packedLeaves)
+        storage = Storage(
+            name: name, localName: Self.localName(of: name), attributes: .list(attributeList), scope: scope, children: children, line: line,
+            packedLeaves: packedLeaves)
     }
 
     /// Attributes as the reader that built the element had them.
@@ -67,7 +71,9 @@ public struct XMLTreeElement: Sendable {
         let line: Int
         let packedLeaves: XMLPackedLeaves?
 
-        init(name: String, localName: String, attributes: Attributes, scope: NamespaceScope?, children: [XMLTreeNode], line: Int, packedLeaves: XMLPackedLeaves?) {
+        init(
+            name: String, localName: String, attributes: Attributes, scope: NamespaceScope?, children: [XMLTreeNode], line: Int, packedLeaves: XMLPackedLeaves?
+        ) {
             self.packedLeaves = packedLeaves
             self.name = name
             self.localName = localName
@@ -162,7 +168,7 @@ public struct XMLTreeElement: Sendable {
         let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) })
+            let last = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }
         return String(scalars[first...last])
     }

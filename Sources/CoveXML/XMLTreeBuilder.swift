@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -117,34 +118,42 @@ public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard state.pointee.failure == nil else { return }
         state.pointee.elementCount += 1
         if state.pointee.elementCount > limits.maxElements {
-            return fail(parser, XMLReadError(
-                .tooManyElements, line: parser.lineNumber, element: elementName,
-                detail: "The document has more than \(limits.maxElements) elements.",
-                advice: "Ask the server for a smaller document, or raise the limit on elements."
-            ))
+            return fail(
+                parser,
+                XMLReadError(
+                    .tooManyElements, line: parser.lineNumber, element: elementName,
+                    detail: "The document has more than \(limits.maxElements) elements.",
+                    advice: "Ask the server for a smaller document, or raise the limit on elements."
+                ))
         }
         if state.pointee.stack.count + 1 > maxDepth {
-            return fail(parser, XMLReadError(
-                .tooDeep, line: parser.lineNumber, element: elementName,
-                detail: "Elements nest deeper than \(maxDepth) levels.",
-                advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile."
-            ))
+            return fail(
+                parser,
+                XMLReadError(
+                    .tooDeep, line: parser.lineNumber, element: elementName,
+                    detail: "Elements nest deeper than \(maxDepth) levels.",
+                    advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile."
+                ))
         }
         if attributeDict.count > limits.maxAttributesPerElement {
-            return fail(parser, XMLReadError(
-                .tooManyAttributes, line: parser.lineNumber, element: elementName,
-                detail: "An element has \(attributeDict.count) attributes; the limit is \(limits.maxAttributesPerElement).",
-                advice: "Raise the limit on attributes per element if the server really needs that many."
-            ))
+            return fail(
+                parser,
+                XMLReadError(
+                    .tooManyAttributes, line: parser.lineNumber, element: elementName,
+                    detail: "An element has \(attributeDict.count) attributes; the limit is \(limits.maxAttributesPerElement).",
+                    advice: "Raise the limit on attributes per element if the server really needs that many."
+                ))
         }
         var declarations: [String: String] = [:]
         for (key, value) in attributeDict {
             if value.utf8.count > limits.maxAttributeLength {
-                return fail(parser, XMLReadError(
-                    .attributeTooLong, line: parser.lineNumber, element: elementName,
-                    detail: "An attribute value is \(value.utf8.count) bytes; the limit is \(limits.maxAttributeLength).",
-                    advice: "Raise the limit on attribute length if URLs from this server are really that long."
-                ))
+                return fail(
+                    parser,
+                    XMLReadError(
+                        .attributeTooLong, line: parser.lineNumber, element: elementName,
+                        detail: "An attribute value is \(value.utf8.count) bytes; the limit is \(limits.maxAttributeLength).",
+                        advice: "Raise the limit on attribute length if URLs from this server are really that long."
+                    ))
             }
             if key == "xmlns" {
                 declarations[""] = value
@@ -185,11 +194,13 @@ public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
         let total = state.pointee.stack[state.pointee.stack.count - 1].textLength + piece.utf8.count
         if total > limits.maxTextLength {
-            return fail(parser, XMLReadError(
-                .textTooLong, line: parser.lineNumber, element: state.pointee.stack.last?.name,
-                detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
-                advice: "Raise the limit on text length if this server really sends text that large."
-            ))
+            return fail(
+                parser,
+                XMLReadError(
+                    .textTooLong, line: parser.lineNumber, element: state.pointee.stack.last?.name,
+                    detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
+                    advice: "Raise the limit on text length if this server really sends text that large."
+                ))
         }
         state.pointee.stack[state.pointee.stack.count - 1].textLength = total
         if isCDATA {
@@ -223,16 +234,20 @@ public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         if Self.recoverableCodes.contains(code) {
             state.pointee.recoverableProblems += 1
             if state.pointee.recoverableProblems <= Self.maxRecoverableProblems { return }
-            return fail(parser, XMLReadError(
-                .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
-                detail: "The XML has more than \(Self.maxRecoverableProblems) namespace or declaration problems (libxml2 error \(code)).",
-                advice: "Declare every namespace prefix the document uses; a document this broken is not read."
-            ))
+            return fail(
+                parser,
+                XMLReadError(
+                    .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
+                    detail: "The XML has more than \(Self.maxRecoverableProblems) namespace or declaration problems (libxml2 error \(code)).",
+                    advice: "Declare every namespace prefix the document uses; a document this broken is not read."
+                ))
         }
-        fail(parser, XMLReadError(
-            .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
-            detail: "The XML is not well-formed (libxml2 error \(code)).",
-            advice: "Check the document with an XML validator; a truncated response or an unescaped '&' or '<' is the usual cause."
-        ))
+        fail(
+            parser,
+            XMLReadError(
+                .malformedXML, line: parser.lineNumber, column: parser.columnNumber, element: state.pointee.stack.last?.name,
+                detail: "The XML is not well-formed (libxml2 error \(code)).",
+                advice: "Check the document with an XML validator; a truncated response or an unescaped '&' or '<' is the usual cause."
+            ))
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import CovePlayerControls
 import CoveCore
 import CoveNetworking
+import CovePlayerControls
 import Foundation
 
 /// `cove analytics tail`: what a stand-in collector (`cove serve`) received.
@@ -43,7 +43,8 @@ struct AnalyticsCommand: AsyncParsableCommand {
                     throw ExitCode(1)
                 }
                 guard response.isSuccess, let events = try? JSONValue.parse(response.body).arrayValue else {
-                    Terminal.error("cove analytics tail: \(Redaction.redact(url: url)) answered HTTP \(response.status) without the list a stand-in collector gives")
+                    Terminal.error(
+                        "cove analytics tail: \(Redaction.redact(url: url)) answered HTTP \(response.status) without the list a stand-in collector gives")
                     throw ExitCode(1)
                 }
                 for event in events {
@@ -59,7 +60,9 @@ struct AnalyticsCommand: AsyncParsableCommand {
         static func line(_ event: JSONValue) -> String {
             let name = event["event"]?.stringValue ?? "?"
             let parameters = event["parameters"]?.objectValue ?? [:]
-            let shown = ["video", "range", "video_seconds_viewed", "error_code", "account", "user"].compactMap { key in parameters[key]?.stringValue.map { "\(key)=\($0)" } }
+            let shown = ["video", "range", "video_seconds_viewed", "error_code", "account", "user"].compactMap { key in
+                parameters[key]?.stringValue.map { "\(key)=\($0)" }
+            }
             return ([name] + shown).joined(separator: " ")
         }
     }

@@ -14,7 +14,8 @@ struct CatalogAccess {
         self.policyKey = policyKey ?? environment["COVE_POLICY_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         self.authToken = authToken ?? environment["COVE_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         guard self.policyKey != nil || self.authToken != nil else {
-            throw ValidationError("a policy key is needed: pass --policy-key or set COVE_POLICY_KEY (or give a Playback Rights JWT with --auth-token or COVE_AUTH_TOKEN)")
+            throw ValidationError(
+                "a policy key is needed: pass --policy-key or set COVE_POLICY_KEY (or give a Playback Rights JWT with --auth-token or COVE_AUTH_TOKEN)")
         }
         self.baseURL = try baseURL.map { text -> URL in
             guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--base-url must be an absolute URL") }

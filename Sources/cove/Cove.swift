@@ -20,6 +20,10 @@ struct Cove: AsyncParsableCommand {
         commandName: "cove",
         abstract: "Cove: a Brightcove-style video player SDK on GStreamer — play, probe and serve media from the command line.",
         version: PlayerSDKManager.version,
-        subcommands: [PlayCommand.self, DownloadCommand.self, DownloadsCommand.self, ProbeCommand.self, DemoCommand.self, FetchCommand.self, VTTCommand.self, VMAPCommand.self, ThumbnailCommand.self, ServeCommand.self, FixturesCommand.self, ServeMediaCommand.self, AnalyticsCommand.self, MonitorCommand.self]
+        subcommands: [
+            PlayCommand.self, DownloadCommand.self, DownloadsCommand.self, ProbeCommand.self, DemoCommand.self, FetchCommand.self, VTTCommand.self,
+            VMAPCommand.self, ThumbnailCommand.self, ServeCommand.self, FixturesCommand.self, ServeMediaCommand.self, AnalyticsCommand.self,
+            MonitorCommand.self,
+        ]
     )
 }

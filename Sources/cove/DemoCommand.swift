@@ -1,15 +1,16 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveNetworking
 import CovePlaybackService
+import CovePlayerControls
 import CoveTesting
 import Foundation
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Serve the sample catalog through the embedded Playback API server, fetch its playlist with the Playback Service and play it (bumper first, then every video)."
+        abstract:
+            "Serve the sample catalog through the embedded Playback API server, fetch its playlist with the Playback Service and play it (bumper first, then every video)."
     )
 
     @OptionGroup var player: PlayerOptions
@@ -21,7 +22,8 @@ struct DemoCommand: AsyncParsableCommand {
         let catalog = try await SampleCatalog.prepare()
         let server = try await CatalogServer.start(catalog: catalog)
         Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
-        let service = PlaybackService(accountID: server.accountID, policyKey: server.policyKey, baseURL: server.baseURL, transport: AsyncHTTPClientTransport.shared)
+        let service = PlaybackService(
+            accountID: server.accountID, policyKey: server.policyKey, baseURL: server.baseURL, transport: AsyncHTTPClientTransport.shared)
         let found: PlaybackService.Response<Playlist>
         do throws(PlaybackServiceError) {
             found = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID, bumperID: SampleCatalog.VideoID.bumper))

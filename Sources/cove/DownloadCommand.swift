@@ -1,9 +1,9 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveNetworking
 import CoveOffline
 import CovePlaybackService
+import CovePlayerControls
 import Foundation
 import Logging
 
@@ -17,7 +17,8 @@ struct StoreOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         if let store { return URL(fileURLWithPath: store) }
         if let configured = environment["COVE_OFFLINE_STORE"], !configured.isEmpty { return URL(fileURLWithPath: configured) }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
         return data.appendingPathComponent("cove/offline")
     }
@@ -29,7 +30,8 @@ struct StoreOptions: ParsableArguments {
             var logger = Logger(label: "cove.offline")
             logger.logLevel = .warning
             return try OfflineVideoManager(
-                root: root, transport: AsyncHTTPClientTransport.shared, configuration: OfflineConfiguration(connectionsPerDownload: connections, resumesInterruptedDownloads: false), logger: logger
+                root: root, transport: AsyncHTTPClientTransport.shared,
+                configuration: OfflineConfiguration(connectionsPerDownload: connections, resumesInterruptedDownloads: false), logger: logger
             )
         } catch {
             Terminal.error("cove: \(error)")
@@ -55,7 +57,9 @@ struct CatalogOptions: ParsableArguments {
     /// A URL (or file path) becomes a video of its own; anything else is a video ID in the catalog.
     func video(_ argument: String) async throws -> Video {
         if argument.contains("://") || FileManager.default.fileExists(atPath: argument) { return Video(url: try mediaURL(argument)) }
-        guard let account else { throw ValidationError("'\(argument)' is not a URL; to download a catalog video by ID, give --account (and --policy-key, --base-url)") }
+        guard let account else {
+            throw ValidationError("'\(argument)' is not a URL; to download a catalog video by ID, give --account (and --policy-key, --base-url)")
+        }
         let access = try CatalogAccess(policyKey: policyKey, authToken: authToken, baseURL: baseURL)
         var configuration = PlaybackServiceConfiguration(authToken: access.authToken)
         configuration.assetID = argument
@@ -243,7 +247,8 @@ enum DownloadProgress {
         let rate = Double(bytes - startBytes) / elapsed
         let eta = rate > 0 ? Double(max(total - bytes, 0)) / rate : nil
         let figures = String(format: "%3.0f%%  %.1f/%.1f MB  %.1f MB/s", fraction * 100, Double(bytes) / 1_000_000, Double(total) / 1_000_000, rate / 1_000_000)
-        return "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "] " + figures + "  ETA " + (eta.map { Terminal.clock($0) } ?? "--:--")
+        return "[" + String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled) + "] " + figures + "  ETA "
+            + (eta.map { Terminal.clock($0) } ?? "--:--")
     }
 
     final class Flag: @unchecked Sendable {

@@ -1,7 +1,7 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveOffline
+import CovePlayerControls
 import Foundation
 
 /// `cove downloads`: list the store's downloads; `pause|resume|cancel|delete|renew|invalidate|verify TOKEN`.
@@ -40,7 +40,8 @@ struct DownloadsCommand: AsyncParsableCommand {
             Terminal.line(pad("TOKEN", 36) + "  " + pad("STATE", 11) + "  " + pad("DONE", 5) + "  " + pad("SIZE", 10) + "  NAME")
             for status in statuses {
                 let size = String(format: "%.1f MB", Double(status.state == .completed ? status.bytesDownloaded : status.estimatedTotalBytes) / 1_000_000)
-                var line = pad(status.token.rawValue, 36) + "  " + pad(status.state.description, 11) + "  " + pad(String(format: "%.0f%%", status.downloadPercent), 5)
+                var line =
+                    pad(status.token.rawValue, 36) + "  " + pad(status.state.description, 11) + "  " + pad(String(format: "%.0f%%", status.downloadPercent), 5)
                 line += "  " + pad(size, 10) + "  " + status.displayName
                 if let expiration = status.licenseExpiration { line += "  (licence until \(ISO8601DateFormatter().string(from: expiration)))" }
                 Terminal.line(line)
@@ -59,7 +60,9 @@ struct DownloadsCommand: AsyncParsableCommand {
                 "files_completed": .int(Int64(status.filesCompleted)), "percent": .double(status.downloadPercent), "source": .string(status.sourceURL),
             ]
             if let id = status.videoID { object["video_id"] = .string(id) }
-            if let error = status.error { object["error"] = .object(["code": .int(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message)]) }
+            if let error = status.error {
+                object["error"] = .object(["code": .int(Int64(error.code.rawValue)), "name": .string(error.code.name), "message": .string(error.message)])
+            }
             if let expiration = status.licenseExpiration { object["license_expiration"] = .double(expiration.timeIntervalSince1970) }
             return .object(object)
         }
@@ -87,7 +90,8 @@ struct DownloadsCommand: AsyncParsableCommand {
     }
 
     struct Pause: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Mark a download paused (a running `cove download` pauses with Ctrl-C).")
+        static let configuration = CommandConfiguration(
+            commandName: "pause", abstract: "Mark a download paused (a running `cove download` pauses with Ctrl-C).")
         @Argument var token: String
         @OptionGroup var store: StoreOptions
         func run() async throws {
@@ -100,7 +104,8 @@ struct DownloadsCommand: AsyncParsableCommand {
     }
 
     struct Resume: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Carry on a paused, failed or interrupted download here, with a progress bar.")
+        static let configuration = CommandConfiguration(
+            commandName: "resume", abstract: "Carry on a paused, failed or interrupted download here, with a progress bar.")
         @Argument var token: String
         @OptionGroup var store: StoreOptions
         func run() async throws {
@@ -175,7 +180,8 @@ struct DownloadsCommand: AsyncParsableCommand {
     }
 
     struct Verify: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "verify", abstract: "Check every stored file against the SHA-256 recorded when it was downloaded.")
+        static let configuration = CommandConfiguration(
+            commandName: "verify", abstract: "Check every stored file against the SHA-256 recorded when it was downloaded.")
         @Argument var token: String
         @OptionGroup var store: StoreOptions
         func run() async throws {
@@ -185,7 +191,8 @@ struct DownloadsCommand: AsyncParsableCommand {
             if bad.isEmpty {
                 Terminal.line("\(token): every file matches its recorded SHA-256")
             } else {
-                Terminal.error("\(token): \(bad.count) file(s) missing or altered: \(bad.prefix(10).joined(separator: ", ")); delete the download and download it again")
+                Terminal.error(
+                    "\(token): \(bad.count) file(s) missing or altered: \(bad.prefix(10).joined(separator: ", ")); delete the download and download it again")
                 throw ExitCode(1)
             }
         }

@@ -1,8 +1,8 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveNetworking
 import CovePlaybackService
+import CovePlayerControls
 import Foundation
 
 struct FetchCommand: AsyncParsableCommand {
@@ -80,7 +80,9 @@ struct FetchCommand: AsyncParsableCommand {
                 if json {
                     Terminal.line(output(PlaybackAPIEncoder.json(found.value, timesInSeconds: true)))
                 } else {
-                    Terminal.line("Playlist \(found.value.id ?? "?") “\(found.value.name ?? "")”: \(found.value.count) videos (\(found.value.allFailedVideos.count) unavailable)")
+                    Terminal.line(
+                        "Playlist \(found.value.id ?? "?") “\(found.value.name ?? "")”: \(found.value.count) videos (\(found.value.allFailedVideos.count) unavailable)"
+                    )
                     for video in found.value.videos { Terminal.line("  " + Self.summary(video).replacingOccurrences(of: "\n", with: "\n  ")) }
                 }
             }
@@ -113,7 +115,9 @@ struct FetchCommand: AsyncParsableCommand {
         var lines = ["▶ \(video.id ?? "?") “\(video.name ?? "")” \(video.duration.map { "\(MediaTime($0))" } ?? "")"]
         for source in video.sources { lines.append("    \(source.resolvedDeliveryType?.rawValue ?? "?")  \(Redaction.redact(url: source.url))") }
         if !video.cuePoints.isEmpty { lines.append("    cue points: " + video.cuePoints.map { "\($0.type)@\($0.position)" }.joined(separator: ", ")) }
-        if !video.textTracks.isEmpty { lines.append("    text tracks: " + video.textTracks.map { "\($0.language ?? "?") (\($0.kind))" }.joined(separator: ", ")) }
+        if !video.textTracks.isEmpty {
+            lines.append("    text tracks: " + video.textTracks.map { "\($0.language ?? "?") (\($0.kind))" }.joined(separator: ", "))
+        }
         if let bumper = video.bumper { lines.append("    bumper: \(bumper.id ?? "?") “\(bumper.name ?? "")”") }
         return lines.joined(separator: "\n")
     }

@@ -42,7 +42,9 @@ struct MonitorCommand: AsyncParsableCommand {
         if !(interval >= 0) { throw ValidationError("--interval \(interval) must be 0 or more seconds") }
         if !(playSeconds > 0) { throw ValidationError("--play \(playSeconds) must be more than 0 seconds") }
         if let rounds, rounds < 1 { throw ValidationError("--rounds \(rounds) must be at least 1") }
-        if let prometheus, Self.hostAndPort(prometheus) == nil { throw ValidationError("--prometheus '\(prometheus)' is not HOST:PORT (for example 127.0.0.1:9464)") }
+        if let prometheus, Self.hostAndPort(prometheus) == nil {
+            throw ValidationError("--prometheus '\(prometheus)' is not HOST:PORT (for example 127.0.0.1:9464)")
+        }
     }
 
     static func hostAndPort(_ text: String) -> (host: String, port: Int)? {
@@ -107,10 +109,12 @@ struct MetricsEndpoint: Sendable {
         var logger = Logger(label: "cove.metrics")
         logger.logLevel = .critical
         let (listening, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port)), onServerRunning: { channel in
-            continuation.yield(channel.localAddress?.port ?? port)
-            continuation.finish()
-        }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port)),
+            onServerRunning: { channel in
+                continuation.yield(channel.localAddress?.port ?? port)
+                continuation.finish()
+            }, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let task = Task {
             try? await group.run()

@@ -1,9 +1,9 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveGStreamer
 import CoveNetworking
 import CoveOffline
+import CovePlayerControls
 import CovePlayerUI
 import CoveReport
 import CoveSSAI

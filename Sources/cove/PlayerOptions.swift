@@ -1,9 +1,9 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveAnalytics
 import CoveCore
-import CoveNetworking
 import CoveGStreamer
+import CoveNetworking
+import CovePlayerControls
 import Foundation
 import Logging
 
@@ -12,7 +12,8 @@ struct PlayerOptions: ParsableArguments {
     @Flag(help: "Show the video in an X11 window (needs DISPLAY); headless otherwise.")
     var window = false
 
-    @Option(name: .customLong("window-id"), help: "Draw the video into this existing X11 window (its ID, decimal or 0x-hex, as xwininfo prints it), scaled to it.")
+    @Option(
+        name: .customLong("window-id"), help: "Draw the video into this existing X11 window (its ID, decimal or 0x-hex, as xwininfo prints it), scaled to it.")
     var windowID: String?
 
     @Flag(name: .customLong("captions-on-picture"), help: "Draw the selected captions onto the video (a window or --window-id).")
@@ -42,7 +43,8 @@ struct PlayerOptions: ParsableArguments {
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "warning"
 
-    @Option(name: .customLong("analytics"), help: "Send Brightcove analytics (Data Collection API events) to this collector URL, e.g. the one `cove serve` prints.")
+    @Option(
+        name: .customLong("analytics"), help: "Send Brightcove analytics (Data Collection API events) to this collector URL, e.g. the one `cove serve` prints.")
     var analyticsDestination: String?
 
     @Option(name: .customLong("analytics-account"), help: "The account analytics events are for (default: the video's account).")
@@ -53,18 +55,21 @@ struct PlayerOptions: ParsableArguments {
     /// go with the next.
     func startAnalytics(for controller: PlaybackController, account: String?) throws -> PlaybackAnalytics? {
         guard let analyticsDestination else { return nil }
-        guard let destination = URL(string: analyticsDestination), ["http", "https"].contains(destination.scheme?.lowercased() ?? ""), destination.host != nil else {
+        guard let destination = URL(string: analyticsDestination), ["http", "https"].contains(destination.scheme?.lowercased() ?? ""), destination.host != nil
+        else {
             throw ValidationError("--analytics '\(analyticsDestination)' is not an http(s) URL")
         }
         guard let account = analyticsAccount ?? account else {
             throw ValidationError("analytics needs an account: pass --analytics-account (the video names none)")
         }
         let environment = ProcessInfo.processInfo.environment
-        let queue = environment["COVE_ANALYTICS_QUEUE"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let queue =
+            environment["COVE_ANALYTICS_QUEUE"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/cove/analytics.sqlite")
         do {
             let analytics = try PlaybackAnalytics(
-                configuration: .init(account: account, queueURL: queue, destination: destination, flushInterval: .seconds(1)), transport: AsyncHTTPClientTransport.shared
+                configuration: .init(account: account, queueURL: queue, destination: destination, flushInterval: .seconds(1)),
+                transport: AsyncHTTPClientTransport.shared
             )
             analytics.track(controller, pacing: fast ? .unsynchronized : .realTime)
             return analytics

@@ -1,6 +1,6 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CovePlayerControls
 import CoveReport
 import Foundation
 
@@ -124,11 +124,15 @@ struct ProbeCommand: AsyncParsableCommand {
             if let height = v.to.height { fields["height"] = String(height) }
             traceLine(now, "variant", fields)
         case .retry(_, let r):
-            traceLine(now, "retry", ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", MediaTime(r.delay).seconds), "code": r.error.code.name])
+            traceLine(
+                now, "retry",
+                ["kind": r.kind.rawValue, "attempt": String(r.attempt), "delay": String(format: "%.3f", MediaTime(r.delay).seconds), "code": r.error.code.name])
         case .forwardBufferChanged(_, let d): traceLine(now, "forwardBuffer", ["seconds": String(format: "%.1f", MediaTime(d).seconds)])
         case .lifecycle(_, .ready): traceLine(now, "ready")
         case .mediaTransferred(_, let t) where t.kind == .segment || t.kind == .initSegment:
-            var fields = ["bytes": String(t.bytes), "ms": String(Int(MediaTime(t.duration).seconds * 1000)), "status": String(t.status), "kind": t.kind.rawValue]
+            var fields = [
+                "bytes": String(t.bytes), "ms": String(Int(MediaTime(t.duration).seconds * 1000)), "status": String(t.status), "kind": t.kind.rawValue,
+            ]
             if let bandwidth = t.variantBandwidth { fields["variant"] = String(bandwidth) }
             traceLine(t.startedAt + MediaTime(t.duration).seconds, "segment", fields)
         default: break
@@ -192,7 +196,9 @@ final class ProbeReport: @unchecked Sendable {
             case .lifecycle(_, .recovered):
                 if let last = stalls.indices.last, stalls[last].end == nil { stalls[last].end = now }
             case .variantChanged(_, let v):
-                var change: [String: JSONValue] = ["wallTime": .double(now), "bandwidth": .int(Int64(v.bandwidth)), "url": .string(v.url), "reason": .string(v.reason.rawValue)]
+                var change: [String: JSONValue] = [
+                    "wallTime": .double(now), "bandwidth": .int(Int64(v.bandwidth)), "url": .string(v.url), "reason": .string(v.reason.rawValue),
+                ]
                 if let from = v.from { change["from"] = .int(Int64(from.bandwidth)) }
                 switches.append(change)
                 entry["bandwidth"] = .int(Int64(v.bandwidth))
@@ -238,11 +244,12 @@ final class ProbeReport: @unchecked Sendable {
                 "sdkSessionID": .string(PlayerSDKManager.shared.sessionID),
                 "playCalledAt": .double(playCall),
                 "events": .array(events.map { .object($0) }),
-                "stalls": .array(stalls.map { s in
-                    var o: JSONObject = ["start": .double(s.start)]
-                    if let end = s.end { o["end"] = .double(end); o["duration"] = .double(end - s.start) }
-                    return .object(o)
-                }),
+                "stalls": .array(
+                    stalls.map { s in
+                        var o: JSONObject = ["start": .double(s.start)]
+                        if let end = s.end { o["end"] = .double(end); o["duration"] = .double(end - s.start) }
+                        return .object(o)
+                    }),
                 "bitrateSwitches": .array(switches.map { .object($0) }),
                 "outcome": .string(outcome ?? "stopped"),
             ]

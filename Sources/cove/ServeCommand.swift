@@ -1,6 +1,6 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CovePlayerControls
 import CoveTesting
 import Foundation
 
@@ -34,7 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
         if catalog == nil {
             // The sample's SSAI video names a VMAP that this title serves (with its stitched stream and beacons).
             let ssai = try await SSAITitle.install(on: server.media)
-            Terminal.line("SSAI video \(SampleCatalog.VideoID.ssai): VMAP at \(ssai.vmapURL.absoluteString) (fetch with --param ad_config_id=any), beacons logged under /beacons/")
+            Terminal.line(
+                "SSAI video \(SampleCatalog.VideoID.ssai): VMAP at \(ssai.vmapURL.absoluteString) (fetch with --param ad_config_id=any), beacons logged under /beacons/"
+            )
         }
         Terminal.line("Playback API for account \(server.accountID) at \(server.baseURL.absoluteString)")
         // Stand-ins answer through the catalog server's routes for as long as they live: until Ctrl-C.
@@ -49,10 +51,16 @@ struct ServeCommand: AsyncParsableCommand {
             standIns.append(concurrency)
             let collector = AnalyticsCollector(on: server.media)
             standIns.append(collector)
-            Terminal.line("Analytics collector: play with --analytics \(collector.destination.absoluteString); watch it with cove analytics tail \(server.media.baseURL.absoluteString)")
-            Terminal.line("Stream concurrency (tokens with uid and climit): StreamConcurrencyService(accountID: \(server.accountID), baseURL: \(concurrency.baseURL.absoluteString))")
+            Terminal.line(
+                "Analytics collector: play with --analytics \(collector.destination.absoluteString); watch it with cove analytics tail \(server.media.baseURL.absoluteString)"
+            )
+            Terminal.line(
+                "Stream concurrency (tokens with uid and climit): StreamConcurrencyService(accountID: \(server.accountID), baseURL: \(concurrency.baseURL.absoluteString))"
+            )
         }
-        Terminal.line("Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")")
+        Terminal.line(
+            "Try: cove fetch playlist --account \(server.accountID) --policy-key <key> --base-url \(server.baseURL.absoluteString) \(catalog == nil ? SampleCatalog.playlistID : "<id>")"
+        )
         Terminal.line("Ctrl-C to stop.")
         await Interrupt.wait()
         withExtendedLifetime(standIns) {}

@@ -1,8 +1,8 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
 import CoveGStreamer
 import CoveNetworking
+import CovePlayerControls
 import CoveText
 import Foundation
 
@@ -50,7 +50,9 @@ struct ThumbnailCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         guard let thumbnail else {
-            report(["error": .object(["kind": .string("noThumbnail"), "message": .string("No thumbnail covers \(at) s in this track")])], text: "cove thumbnail: no thumbnail covers \(at) s in this track")
+            report(
+                ["error": .object(["kind": .string("noThumbnail"), "message": .string("No thumbnail covers \(at) s in this track")])],
+                text: "cove thumbnail: no thumbnail covers \(at) s in this track")
             throw ExitCode(1)
         }
         if let png, let output {
@@ -67,9 +69,14 @@ struct ThumbnailCommand: AsyncParsableCommand {
     private func print(_ thumbnail: Thumbnail, written: ImageHeader?) {
         let url = Redaction.redact(url: thumbnail.imageURL)
         if json {
-            var object: JSONObject = ["time": .double(at), "start": .double(thumbnail.start.seconds), "end": .double(thumbnail.end.seconds), "imageURL": .string(url)]
+            var object: JSONObject = [
+                "time": .double(at), "start": .double(thumbnail.start.seconds), "end": .double(thumbnail.end.seconds), "imageURL": .string(url),
+            ]
             if let rect = thumbnail.rect {
-                object["rect"] = .object(["x": .int(Int64(rect.x)), "y": .int(Int64(rect.y)), "width": .int(Int64(rect.width)), "height": .int(Int64(rect.height)), "unit": .string(rect.unit.rawValue)])
+                object["rect"] = .object([
+                    "x": .int(Int64(rect.x)), "y": .int(Int64(rect.y)), "width": .int(Int64(rect.width)), "height": .int(Int64(rect.height)),
+                    "unit": .string(rect.unit.rawValue),
+                ])
             }
             if let written, let output {
                 object["output"] = .object(["path": .string(output), "width": .int(Int64(written.width)), "height": .int(Int64(written.height))])

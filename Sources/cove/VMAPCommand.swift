@@ -1,6 +1,6 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CovePlayerControls
 import CoveSSAI
 import Foundation
 
@@ -10,7 +10,8 @@ struct VMAPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vmap",
         abstract: "Parse a VMAP file or URL and print its ad timeline (breaks, ads, stream/content ranges, beacons per event).",
-        discussion: "Times are in seconds. Unresolved VAST wrappers, bad offsets and ads without durations are dropped with warnings; a document that is not usable VMAP is an error (exit status 1). The stitched stream's URL prints with its tokens REDACTED unless --show-secrets."
+        discussion:
+            "Times are in seconds. Unresolved VAST wrappers, bad offsets and ads without durations are dropped with warnings; a document that is not usable VMAP is an error (exit status 1). The stitched stream's URL prints with its tokens REDACTED unless --show-secrets."
     )
 
     @Argument(help: "A VMAP file path or an http(s) URL.")
@@ -113,13 +114,18 @@ struct VMAPCommand: AsyncParsableCommand {
 
     private func printText(_ value: JSONValue) {
         let number = { (v: JSONValue?) in v?.doubleValue.map { String(format: "%.3f", $0) } ?? "?" }
-        Terminal.line("stream: \(value["stream"]?["flavour"]?.stringValue ?? "?"), content \(number(value["contentDuration"])) s, stream \(number(value["streamDuration"])) s")
+        Terminal.line(
+            "stream: \(value["stream"]?["flavour"]?.stringValue ?? "?"), content \(number(value["contentDuration"])) s, stream \(number(value["streamDuration"])) s"
+        )
         for adBreak in value["breaks"]?.arrayValue ?? [] {
-            Terminal.line("break \(adBreak["index"]?.int64Value ?? 0) (\(adBreak["kind"]?.stringValue ?? "")) at content \(number(adBreak["contentOffset"])) s, stream \(number(adBreak["streamStart"]))–\(number(adBreak["streamEnd"])) s")
+            Terminal.line(
+                "break \(adBreak["index"]?.int64Value ?? 0) (\(adBreak["kind"]?.stringValue ?? "")) at content \(number(adBreak["contentOffset"])) s, stream \(number(adBreak["streamStart"]))–\(number(adBreak["streamEnd"])) s"
+            )
             for ad in adBreak["ads"]?.arrayValue ?? [] {
                 let title = ad["title"]?.stringValue ?? ad["id"]?.stringValue ?? "ad"
                 let events = (ad["beacons"]?.objectValue ?? [:]).keys.sorted().joined(separator: ", ")
-                Terminal.line("  ad \(ad["index"]?.int64Value ?? 0) “\(title)” \(number(ad["duration"])) s at stream \(number(ad["streamStart"])) s; beacons: \(events)")
+                Terminal.line(
+                    "  ad \(ad["index"]?.int64Value ?? 0) “\(title)” \(number(ad["duration"])) s at stream \(number(ad["streamStart"])) s; beacons: \(events)")
             }
         }
         for warning in value["warnings"]?.arrayValue ?? [] { Terminal.error("warning: \(warning.stringValue ?? "")") }

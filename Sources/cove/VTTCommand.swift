@@ -1,6 +1,6 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CovePlayerControls
 import CoveText
 import Foundation
 
@@ -10,7 +10,8 @@ struct VTTCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vtt",
         abstract: "Parse a WebVTT file or URL and print its cues (start, end, id, text, settings) or the typed error.",
-        discussion: "Skipped cues are reported as warnings with their line numbers; the file as a whole fails only when it is not WebVTT, not UTF-8, binary, or over a size limit (exit status 1)."
+        discussion:
+            "Skipped cues are reported as warnings with their line numbers; the file as a whole fails only when it is not WebVTT, not UTF-8, binary, or over a size limit (exit status 1)."
     )
 
     @Argument(help: "A .vtt file path or an http(s) URL.")

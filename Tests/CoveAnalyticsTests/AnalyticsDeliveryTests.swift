@@ -31,14 +31,19 @@ struct AnalyticsDeliveryTests {
 
     static func events(_ count: Int, from first: Int = 0) -> [AnalyticsEvent] {
         (first..<(first + count)).map { i in
-            AnalyticsEvent(name: "video_engagement", parameters: [.init("account", "6000000000001"), .init("session", "s-1"), .init("range", "\(i)..\(i + 1)"), .init("note", "a+b & c")], time: Date())
+            AnalyticsEvent(
+                name: "video_engagement",
+                parameters: [.init("account", "6000000000001"), .init("session", "s-1"), .init("range", "\(i)..\(i + 1)"), .init("note", "a+b & c")],
+                time: Date())
         }
     }
 
     static func sender(_ queue: AnalyticsQueue, to destination: URL, token: PlaybackRightsToken? = nil) throws -> AnalyticsSender {
         try AnalyticsSender(
             queue: queue, transport: AsyncHTTPClientTransport.shared,
-            configuration: .init(destination: destination, authToken: token, batchSize: 7, flushInterval: .milliseconds(50), initialBackoff: .milliseconds(100), maximumBackoff: .milliseconds(400), requestTimeout: .seconds(2))
+            configuration: .init(
+                destination: destination, authToken: token, batchSize: 7, flushInterval: .milliseconds(50), initialBackoff: .milliseconds(100),
+                maximumBackoff: .milliseconds(400), requestTimeout: .seconds(2))
         )
     }
 

@@ -36,19 +36,23 @@ struct AnalyticsSettingsTests {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let proxied = try PlaybackAnalytics(
-            configuration: .init(account: "1", queueURL: folder.appendingPathComponent("a.sqlite")), transport: AsyncHTTPClientTransport.shared, globalConfiguration: global
+            configuration: .init(account: "1", queueURL: folder.appendingPathComponent("a.sqlite")), transport: AsyncHTTPClientTransport.shared,
+            globalConfiguration: global
         )
         #expect(proxied.sender?.destination.absoluteString == "https://bcovproxy.example.cn/v2/tracker")
         proxied.stop()
         let logs = LogCapture()
         let explicit = try PlaybackAnalytics(
-            configuration: .init(account: "1", queueURL: folder.appendingPathComponent("b.sqlite"), destination: URL(string: "https://collector.example/v2/tracker")!),
+            configuration: .init(
+                account: "1", queueURL: folder.appendingPathComponent("b.sqlite"), destination: URL(string: "https://collector.example/v2/tracker")!),
             transport: AsyncHTTPClientTransport.shared, globalConfiguration: global, logger: logs.logger(label: "cove.analytics", level: .notice)
         )
         #expect(explicit.sender?.destination.absoluteString == "https://collector.example/v2/tracker")
         #expect(logs.text.contains("not through the proxy domain") && logs.text.contains("bcovproxy.example.cn"), "\(logs.text)")
         explicit.stop()
-        let plain = try PlaybackAnalytics(configuration: .init(account: "1", queueURL: folder.appendingPathComponent("c.sqlite")), transport: AsyncHTTPClientTransport.shared, globalConfiguration: GlobalConfiguration())
+        let plain = try PlaybackAnalytics(
+            configuration: .init(account: "1", queueURL: folder.appendingPathComponent("c.sqlite")), transport: AsyncHTTPClientTransport.shared,
+            globalConfiguration: GlobalConfiguration())
         #expect(plain.sender?.destination == PlaybackAnalytics.defaultDestination)
         plain.stop()
     }

@@ -17,10 +17,14 @@ struct CatalogAnalyticsTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-catalog-analytics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let analytics = try PlaybackAnalytics(
-            configuration: .init(account: catalog.accountID, queueURL: folder.appendingPathComponent("q.sqlite"), destination: collector.destination, flushInterval: .milliseconds(50)),
+            configuration: .init(
+                account: catalog.accountID, queueURL: folder.appendingPathComponent("q.sqlite"), destination: collector.destination,
+                flushInterval: .milliseconds(50)),
             transport: AsyncHTTPClientTransport.shared
         )
-        let service = PlaybackService(accountID: catalog.accountID, policyKey: catalog.policyKey, baseURL: catalog.baseURL, transport: AsyncHTTPClientTransport.shared) { exchange in
+        let service = PlaybackService(
+            accountID: catalog.accountID, policyKey: catalog.policyKey, baseURL: catalog.baseURL, transport: AsyncHTTPClientTransport.shared
+        ) { exchange in
             switch exchange {
             case .requested(let url, _, _): analytics.catalogRequested(url: url)
             case .answered(let url, _, _, let status, let time): analytics.catalogAnswered(url: url, status: status, responseTime: time)
@@ -33,7 +37,8 @@ struct CatalogAnalyticsTests {
         #expect(events.map(\.event) == ["catalog_request", "catalog_response", "catalog_request", "catalog_response"], "\(events.map(\.event))")
         #expect(events.allSatisfy { $0.parameters["catalog_url"]?.contains("/playback/v1/accounts/\(catalog.accountID)/videos/") == true })
         #expect(events.filter { $0.event == "catalog_response" }.allSatisfy { Int($0.parameters["response_time_ms"] ?? "") != nil })
-        #expect(events.allSatisfy { $0.parameters["account"] == catalog.accountID && !($0.parameters.values.contains { $0.contains(SampleCatalog.policyKey) }) })
+        #expect(
+            events.allSatisfy { $0.parameters["account"] == catalog.accountID && !($0.parameters.values.contains { $0.contains(SampleCatalog.policyKey) }) })
         analytics.stop()
     }
 }

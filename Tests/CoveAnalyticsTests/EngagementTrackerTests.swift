@@ -1,13 +1,16 @@
 import CoveAnalytics
-@testable import CoveCore
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// The tracker is a pure state machine: playback events in, Data Collection API events out.
 @Suite("Engagement tracker")
 struct EngagementTrackerTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
-    static let session = PlaybackSession(id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!, properties: ["id": "v1", "name": "Clip"]), source: nil, player: nil, providerExtension: nil, send: { _ in })
+    static let session = PlaybackSession(
+        id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!, properties: ["id": "v1", "name": "Clip"]), source: nil, player: nil,
+        providerExtension: nil, send: { _ in })
     static let top = Variant(bandwidth: 2_700_000, width: 1280, height: 720, url: "https://cdn.example.com/v2/index.m3u8")
 
     /// Feeds `events`, each at `start` plus its wall second, and returns the engagement events.
@@ -17,7 +20,10 @@ struct EngagementTrackerTests {
     }
 
     static func transfer(_ kind: MediaTransfer.Kind, bytes: Int, seconds: Double, status: Int = 200) -> PlaybackEvent {
-        .mediaTransferred(session, MediaTransfer(kind: kind, url: "https://cdn.example.com/x", status: status, bytes: bytes, startedAt: 0, duration: .milliseconds(Int64(seconds * 1000))))
+        .mediaTransferred(
+            session,
+            MediaTransfer(
+                kind: kind, url: "https://cdn.example.com/x", status: status, bytes: bytes, startedAt: 0, duration: .milliseconds(Int64(seconds * 1000))))
     }
 
     static func progress(_ seconds: Double) -> PlaybackEvent { .progress(session, MediaTime(seconds: seconds)) }

@@ -14,7 +14,11 @@ struct AnalyticsCLITests {
         let queue = FileManager.default.temporaryDirectory.appendingPathComponent("cove-analytics-cli-\(UUID().uuidString).sqlite")
         defer { try? FileManager.default.removeItem(at: queue) }
         let run = try await ProcessRunner.run(
-            CLITests.binary.path, ["play", server.url(.ladder).absoluteString, "--fast", "--analytics", collector.destination.absoluteString, "--analytics-account", "6000000000001"],
+            CLITests.binary.path,
+            [
+                "play", server.url(.ladder).absoluteString, "--fast", "--analytics", collector.destination.absoluteString, "--analytics-account",
+                "6000000000001",
+            ],
             environment: ["COVE_ANALYTICS_QUEUE": queue.path]
         )
         #expect(run.status == 0, "\(run.errorOutput)")
@@ -43,7 +47,8 @@ struct AnalyticsCLITests {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: queue.path + suffix) } }
         func play(to destination: URL) async throws -> ProcessRunner.Result {
             try await ProcessRunner.run(
-                CLITests.binary.path, ["play", server.url(.ladder).absoluteString, "--fast", "--analytics", destination.absoluteString, "--analytics-account", "6000000000001"],
+                CLITests.binary.path,
+                ["play", server.url(.ladder).absoluteString, "--fast", "--analytics", destination.absoluteString, "--analytics-account", "6000000000001"],
                 environment: ["COVE_ANALYTICS_QUEUE": queue.path]
             )
         }

@@ -115,7 +115,8 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         server.addRoute(prefix: "/captions/en.vtt") { _ in
-            MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nWhole <i>clip</i> &amp; caption\n".utf8))
+            MediaServerResponse(
+                status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:20.000\nWhole <i>clip</i> &amp; caption\n".utf8))
         }
         let subtitles = server.url("captions/en.vtt").absoluteString + "=en"
         let run = try await Self.cove(["play", server.url(.ladder).absoluteString, "--fast", "--subtitles", subtitles, "--captions", "en"])
@@ -123,7 +124,9 @@ struct CLITests {
         #expect(run.output.contains("[caption 0:"), "\(run.output)")
         #expect(run.output.contains("Whole clip & caption"), "\(run.output)")
         // A broken track never stops playback.
-        let broken = try await Self.cove(["play", server.url(.ladder).absoluteString, "--fast", "--subtitles", server.url("captions/missing.vtt").absoluteString + "=de", "--captions", "de"])
+        let broken = try await Self.cove([
+            "play", server.url(.ladder).absoluteString, "--fast", "--subtitles", server.url("captions/missing.vtt").absoluteString + "=de", "--captions", "de",
+        ])
         #expect(broken.status == 0, "\(broken.errorOutput)")
         #expect(broken.output.contains("End"))
         #expect(!broken.output.contains("[caption"))
@@ -208,7 +211,8 @@ struct CLITests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = folder.appendingPathComponent("good.vtt")
-        try Data("WEBVTT\n\nintro\n00:00:01.000 --> 00:00:03.500 align:start\n<v Ann>Hi &amp; <i>welcome</i>\n\n00:00:xx.000 --> 00:00:05.000\nbroken\n".utf8).write(to: good)
+        try Data("WEBVTT\n\nintro\n00:00:01.000 --> 00:00:03.500 align:start\n<v Ann>Hi &amp; <i>welcome</i>\n\n00:00:xx.000 --> 00:00:05.000\nbroken\n".utf8)
+            .write(to: good)
         let parsed = try await Self.cove(["vtt", good.path, "--json"])
         #expect(parsed.status == 0, "\(parsed.errorOutput)")
         let json = try JSONValue.parse(Array(parsed.output.utf8))
@@ -241,7 +245,10 @@ struct CLITests {
         let title = try await SSAITitle.install(on: server)
         let run = try await Self.cove(["play", title.vmapURL.absoluteString, "--fast"])
         #expect(run.status == 0, "\(run.errorOutput)")
-        for expected in ["Ad break 1: 1 ad", "Ad 1 of 1 · 0:04 left", "Ad break 2: 2 ads", "Ad 1 of 2 · 0:04 left  (skippable)", "Ad 2 of 2 · 0:04 left", "Ad break 3: 1 ad", "Duration 0:20", "End"] {
+        for expected in [
+            "Ad break 1: 1 ad", "Ad 1 of 1 · 0:04 left", "Ad break 2: 2 ads", "Ad 1 of 2 · 0:04 left  (skippable)", "Ad 2 of 2 · 0:04 left", "Ad break 3: 1 ad",
+            "Duration 0:20", "End",
+        ] {
             #expect(run.output.contains(expected), "\(expected) in \(run.output)")
         }
         try await title.beaconLog.waitUntil(describing: "the post-roll's complete") { $0.contains { $0.adID == "ad-post" && $0.event == "complete" } }
@@ -288,7 +295,9 @@ struct CLITests {
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
         server.addRoute(prefix: "/thumbs.vtt") { _ in
-            MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:10.000\nfirst.jpg\n\n00:00:10.000 --> 00:00:20.000\nsecond.jpg\n".utf8))
+            MediaServerResponse(
+                status: 200, contentType: "text/vtt",
+                body: Data("WEBVTT\n\n00:00:00.000 --> 00:00:10.000\nfirst.jpg\n\n00:00:10.000 --> 00:00:20.000\nsecond.jpg\n".utf8))
         }
         let tmux = try await Self.playInTmux([server.url(.ladder).absoluteString, "--thumbnails", server.url("thumbs.vtt").absoluteString])
         defer { tmux.stop() }
@@ -299,7 +308,9 @@ struct CLITests {
         // Previewing does not seek.
         #expect(Self.shownTime(preview) == before)
         try await tmux.send("Enter")
-        try await tmux.waitForScreen("the seek to the preview") { Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true && !$0.contains("Position 0:") }
+        try await tmux.waitForScreen("the seek to the preview") {
+            Self.shownTime($0).map { $0 >= before + 9 && $0 <= before + 11 } == true && !$0.contains("Position 0:")
+        }
         try await tmux.send("q")
         try await tmux.waitForScreen("the player exited") { $0.contains("EXIT=") }
     }
@@ -449,7 +460,9 @@ struct CLITests {
         try await tmux.send("j")
         try await tmux.send("Left")
         // The content's own first frame, not just its bar: a seek before that has no frame to report.
-        let content = try await tmux.waitForScreen("the content's bar after the bumper") { $0.contains("BumperExit") && $0.contains("↺10") && $0.contains("/  0:20") && $0.contains("First frame") }
+        let content = try await tmux.waitForScreen("the content's bar after the bumper") {
+            $0.contains("BumperExit") && $0.contains("↺10") && $0.contains("/  0:20") && $0.contains("First frame")
+        }
         #expect(!content.contains("Frame at seek target"), "no key seeked the bumper: \(content)")
         // The same keys seek once the content plays.
         try await tmux.send("Right")
@@ -492,7 +505,9 @@ struct CLITests {
         let fixtures = try await FixtureMedia.prepare()
         let server = try await MediaServer.start(root: fixtures.root)
         defer { Task { await server.stop() } }
-        let player = try ProcessRunner.start(Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window", "--no-controls", "--peak-bitrate", "600000"], environment: ["DISPLAY": x.display])
+        let player = try ProcessRunner.start(
+            Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window", "--no-controls", "--peak-bitrate", "600000"],
+            environment: ["DISPLAY": x.display])
         defer { player.kill() }
         var sawFrame = false
         for await line in player.lines {
@@ -520,7 +535,9 @@ struct CLITests {
         let window = try XTestWindow(display: x.display, width: 480, height: 270)
         defer { window.close() }
         let hex = "0x" + String(window.id, radix: 16)
-        let player = try ProcessRunner.start(Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window-id", hex, "--no-controls", "--peak-bitrate", "600000"], environment: ["DISPLAY": x.display])
+        let player = try ProcessRunner.start(
+            Self.binary.path, ["play", server.url(.ladder).absoluteString, "--window-id", hex, "--no-controls", "--peak-bitrate", "600000"],
+            environment: ["DISPLAY": x.display])
         defer { player.kill() }
         var sawFrame = false
         for await line in player.lines {
@@ -612,4 +629,3 @@ struct CLITests {
         #expect(bad.errorOutput.contains("neither a URL nor an existing file"))
     }
 }
-

@@ -21,7 +21,8 @@ struct CatalogCLITests {
     @Test func fetchVideoJSONUsesWireNamesWithTimesInSeconds() async throws {
         let server = try await Self.catalog()
         defer { Task { await server.stop() } }
-        let run = try await Self.cove(Self.fetchArguments(server, ["video", SampleCatalog.VideoID.ladder, "--json", "--bumper-id", SampleCatalog.VideoID.bumper]))
+        let run = try await Self.cove(
+            Self.fetchArguments(server, ["video", SampleCatalog.VideoID.ladder, "--json", "--bumper-id", SampleCatalog.VideoID.bumper]))
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try JSONValue.parse(Array(run.output.utf8))
         #expect(json["id"] == .string(SampleCatalog.VideoID.ladder))
@@ -41,7 +42,8 @@ struct CatalogCLITests {
     @Test func fetchPlaylistByReferenceWithParametersAndASummary() async throws {
         let server = try await Self.catalog()
         defer { Task { await server.stop() } }
-        let page = try await Self.cove(Self.fetchArguments(server, ["playlist", SampleCatalog.playlistReferenceID, "--ref", "--param", "limit=2", "--param", "offset=2", "--json"]))
+        let page = try await Self.cove(
+            Self.fetchArguments(server, ["playlist", SampleCatalog.playlistReferenceID, "--ref", "--param", "limit=2", "--param", "offset=2", "--json"]))
         #expect(page.status == 0, "\(page.errorOutput)")
         let json = try JSONValue.parse(Array(page.output.utf8))
         #expect(json["videos"]?.arrayValue?.map { $0["id"] } == [.string(SampleCatalog.VideoID.subtitles), .string(SampleCatalog.VideoID.missing)])
@@ -83,7 +85,8 @@ struct CatalogCLITests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-token-catalog-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("videos"), withIntermediateDirectories: true)
         try Data(#"{"account_id": "77", "policy_keys": ["\#(policyKey)"]}"#.utf8).write(to: root.appendingPathComponent("catalog.json"))
-        let video = #"{"id": "v1", "name": "Tokenised", "duration": 1000, "sources": [{"src": "https://cdn.example.com/v1/master.m3u8?bcov_auth=\#(token)&rendition=hd", "type": "application/x-mpegURL"}]}"#
+        let video =
+            #"{"id": "v1", "name": "Tokenised", "duration": 1000, "sources": [{"src": "https://cdn.example.com/v1/master.m3u8?bcov_auth=\#(token)&rendition=hd", "type": "application/x-mpegURL"}]}"#
         try Data(video.utf8).write(to: root.appendingPathComponent("videos/v1.json"))
         return root
     }
@@ -95,8 +98,9 @@ struct CatalogCLITests {
         defer { Task { await server.stop() } }
         func fetch(_ extra: [String]) async throws -> ProcessRunner.Result {
             // The key comes only from the environment: it is never on the command line, where `ps` shows it.
-            try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString] + extra,
-                                        environment: ["COVE_POLICY_KEY": policyKey])
+            try await ProcessRunner.run(
+                CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString] + extra,
+                environment: ["COVE_POLICY_KEY": policyKey])
         }
         for extra in [["--json"], []] {
             let run = try await fetch(extra)
@@ -110,8 +114,9 @@ struct CatalogCLITests {
         let json = try JSONValue.parse(Array(shown.output.utf8))
         #expect(json["sources"]?.arrayValue?.first?["src"]?.stringValue == "https://cdn.example.com/v1/master.m3u8?bcov_auth=\(token)&rendition=hd")
 
-        let noKey = try await ProcessRunner.run(CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString],
-                                                environment: ProcessInfo.processInfo.environment.filter { $0.key != "COVE_POLICY_KEY" && $0.key != "COVE_AUTH_TOKEN" })
+        let noKey = try await ProcessRunner.run(
+            CLITests.binary.path, ["fetch", "video", "v1", "--account", "77", "--base-url", server.baseURL.absoluteString],
+            environment: ProcessInfo.processInfo.environment.filter { $0.key != "COVE_POLICY_KEY" && $0.key != "COVE_AUTH_TOKEN" })
         #expect(noKey.status != 0)
         #expect(noKey.errorOutput.contains("COVE_POLICY_KEY"), "the error says where a key can come from: \(noKey.errorOutput)")
     }
@@ -149,7 +154,10 @@ struct CatalogCLITests {
         }
         let base = try #require(baseURL)
         #expect(policyKey == SampleCatalog.policyKey)
-        let run = try await Self.cove(["fetch", "playlist", SampleCatalog.playlistID, "--account", SampleCatalog.accountID, "--policy-key", SampleCatalog.policyKey, "--base-url", base.absoluteString, "--json"])
+        let run = try await Self.cove([
+            "fetch", "playlist", SampleCatalog.playlistID, "--account", SampleCatalog.accountID, "--policy-key", SampleCatalog.policyKey, "--base-url",
+            base.absoluteString, "--json",
+        ])
         #expect(run.status == 0, "\(run.errorOutput)")
         #expect(try JSONValue.parse(Array(run.output.utf8))["videos"]?.arrayValue?.count == 4)
         running.interrupt()

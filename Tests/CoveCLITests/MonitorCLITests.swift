@@ -14,7 +14,8 @@ struct MonitorCLITests {
         defer { Task { await server.stop() } }
         let good = server.url(.ladder).absoluteString
         let bad = server.url("gone/master.m3u8").absoluteString
-        let monitor = try ProcessRunner.start(CLITests.binary.path, ["monitor", good, bad, "--fast", "--interval", "0", "--play", "3", "--prometheus", "127.0.0.1:0"])
+        let monitor = try ProcessRunner.start(
+            CLITests.binary.path, ["monitor", good, bad, "--fast", "--interval", "0", "--play", "3", "--prometheus", "127.0.0.1:0"])
         defer { monitor.kill() }
         var endpoint: URL?
         var runs: [String] = []
@@ -32,7 +33,9 @@ struct MonitorCLITests {
         let text = String(decoding: response.body, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         func value(_ name: String, _ stream: String, extra: String = "") -> Double? {
-            lines.first { $0.hasPrefix(name + "{") && $0.contains("stream=\"\(stream)\"") && (extra.isEmpty || $0.contains(extra)) }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            lines.first { $0.hasPrefix(name + "{") && $0.contains("stream=\"\(stream)\"") && (extra.isEmpty || $0.contains(extra)) }.flatMap {
+                Double($0.split(separator: " ").last ?? "")
+            }
         }
         let goodLabel = Redaction.redact(url: URL(string: good)!)
         let badLabel = Redaction.redact(url: URL(string: bad)!)

@@ -57,14 +57,16 @@ struct OfflineCLITests {
         let ssai = try await Self.cove(["download", SampleCatalog.VideoID.ssai, "--store", store] + catalog)
         #expect(ssai.status == 1 && ssai.errorOutput.contains("notDownloadable"), "\(ssai.errorOutput)")
         let nowhere = try await Self.cove(["download", SampleCatalog.VideoID.ladder, "--store", "/proc/cove-store"] + catalog)
-        #expect(nowhere.status == 1 && nowhere.errorOutput.contains("storageFailed") && nowhere.errorOutput.contains("/proc/cove-store"), "\(nowhere.errorOutput)")
+        #expect(
+            nowhere.status == 1 && nowhere.errorOutput.contains("storageFailed") && nowhere.errorOutput.contains("/proc/cove-store"), "\(nowhere.errorOutput)")
         // A store folder this user may not write to (root ignores permissions: the command runs as nobody then).
         let readOnly = FileManager.default.temporaryDirectory.appendingPathComponent("cove-cli-readonly-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: readOnly) }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
         let arguments = ["download", SampleCatalog.VideoID.ladder, "--store", readOnly.path] + catalog
-        let denied = geteuid() == 0
+        let denied =
+            geteuid() == 0
             ? try await ProcessRunner.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", CLITests.binary.path] + arguments)
             : try await Self.cove(arguments)
         #expect(denied.status == 1 && denied.errorOutput.contains("storageFailed") && denied.errorOutput.contains("write to"), "\(denied.errorOutput)")

@@ -30,7 +30,10 @@ struct PublicAPITests {
             .split(separator: "\n").map(String.init)
         let removed = Set(baseline).subtracting(current).sorted()
         let added = Set(current).subtracting(baseline).sorted()
-        #expect(removed.isEmpty, "\(module): public API removed or changed (a break for apps; if intended, run `make api-baseline` and say so in the commit):\n\(removed.joined(separator: "\n"))")
+        #expect(
+            removed.isEmpty,
+            "\(module): public API removed or changed (a break for apps; if intended, run `make api-baseline` and say so in the commit):\n\(removed.joined(separator: "\n"))"
+        )
         #expect(added.isEmpty, "\(module): public API added; record it with `make api-baseline`:\n\(added.joined(separator: "\n"))")
     }
 
@@ -132,7 +135,8 @@ struct PublicAPITests {
 
     /// GStreamer's include flags (what the CGStreamer system library gets from pkg-config).
     static func gstreamerFlags() async -> [String] {
-        guard let run = try? await ProcessRunner.run("pkg-config", ["--cflags", "gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"]), run.status == 0 else { return [] }
+        guard let run = try? await ProcessRunner.run("pkg-config", ["--cflags", "gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"]), run.status == 0
+        else { return [] }
         return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
     }
 }

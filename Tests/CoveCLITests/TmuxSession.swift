@@ -14,7 +14,10 @@ struct TmuxSession {
         // The shell prints the exit status and keeps the pane open, so the end can be read too.
         // This first call starts the tmux server, which stays behind as a daemon: it must not
         // inherit pipes a runner would wait on for end of file, so it gets /dev/null.
-        let status = await spawnAndWait(["/usr/bin/tmux", "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "\(width)", "-y", "\(height)", "\(quoted); echo EXIT=$?; sleep 600"])
+        let status = await spawnAndWait([
+            "/usr/bin/tmux", "-L", session.socket, "new-session", "-d", "-s", session.name, "-x", "\(width)", "-y", "\(height)",
+            "\(quoted); echo EXIT=$?; sleep 600",
+        ])
         guard status == 0 else { throw TmuxError(description: "tmux new-session failed with status \(status)") }
         return session
     }

@@ -1,8 +1,9 @@
 import Clocks
-@testable import CoveCore
 import CoveTesting
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// `availableCommands` (Media3's `Player.availableCommands`): what the controller can do now, published
 /// after each input and reported by `availableCommandsChanged` when it changes.
@@ -88,7 +89,9 @@ private struct NoSeekingProvider: PlaybackSessionProvider {
         func reportedDuration(forEngineDuration duration: MediaTime?) -> MediaTime? { duration }
         func playheadMoved(to position: MediaTime, jumped: Bool, ended: Bool) -> [PlaybackEvent] { [] }
         func playingChanged(_ playing: Bool, at position: MediaTime) -> [PlaybackEvent] { [] }
-        func seekRequested(to time: MediaTime, from position: MediaTime, adsDisabled: Bool, completion: (@Sendable (Bool) -> Void)?) -> HookedSeek { .refuse(reason: "no") }
+        func seekRequested(to time: MediaTime, from position: MediaTime, adsDisabled: Bool, completion: (@Sendable (Bool) -> Void)?) -> HookedSeek {
+            .refuse(reason: "no")
+        }
         func sessionEnded() {}
         func availableCommands(adjusting commands: Set<PlayerCommand>) -> Set<PlayerCommand> {
             commands.subtracting([.seek]).union([.skipAd])

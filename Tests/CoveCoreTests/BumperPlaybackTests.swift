@@ -1,5 +1,6 @@
-@testable import CoveCore
 import Testing
+
+@testable import CoveCore
 
 /// The bumper's pause/resume reports pair up, whoever paused it, and its first frame is reported once.
 @Suite("Bumper playback state")

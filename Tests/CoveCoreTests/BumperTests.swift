@@ -16,7 +16,8 @@ struct BumperTests {
     func makeController(output: VideoOutput = .headless) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), videoOutput: output, bumperStallTimeout: .seconds(8), clock: clock, logger: logs.logger())
+            configuration: PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(500), videoOutput: output, bumperStallTimeout: .seconds(8), clock: clock, logger: logs.logger())
         )
     }
 
@@ -270,7 +271,10 @@ struct BumperTests {
         bumper.preroll()
         controller.play()
         try await recorder.waitFor(.bumperResume)
-        #expect(Array(recorder.lifecycleNames.filter { $0.hasPrefix("Bumper") || $0.hasSuffix("Request") }) == ["PlayRequest", "BumperEnter", "PauseRequest", "BumperPause", "PlayRequest", "BumperResume"])
+        #expect(
+            Array(recorder.lifecycleNames.filter { $0.hasPrefix("Bumper") || $0.hasSuffix("Request") }) == [
+                "PlayRequest", "BumperEnter", "PauseRequest", "BumperPause", "PlayRequest", "BumperResume",
+            ])
         controller.shutdown()
     }
 
@@ -336,13 +340,21 @@ struct BumperTests {
 final class BumperDelegate: PlaybackControllerDelegate {
     private let state = Mutex<[String]>([])
     var calls: [String] { state.withLock { $0 } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) { state.withLock { $0.append("enter \(bumper.id ?? "?")") } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) { state.withLock { $0.append("exit \(bumper.id ?? "?")") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) {
+        state.withLock { $0.append("enter \(bumper.id ?? "?")") }
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) {
+        state.withLock { $0.append("exit \(bumper.id ?? "?")") }
+    }
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {
         state.withLock { $0.append("progress \(progress.seconds)") }
     }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) { state.withLock { $0.append("pause \(bumper.id ?? "?")") } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) { state.withLock { $0.append("resume \(bumper.id ?? "?")") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) {
+        state.withLock { $0.append("pause \(bumper.id ?? "?")") }
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) {
+        state.withLock { $0.append("resume \(bumper.id ?? "?")") }
+    }
 }
 
 final class BumperConsumer: PlaybackSessionConsumer {
@@ -350,7 +362,9 @@ final class BumperConsumer: PlaybackSessionConsumer {
     var calls: [String] { state.withLock { $0 } }
     func playbackSession(_ session: PlaybackSession, didEnterBumper bumper: Video) { state.withLock { $0.append("enter \(bumper.id ?? "?")") } }
     func playbackSession(_ session: PlaybackSession, didExitBumper bumper: Video) { state.withLock { $0.append("exit \(bumper.id ?? "?")") } }
-    func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) { state.withLock { $0.append("progress \(progress.seconds)") } }
+    func playbackSession(_ session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {
+        state.withLock { $0.append("progress \(progress.seconds)") }
+    }
     func playbackSession(_ session: PlaybackSession, didPauseBumper bumper: Video) { state.withLock { $0.append("pause \(bumper.id ?? "?")") } }
     func playbackSession(_ session: PlaybackSession, didResumeBumper bumper: Video) { state.withLock { $0.append("resume \(bumper.id ?? "?")") } }
 }

@@ -15,7 +15,8 @@ struct ControllerTests {
     func makeController(provider: (any PlaybackSessionProvider)? = nil, retry: RetryPolicy = .default) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine, sessionProvider: provider,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
+            configuration: PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
         )
     }
 
@@ -29,14 +30,17 @@ struct ControllerTests {
         controller.isAutoPlay = true
         controller.setVideos([Self.hls])
         try await recorder.waitFor(.play)
-        #expect(recorder.names == [
-            "SessionAdvanced", "ForwardBuffer", "PlayRequest", "PlaybackBufferEmpty", "AudioTrack",
-            "DurationChanged", "SeekableRanges", "MediaType", "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play",
-        ])
+        #expect(
+            recorder.names == [
+                "SessionAdvanced", "ForwardBuffer", "PlayRequest", "PlaybackBufferEmpty", "AudioTrack",
+                "DurationChanged", "SeekableRanges", "MediaType", "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play",
+            ])
         let player = await engine.player(number: 1)
         #expect(player.calls == [.load(playWhenReady: true)])
         #expect(player.configuration.url == Self.hls.sources[0].url)
-        guard case .durationChanged(_, let duration) = recorder.events.first(where: { $0.name == "DurationChanged" }) else { Issue.record("no duration"); return }
+        guard case .durationChanged(_, let duration) = recorder.events.first(where: { $0.name == "DurationChanged" }) else {
+            Issue.record("no duration"); return
+        }
         #expect(duration == .seconds(20))
         guard case .codecsDetermined(_, let codecs) = recorder.events.first(where: { $0.name == "Codecs" }) else { Issue.record("no codecs"); return }
         #expect(codecs == ["avc1.42c015", "mp4a.40.2"])
@@ -381,7 +385,13 @@ struct ControllerTests {
         controller.insertVideo(Self.hls2, afterVideoAt: 0)
         controller.insertVideo(Self.hls2, afterVideoAt: 7)
         controller.insertVideo(Video(sources: []), afterVideoAt: 0)
-        try await recorder.waitFor { if case .videoInsertionFailed = $0 { recorder.events.filter { if case .videoInsertionFailed = $0 { true } else { false } }.count == 2 } else { false } }
+        try await recorder.waitFor {
+            if case .videoInsertionFailed = $0 {
+                recorder.events.filter { if case .videoInsertionFailed = $0 { true } else { false } }.count == 2
+            } else {
+                false
+            }
+        }
         controller.advanceToNext()
         try await recorder.waitFor(.play, from: await recorder.cursor())
         #expect(controller.currentSession?.video.id == "b")
@@ -502,7 +512,10 @@ struct ControllerTests {
         try await recorder.waitFor(.stalled)
         player.emit(.buffering(percent: 100))
         try await recorder.waitFor(.play, from: await recorder.cursor())
-        #expect(Array(recorder.lifecycleNames.suffix(6)) == ["PlayRequest", "PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered", "Play"])
+        #expect(
+            Array(recorder.lifecycleNames.suffix(6)) == [
+                "PlayRequest", "PlaybackBufferEmpty", "PlaybackStalled", "PlaybackLikelyToKeepUp", "PlaybackRecovered", "Play",
+            ])
     }
 
     @Test func anEndOfStreamDuringASeekWaitsForTheSeekAndAStaleOneNeverArrives() async throws {
@@ -639,7 +652,8 @@ struct ControllerTests {
     /// session still shows: the engine's confirmation of the first arrives after the second is sent.
     @Test func aCaptionChoiceRightAfterAnAudioChoiceKeepsTheAudioAskedFor() async throws {
         engine.behavior.tracks += [
-            EngineTrack(id: "audio-fr", kind: .audio, language: "fr", title: "French"), EngineTrack(id: "text-fr", kind: .text, language: "fr", title: "French"),
+            EngineTrack(id: "audio-fr", kind: .audio, language: "fr", title: "French"),
+            EngineTrack(id: "text-fr", kind: .text, language: "fr", title: "French"),
         ]
         let controller = makeController()
         let recorder = EventRecorder(controller)
@@ -655,7 +669,9 @@ struct ControllerTests {
         let selections = await engine.player(number: 1).calls.compactMap { if case .selectTracks(let audio, let text) = $0 { [audio, text] } else { nil } }
         #expect(selections.suffix(2) == [["audio-fr", nil], ["audio-fr", "text-fr"]], "\(selections)")
         try await recorder.waitFor { if case .textTrackSelected(_, let t) = $0 { t?.id == "text-fr" } else { false } }
-        #expect(session.selectedAudioTrack?.id == "audio-fr" && session.selectedTextTrack?.id == "text-fr", "\(session.selectedAudioTrack?.id ?? "-") \(session.selectedTextTrack?.id ?? "-")")
+        #expect(
+            session.selectedAudioTrack?.id == "audio-fr" && session.selectedTextTrack?.id == "text-fr",
+            "\(session.selectedAudioTrack?.id ?? "-") \(session.selectedTextTrack?.id ?? "-")")
     }
 
     /// Settings reach the loop in order with the commands: auto-play turned on right after `setVideos`
@@ -777,7 +793,9 @@ struct TaggingProvider: PlaybackSessionProvider {
 }
 
 final class RecordingDelegate: PlaybackControllerDelegate {
-    private let state = Mutex<(lifecycle: [String], advanced: [Int], durations: [Duration?], completed: Int, noPlayable: Int, inserted: [Int], insertFailures: [PlaybackError.Code])>(([], [], [], 0, 0, [], []))
+    private let state = Mutex<
+        (lifecycle: [String], advanced: [Int], durations: [Duration?], completed: Int, noPlayable: Int, inserted: [Int], insertFailures: [PlaybackError.Code])
+    >(([], [], [], 0, 0, [], []))
     var lifecycle: [String] { state.withLock { $0.lifecycle } }
     var advancedTo: [Int] { state.withLock { $0.advanced } }
     var durations: [Duration?] { state.withLock { $0.durations } }
@@ -790,11 +808,15 @@ final class RecordingDelegate: PlaybackControllerDelegate {
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didReceive lifecycleEvent: LifecycleEvent) {
         state.withLock { $0.lifecycle.append(lifecycleEvent.name) }
     }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeDuration duration: Duration?) { state.withLock { $0.durations.append(duration) } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeDuration duration: Duration?) {
+        state.withLock { $0.durations.append(duration) }
+    }
     func playbackController(_ controller: PlaybackController, didCompletePlaylist videos: [Video]) { state.withLock { $0.completed += 1 } }
     func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video]) { state.withLock { $0.noPlayable += 1 } }
     func playbackController(_ controller: PlaybackController, didInsert video: Video, at index: Int) { state.withLock { $0.inserted.append(index) } }
-    func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) { state.withLock { $0.insertFailures.append(error.code) } }
+    func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) {
+        state.withLock { $0.insertFailures.append(error.code) }
+    }
 }
 
 final class RecordingConsumer: PlaybackSessionConsumer {

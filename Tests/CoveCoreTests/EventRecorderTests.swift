@@ -1,8 +1,9 @@
 import Clocks
-@testable import CoveCore
 import CoveTesting
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// The test kit's recorder waits on typed lifecycle kinds, and a failure cuts a wait short.
 @Suite("Event recorder")

@@ -1,5 +1,6 @@
-@testable import CoveCore
 import Testing
+
+@testable import CoveCore
 
 /// Which presented frames are reported, as what and when.
 @Suite("Frame timing")

@@ -9,9 +9,10 @@ struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }
 
     @Test func validDocuments() throws {
-        #expect(try parse(#"  {"a" : [1, -2, 3.5, -0.25e2, 1E+2, 0, -0], "b": {}, "c": [], "d": "", "e": false, "f": null}  "#) == [
-            "a": [1, -2, 3.5, -25.0, 100.0, 0, 0], "b": [:], "c": [], "d": "", "e": false, "f": nil,
-        ])
+        #expect(
+            try parse(#"  {"a" : [1, -2, 3.5, -0.25e2, 1E+2, 0, -0], "b": {}, "c": [], "d": "", "e": false, "f": null}  "#) == [
+                "a": [1, -2, 3.5, -25.0, 100.0, 0, 0], "b": [:], "c": [], "d": "", "e": false, "f": nil,
+            ])
         #expect(try parse(#""\"\\\/\b\f\n\r\t""#) == "\"\\/\u{08}\u{0C}\n\r\t")
         #expect(try parse(#""\u00e9\u20AC\ud83c\udfac""#) == "é€🎬")
         #expect(try parse(#""raw é€🎬""#) == "raw é€🎬")
@@ -82,7 +83,8 @@ struct JSONParserTests {
             case 1: return .bool(generator.next() % 2 == 0)
             case 2: return .int(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 60))
             case 3: return .double(Double(Int64(bitPattern: generator.next()) >> 20) / 1024)
-            case 4: return .string(String((0..<(generator.next() % 12)).map { _ in ["a", "é", "\"", "\\", "\n", "🎬", "\u{01}", "/"][Int(generator.next() % 8)] }))
+            case 4:
+                return .string(String((0..<(generator.next() % 12)).map { _ in ["a", "é", "\"", "\\", "\n", "🎬", "\u{01}", "/"][Int(generator.next() % 8)] }))
             case 5: return .array((0..<(generator.next() % 5)).map { _ in value(depth + 1) })
             default: return .object(Dictionary((0..<(generator.next() % 5)).map { i in ("k\(i)\(generator.next() % 3)", value(depth + 1)) }) { _, new in new })
             }

@@ -14,7 +14,8 @@ struct OutputControlTests {
     func makeController(captionsOnPicture: Bool = false) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine, sessionProvider: nil,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), random: { 0.5 }, clock: clock, captionsOnPicture: captionsOnPicture)
+            configuration: PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(500), random: { 0.5 }, clock: clock, captionsOnPicture: captionsOnPicture)
         )
     }
 

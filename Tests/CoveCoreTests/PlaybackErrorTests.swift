@@ -1,6 +1,7 @@
-@testable import CoveCore
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// The error type's contract: namespaced codes, an explicit severity, a chain of causes, the documented table.
 @Suite("Playback errors")
@@ -18,7 +19,8 @@ struct PlaybackErrorTests {
     }
 
     @Test func causesChainFromTheNearestToTheRootAndAreRedacted() {
-        let engine = PlaybackError.UnderlyingError(domain: "gstreamer.resource", code: 3, message: "GET https://cdn.example.com/seg1.ts?token=SECRETSECRET failed")
+        let engine = PlaybackError.UnderlyingError(
+            domain: "gstreamer.resource", code: 3, message: "GET https://cdn.example.com/seg1.ts?token=SECRETSECRET failed")
         let download = PlaybackError(.downloadFailed, "segments stopped", severity: .recoverable, httpStatus: 503, cause: .underlying(engine))
         let failure = PlaybackError(.failedToPlayToEnd, "Playback cannot continue", cause: .playback(download))
         #expect(failure.causeChain == [.playback(download), .underlying(engine)])
@@ -53,7 +55,8 @@ struct PlaybackErrorTests {
 
     /// The documentation's table lists every core code with its number, and nothing else.
     @Test func theErrorsArticleListsEveryCoreCode() throws {
-        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/CoveCore/CoveCore.docc/PlaybackErrors.md")
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Sources/CoveCore/CoveCore.docc/PlaybackErrors.md")
         let text = try String(contentsOf: article, encoding: .utf8)
         let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row -> (String, Int?) in
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }

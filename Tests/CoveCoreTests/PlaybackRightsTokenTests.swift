@@ -7,7 +7,8 @@ import Testing
 @Suite("Playback Rights tokens")
 struct PlaybackRightsTokenTests {
     static func part(_ json: String) -> String {
-        Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Data(json.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(
+            of: "=", with: "")
     }
 
     static func token(header: String = #"{"alg":"HS256","typ":"JWT"}"#, claims: String, signature: String = "c2lnbmF0dXJlLWJ5dGVz") -> String {
@@ -17,7 +18,10 @@ struct PlaybackRightsTokenTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func theDocumentedClaimsAreRead() throws {
-        let text = Self.token(claims: #"{"accid":"6000000000001","exp":1800000600,"nbf":1799999000,"iat":1799999000,"uid":"viewer-7","climit":2,"cbeh":"BLOCK_NEW","sid":"living-room","dlimit":3,"conid":"6000000000101","prid":"restriction-1","tags":["gold"]}"#)
+        let text = Self.token(
+            claims:
+                #"{"accid":"6000000000001","exp":1800000600,"nbf":1799999000,"iat":1799999000,"uid":"viewer-7","climit":2,"cbeh":"BLOCK_NEW","sid":"living-room","dlimit":3,"conid":"6000000000101","prid":"restriction-1","tags":["gold"]}"#
+        )
         let token = try PlaybackRightsToken.parse("Bearer  \(text)\n")
         #expect(token.compact == text)
         #expect(token.algorithm == "HS256")

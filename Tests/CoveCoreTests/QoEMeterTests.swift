@@ -1,21 +1,25 @@
-@testable import CoveCore
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// The QoE meter is a pure state machine: scripted events with their wall times in, figures out.
 @Suite("QoE meter")
 struct QoEMeterTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let session = PlaybackSession(id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!), source: nil, player: nil, providerExtension: nil, send: { _ in })
+    static let session = PlaybackSession(
+        id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!), source: nil, player: nil, providerExtension: nil, send: { _ in })
     static let ladder = [400_000, 1_200_000, 3_000_000].enumerated().map { index, bandwidth in
         Variant(bandwidth: bandwidth, height: [240, 480, 720][index], url: "https://cdn.example.com/v\(index)/index.m3u8")
     }
 
     static func segment(_ start: Double, bandwidth: Int, bytes: Int, status: Int = 200, sentAt: Double = 0, seconds: Double = 0.1) -> PlaybackEvent {
-        .mediaTransferred(session, MediaTransfer(
-            kind: .segment, url: "https://cdn.example.com/seg", status: status, bytes: bytes, startedAt: t0.timeIntervalSince1970 + sentAt,
-            duration: .milliseconds(Int64(seconds * 1000)), variantBandwidth: bandwidth, span: .init(start: start, duration: 2, stream: .main)
-        ))
+        .mediaTransferred(
+            session,
+            MediaTransfer(
+                kind: .segment, url: "https://cdn.example.com/seg", status: status, bytes: bytes, startedAt: t0.timeIntervalSince1970 + sentAt,
+                duration: .milliseconds(Int64(seconds * 1000)), variantBandwidth: bandwidth, span: .init(start: start, duration: 2, stream: .main)
+            ))
     }
 
     /// Feeds (wall second, event) pairs and returns the summary at the last one.
@@ -32,7 +36,13 @@ struct QoEMeterTests {
         let s = Self.session
         let q = Self.run([
             (0, .variantsDiscovered(s, VariantLadder(Self.ladder))),
-            (0.01, .mediaTransferred(s, MediaTransfer(kind: .manifest, url: "m", status: 200, bytes: 300, startedAt: Self.t0.timeIntervalSince1970 + 0.01, duration: .milliseconds(20)))),
+            (
+                0.01,
+                .mediaTransferred(
+                    s,
+                    MediaTransfer(
+                        kind: .manifest, url: "m", status: 200, bytes: 300, startedAt: Self.t0.timeIntervalSince1970 + 0.01, duration: .milliseconds(20)))
+            ),
             (0.1, Self.segment(0, bandwidth: 400_000, bytes: 100_000, sentAt: 0.05, seconds: 0.1)),
             (0.2, .framePresented(s, FramePresentation(cause: .start, wallTime: Self.t0.timeIntervalSince1970 + 0.2))),
             (0.2, .lifecycle(s, .play)),

@@ -1,6 +1,7 @@
-@testable import CoveCore
 import Foundation
 import Testing
+
+@testable import CoveCore
 
 /// The QoE timeline is a pure recorder: scripted events, their wall times and the engine's state in, the
 /// plot's data out.

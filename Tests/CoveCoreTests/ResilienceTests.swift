@@ -17,7 +17,8 @@ struct ResilienceTests {
     func makeController(retry: RetryPolicy = fastRetry, provider: (any PlaybackSessionProvider)? = nil) -> PlaybackController {
         PlayerSDKManager.shared.makePlaybackController(
             engine: engine, sessionProvider: provider,
-            configuration: PlaybackControllerConfiguration(progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
+            configuration: PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(500), retryPolicy: retry, random: { 0.5 }, clock: clock, logger: logs.logger())
         )
     }
 
@@ -26,7 +27,9 @@ struct ResilienceTests {
     static let second = Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])
 
     /// Plays to `position`, then the engine reports a dead network and an empty buffer.
-    func playThenLoseTheNetwork(_ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil) async throws -> ScriptedPlayer {
+    func playThenLoseTheNetwork(
+        _ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil
+    ) async throws -> ScriptedPlayer {
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
         try await recorder.waitFor(.play)
@@ -159,7 +162,9 @@ struct ResilienceTests {
         // 6 s watched, 5 s (the cap) after 10 s.
         for second in 1...11 {
             player.setPosition(.seconds(Double(second)))
-            try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(Double(second)) } else { false } }
+            try await clock.advance(by: .milliseconds(500), until: recorder) {
+                if case .progress(_, let t) = $0 { t == .seconds(Double(second)) } else { false }
+            }
         }
         await controller.settle()
         let targets = recorder.events.compactMap { if case .forwardBufferChanged(_, let d) = $0 { d } else { nil } }
@@ -261,7 +266,9 @@ struct ResilienceTests {
 
     @Test func policyValuesValidateTheirInputs() throws {
         #expect(BufferOptimizer(minimum: .milliseconds(100), maximum: .zero) == BufferOptimizer(minimum: .seconds(1), maximum: .seconds(1)))
-        let fromOptions = try BufferOptimizer(options: [BufferOptimizer.OptionKey.method: "default", BufferOptimizer.OptionKey.minimumDuration: 4, BufferOptimizer.OptionKey.maximumDuration: 20.5])
+        let fromOptions = try BufferOptimizer(options: [
+            BufferOptimizer.OptionKey.method: "default", BufferOptimizer.OptionKey.minimumDuration: 4, BufferOptimizer.OptionKey.maximumDuration: 20.5,
+        ])
         #expect(fromOptions == BufferOptimizer(minimum: .seconds(4), maximum: .milliseconds(20_500)))
         #expect(throws: PlaybackError.self) { try BufferOptimizer(options: [BufferOptimizer.OptionKey.minimumDuration: 0.5]) }
         #expect(throws: PlaybackError.self) { try BufferOptimizer(options: [BufferOptimizer.OptionKey.method: "fast"]) }

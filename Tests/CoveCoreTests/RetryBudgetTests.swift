@@ -1,11 +1,13 @@
-@testable import CoveCore
 import Testing
+
+@testable import CoveCore
 
 /// A failure episode's attempts: back-off within the policy, probes after it, and when the episode ends.
 @Suite("Retry budget")
 struct RetryBudgetTests {
     static let network = PlaybackError(.networkUnreachable, "refused")
-    static let policy = RetryPolicy(maximumAttempts: 2, initialDelay: .seconds(1), multiplier: 2, jitter: 0, automaticResume: .init(interval: .seconds(5), maximumAttempts: 2))
+    static let policy = RetryPolicy(
+        maximumAttempts: 2, initialDelay: .seconds(1), multiplier: 2, jitter: 0, automaticResume: .init(interval: .seconds(5), maximumAttempts: 2))
 
     @Test func attemptsBackOffUntilThePolicysMaximumThenProbesTakeOver() {
         var budget = RetryBudget()
@@ -38,6 +40,8 @@ struct RetryBudgetTests {
         #expect(budget.isInEpisode, "not far enough yet")
         _ = budget.handle(.progressed(to: .seconds(15)))
         #expect(!budget.isInEpisode && budget.resetPosition == nil)
-        #expect(budget.handle(.failed(Self.network, policy: Self.policy, random: 0)) == .retry(attempt: 1, maximum: 2, delay: .seconds(1)), "a new episode starts at 1")
+        #expect(
+            budget.handle(.failed(Self.network, policy: Self.policy, random: 0)) == .retry(attempt: 1, maximum: 2, delay: .seconds(1)),
+            "a new episode starts at 1")
     }
 }

@@ -1,6 +1,7 @@
-@testable import CoveCore
 import Synchronization
 import Testing
+
+@testable import CoveCore
 
 /// Every seek request is answered once: the newest wins, and whatever ends the session answers the rest.
 @Suite("Seek tracker")

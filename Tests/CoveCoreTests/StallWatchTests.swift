@@ -1,5 +1,6 @@
-@testable import CoveCore
 import Testing
+
+@testable import CoveCore
 
 /// When running dry is a stall, when it ends, and when it cannot end by itself.
 @Suite("Stall watch")

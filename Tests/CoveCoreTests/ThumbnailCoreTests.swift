@@ -20,7 +20,9 @@ struct ThumbnailCoreTests {
         // SOI, an APP0 segment, then a baseline frame header (SOF0) for 160 × 90.
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x5A, 0x00, 0xA0, 0x03])
         #expect(ImageHeader.read(jpeg) == ImageHeader(format: .jpeg, width: 160, height: 90))
-        for junk in [Data(), Data("GIF89a....".utf8), Self.png(width: 0, height: 10), Data([0xFF, 0xD8, 0xFF, 0xDA, 0x00]), Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x00])] {
+        for junk in [
+            Data(), Data("GIF89a....".utf8), Self.png(width: 0, height: 10), Data([0xFF, 0xD8, 0xFF, 0xDA, 0x00]), Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x00]),
+        ] {
             #expect(ImageHeader.read(junk) == nil)
         }
         #expect(ImageHeader.read(Self.png(width: 640, height: 360).prefix(20)) == nil)
@@ -44,11 +46,14 @@ struct ThumbnailCoreTests {
     }
 
     @Test func rectanglesResolveToPixels() throws {
-        #expect(try ThumbnailRect(x: 25, y: 50, width: 25, height: 25, unit: .percent).pixels(inWidth: 640, height: 360) == ThumbnailRect(x: 160, y: 180, width: 160, height: 90))
+        #expect(
+            try ThumbnailRect(x: 25, y: 50, width: 25, height: 25, unit: .percent).pixels(inWidth: 640, height: 360)
+                == ThumbnailRect(x: 160, y: 180, width: 160, height: 90))
         // Rounded down at both edges: adjacent thirds tile 100 px exactly.
         let thirds = try [0, 33, 66].map { try ThumbnailRect(x: $0, y: 0, width: 33, height: 100, unit: .percent).pixels(inWidth: 100, height: 10) }
         #expect(thirds.map(\.x) == [0, 33, 66] && thirds.map(\.width) == [33, 33, 33])
-        #expect(try ThumbnailRect(x: 600, y: 300, width: 160, height: 90).pixels(inWidth: 640, height: 360) == ThumbnailRect(x: 600, y: 300, width: 40, height: 60))
+        #expect(
+            try ThumbnailRect(x: 600, y: 300, width: 160, height: 90).pixels(inWidth: 640, height: 360) == ThumbnailRect(x: 600, y: 300, width: 40, height: 60))
         let error = #expect(throws: ThumbnailError.self) { try ThumbnailRect(x: 640, y: 0, width: 10, height: 10).pixels(inWidth: 640, height: 360) }
         #expect(error?.kind == .rectOutsideImage && error?.message.contains("640×360") == true)
     }
@@ -75,9 +80,14 @@ struct ThumbnailCoreTests {
     }
 
     @Test func videosTakeTheirThumbnailTrackFromTheSetterOrTheCatalog() throws {
-        let catalog = Video(url: URL(string: "https://media.example/v.m3u8")!, properties: [
-            "text_tracks": [["src": "https://media.example/captions.vtt", "kind": "captions"], ["src": "https://media.example/thumbs.vtt", "kind": "metadata", "label": "thumbnails"]],
-        ])
+        let catalog = Video(
+            url: URL(string: "https://media.example/v.m3u8")!,
+            properties: [
+                "text_tracks": [
+                    ["src": "https://media.example/captions.vtt", "kind": "captions"],
+                    ["src": "https://media.example/thumbs.vtt", "kind": "metadata", "label": "thumbnails"],
+                ]
+            ])
         #expect(catalog.thumbnailVTTURL?.absoluteString == "https://media.example/thumbs.vtt")
         let override = catalog.update { $0.thumbnailVTTURL = URL(string: "https://other.example/t.vtt") }
         #expect(override.thumbnailVTTURL?.absoluteString == "https://other.example/t.vtt")
@@ -100,7 +110,8 @@ struct ThumbnailCoreTests {
 
         func thumbnail(at time: MediaTime) async throws(ThumbnailError) -> Thumbnail? {
             try await loadTrack()
-            return Thumbnail(start: .zero, end: .seconds(5), imageURL: URL(string: "https://cdn.example/s.png")!, rect: ThumbnailRect(x: 0, y: 0, width: 16, height: 9))
+            return Thumbnail(
+                start: .zero, end: .seconds(5), imageURL: URL(string: "https://cdn.example/s.png")!, rect: ThumbnailRect(x: 0, y: 0, width: 16, height: 9))
         }
 
         func image(for thumbnail: Thumbnail) async throws(ThumbnailError) -> Data {
@@ -117,7 +128,9 @@ struct ThumbnailCoreTests {
         }
     }
 
-    func start(_ source: ScriptedThumbnails, enabled: Bool = true, video: Video = ControllerTests.hls) async throws -> (PlaybackController, EventRecorder, PlaybackSession) {
+    func start(
+        _ source: ScriptedThumbnails, enabled: Bool = true, video: Video = ControllerTests.hls
+    ) async throws -> (PlaybackController, EventRecorder, PlaybackSession) {
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: ScriptedEngine(), sessionProvider: AttachingProvider(source: source))
         controller.thumbnailSeekingEnabled = enabled
         let recorder = EventRecorder(controller)
@@ -127,7 +140,8 @@ struct ThumbnailCoreTests {
     }
 
     @Test func aFailingTrackIsReportedOnceWhileScrubbing() async throws {
-        let source = ScriptedThumbnails(failure: ThumbnailError(.trackLoadFailed, "The thumbnail track answered HTTP 404", url: "https://cdn.example/t.vtt", httpStatus: 404))
+        let source = ScriptedThumbnails(
+            failure: ThumbnailError(.trackLoadFailed, "The thumbnail track answered HTTP 404", url: "https://cdn.example/t.vtt", httpStatus: 404))
         let (controller, recorder, session) = try await start(source)
         let event = try await recorder.waitFor { $0.lifecycleEvent?.kind == .thumbnailAssetFailedToLoad }
         #expect(event.session === session)

@@ -1,7 +1,8 @@
 import Clocks
-@testable import CoveCore
 import Synchronization
 import Testing
+
+@testable import CoveCore
 
 /// The session's one timer table: a firing counts only if its arming is still current.
 @Suite("Timer table")

@@ -76,15 +76,17 @@ struct ValueTests {
     }
 
     @Test func videoReadsCatalogFieldsWithTheirWireUnits() {
-        let video = Video(sources: [], properties: [
-            "id": .int(4084164751001), "name": "Chickadee", "duration": 8240, "tags": ["air", "bird"],
-            "economics": "AD_SUPPORTED", "offline_enabled": true, "custom_fields": ["bumper_id": "123"],
-            "text_tracks": [
-                ["src": "https://x/en.vtt", "srclang": "en", "label": "English", "kind": "captions", "default": true],
-                ["src": "https://x/thumbs.vtt", "kind": "metadata", "label": "thumbnails"],
-                ["srclang": "fr"],
-            ],
-        ])
+        let video = Video(
+            sources: [],
+            properties: [
+                "id": .int(4084164751001), "name": "Chickadee", "duration": 8240, "tags": ["air", "bird"],
+                "economics": "AD_SUPPORTED", "offline_enabled": true, "custom_fields": ["bumper_id": "123"],
+                "text_tracks": [
+                    ["src": "https://x/en.vtt", "srclang": "en", "label": "English", "kind": "captions", "default": true],
+                    ["src": "https://x/thumbs.vtt", "kind": "metadata", "label": "thumbnails"],
+                    ["srclang": "fr"],
+                ],
+            ])
         #expect(video.id == "4084164751001")
         #expect(video.duration == .milliseconds(8240))
         #expect(video.tags == ["air", "bird"])
@@ -151,8 +153,10 @@ struct SourceSelectionTests {
     /// first HLS; Cove has no key system, so the default skips sources needing one while a clear one
     /// exists, and takes the seed's choice only when none does (playing it then fails drmUnsupported).
     @Test func theDefaultSkipsSourcesNeedingAKeySystemTheDeviceLacks() {
-        let fairplay = Source(url: URL(string: "https://a/fps.m3u8")!, deliveryMethod: .hls, properties: ["key_systems": ["com.apple.fps.1_0": ["key_request_url": "https://k"]]])
-        let widevine = Source(url: URL(string: "https://a/wv.mpd")!, deliveryMethod: .dash, properties: ["key_systems": ["com.widevine.alpha": ["license_url": "https://l"]]])
+        let fairplay = Source(
+            url: URL(string: "https://a/fps.m3u8")!, deliveryMethod: .hls, properties: ["key_systems": ["com.apple.fps.1_0": ["key_request_url": "https://k"]]])
+        let widevine = Source(
+            url: URL(string: "https://a/wv.mpd")!, deliveryMethod: .dash, properties: ["key_systems": ["com.widevine.alpha": ["license_url": "https://l"]]])
         let clearHLS = Source(url: URL(string: "http://a/clear.m3u8")!, deliveryMethod: .hls)
         let clearDASH = Source(url: URL(string: "https://a/clear.mpd")!, deliveryMethod: .dash)
         let clearMP4 = Source(url: URL(string: "https://a/clear.mp4")!, deliveryMethod: .mp4)

@@ -1,7 +1,8 @@
-@testable import CoveDASH
 import CoveXML
 import Foundation
 import Testing
+
+@testable import CoveDASH
 
 /// Manifests made to hurt: each is refused with a typed error, quickly, never a crash or a hang.
 @Suite struct HostileMPDTests {
@@ -11,7 +12,11 @@ import Testing
         do {
             let mpd = try MPD.parse(bytes, url: manifestURL, limits: limits)
             if expand {
-                for period in mpd.periods { for set in period.adaptationSets { for r in set.representations { _ = try r.segments(in: period, of: mpd, now: 1_800_000_000, limits: limits) } } }
+                for period in mpd.periods {
+                    for set in period.adaptationSets {
+                        for r in set.representations { _ = try r.segments(in: period, of: mpd, now: 1_800_000_000, limits: limits) }
+                    }
+                }
             }
             return nil
         } catch {
@@ -27,8 +32,8 @@ import Testing
 
     @Test func doctypeAndEntities() {
         let billionLaughs = """
-        <?xml version="1.0"?><!DOCTYPE MPD [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><MPD>&b;</MPD>
-        """
+            <?xml version="1.0"?><!DOCTYPE MPD [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><MPD>&b;</MPD>
+            """
         #expect(refusal(Array(billionLaughs.utf8))?.xml?.kind == .forbiddenDeclaration)
     }
 
@@ -40,15 +45,15 @@ import Testing
 
     @Test func aBillionNumberedSegments() {
         let text = """
-        <MPD type="static" mediaPresentationDuration="PT1000000000S"><Period><AdaptationSet mimeType="video/mp4">
-        <SegmentTemplate duration="1" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT1000000000S"><Period><AdaptationSet mimeType="video/mp4">
+            <SegmentTemplate duration="1" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
+            """
         #expect(refusal(Array(text.utf8), expand: true)?.kind == .tooLarge)
         let repeats = """
-        <MPD type="static" mediaPresentationDuration="PT10S"><Period><AdaptationSet mimeType="video/mp4">
-        <SegmentTemplate media="$Number$.m4s"><SegmentTimeline><S t="0" d="1" r="1000000000"/></SegmentTimeline></SegmentTemplate>
-        <Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT10S"><Period><AdaptationSet mimeType="video/mp4">
+            <SegmentTemplate media="$Number$.m4s"><SegmentTimeline><S t="0" d="1" r="1000000000"/></SegmentTimeline></SegmentTemplate>
+            <Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
+            """
         #expect(refusal(Array(repeats.utf8), expand: true)?.kind == .tooLarge)
     }
 
@@ -56,22 +61,22 @@ import Testing
         let negative = "<MPD type=\"static\" mediaPresentationDuration=\"-PT5S\"><Period/></MPD>"
         #expect(refusal(Array(negative.utf8))?.kind == .invalidValue)
         let huge = """
-        <MPD type="static" mediaPresentationDuration="PT99999999999999999999S"><Period><AdaptationSet mimeType="video/mp4">
-        <SegmentTemplate duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT99999999999999999999S"><Period><AdaptationSet mimeType="video/mp4">
+            <SegmentTemplate duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
+            """
         #expect(refusal(Array(huge.utf8), expand: true)?.kind == .tooLarge)
         let zeroScale = """
-        <MPD type="static" mediaPresentationDuration="PT4S"><Period><AdaptationSet mimeType="video/mp4">
-        <SegmentTemplate timescale="0" duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT4S"><Period><AdaptationSet mimeType="video/mp4">
+            <SegmentTemplate timescale="0" duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
+            """
         #expect(refusal(Array(zeroScale.utf8))?.kind == .invalidValue)
     }
 
     @Test func aBaseURLToAnotherScheme() {
         let text = """
-        <MPD type="static" mediaPresentationDuration="PT4S"><BaseURL>file:///etc/</BaseURL><Period><AdaptationSet mimeType="video/mp4">
-        <SegmentTemplate duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT4S"><BaseURL>file:///etc/</BaseURL><Period><AdaptationSet mimeType="video/mp4">
+            <SegmentTemplate duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/></AdaptationSet></Period></MPD>
+            """
         let error = refusal(Array(text.utf8))
         #expect(error?.kind == .invalidValue)
         #expect(error?.description.contains("/etc") == false, "the URL itself is not quoted")

@@ -1,7 +1,8 @@
-@testable import CoveDASH
 import CoveTesting
 import Foundation
 import Testing
+
+@testable import CoveDASH
 
 /// Mutation fuzzing of the MPD parser and segment expansion: every input parses or throws a typed error,
 /// each within a second; a crash ends the run (and fails it).
@@ -20,13 +21,13 @@ import Testing
     }
 
     static let listMPD = """
-    <MPD type="static" mediaPresentationDuration="PT6S"><Period><AdaptationSet mimeType="audio/mp4" lang="en">
-      <Representation id="list" bandwidth="64000"><SegmentList timescale="10" duration="30">
-        <Initialization sourceURL="init.mp4" range="0-799"/><SegmentURL media="s1.mp4" mediaRange="800-1999"/><SegmentURL media="s2.mp4"/>
-      </SegmentList></Representation>
-      <Representation id="base" bandwidth="96000"><BaseURL>audio.mp4</BaseURL><SegmentBase indexRange="820-1023"><Initialization range="0-819"/></SegmentBase></Representation>
-    </AdaptationSet></Period><Period duration="PT3S"/></MPD>
-    """
+        <MPD type="static" mediaPresentationDuration="PT6S"><Period><AdaptationSet mimeType="audio/mp4" lang="en">
+          <Representation id="list" bandwidth="64000"><SegmentList timescale="10" duration="30">
+            <Initialization sourceURL="init.mp4" range="0-799"/><SegmentURL media="s1.mp4" mediaRange="800-1999"/><SegmentURL media="s2.mp4"/>
+          </SegmentList></Representation>
+          <Representation id="base" bandwidth="96000"><BaseURL>audio.mp4</BaseURL><SegmentBase indexRange="820-1023"><Initialization range="0-819"/></SegmentBase></Representation>
+        </AdaptationSet></Period><Period duration="PT3S"/></MPD>
+        """
 
     /// The fuzz budget CI gives the parser (30 s under CI=true, 5 s locally, or COVE_FUZZ_SECONDS), with a
     /// per-run seed printed for replay through COVE_FUZZ_SEED.

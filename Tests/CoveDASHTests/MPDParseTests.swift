@@ -1,6 +1,7 @@
-@testable import CoveDASH
 import Foundation
 import Testing
+
+@testable import CoveDASH
 
 let manifestURL = URL(string: "https://cdn.example/vod/title/manifest.mpd")!
 
@@ -10,28 +11,28 @@ func parse(_ text: String, url: URL = manifestURL, limits: DASHParseLimits = DAS
 
 /// A two-representation VOD MPD as ffmpeg's dash muxer writes it (SegmentTemplate + SegmentTimeline).
 let timelineMPD = """
-<?xml version="1.0" encoding="utf-8"?>
-<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static"
-     mediaPresentationDuration="PT9.5S" minBufferTime="PT4.0S">
-  <Period id="0" start="PT0.0S">
-    <AdaptationSet id="0" contentType="video" segmentAlignment="true" frameRate="25/1">
-      <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>
-      <SegmentTemplate timescale="12800" initialization="init-stream$RepresentationID$.m4s" media="chunk-stream$RepresentationID$-$Number%05d$.m4s" startNumber="1">
-        <SegmentTimeline>
-          <S t="0" d="25600" r="3"/>
-          <S d="19200"/>
-        </SegmentTimeline>
-      </SegmentTemplate>
-      <Representation id="0" mimeType="video/mp4" codecs="avc1.64001f" bandwidth="2000000" width="1280" height="720"/>
-      <Representation id="1" mimeType="video/mp4" codecs="avc1.64000d" bandwidth="400000" width="426" height="240"/>
-    </AdaptationSet>
-    <AdaptationSet id="1" contentType="audio" lang="en">
-      <SegmentTemplate timescale="48000" initialization="init-$RepresentationID$.m4s" media="a-$RepresentationID$-$Time$.m4s" duration="96000"/>
-      <Representation id="a" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="128000" audioSamplingRate="48000"/>
-    </AdaptationSet>
-  </Period>
-</MPD>
-"""
+    <?xml version="1.0" encoding="utf-8"?>
+    <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" profiles="urn:mpeg:dash:profile:isoff-live:2011" type="static"
+         mediaPresentationDuration="PT9.5S" minBufferTime="PT4.0S">
+      <Period id="0" start="PT0.0S">
+        <AdaptationSet id="0" contentType="video" segmentAlignment="true" frameRate="25/1">
+          <Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/>
+          <SegmentTemplate timescale="12800" initialization="init-stream$RepresentationID$.m4s" media="chunk-stream$RepresentationID$-$Number%05d$.m4s" startNumber="1">
+            <SegmentTimeline>
+              <S t="0" d="25600" r="3"/>
+              <S d="19200"/>
+            </SegmentTimeline>
+          </SegmentTemplate>
+          <Representation id="0" mimeType="video/mp4" codecs="avc1.64001f" bandwidth="2000000" width="1280" height="720"/>
+          <Representation id="1" mimeType="video/mp4" codecs="avc1.64000d" bandwidth="400000" width="426" height="240"/>
+        </AdaptationSet>
+        <AdaptationSet id="1" contentType="audio" lang="en">
+          <SegmentTemplate timescale="48000" initialization="init-$RepresentationID$.m4s" media="a-$RepresentationID$-$Time$.m4s" duration="96000"/>
+          <Representation id="a" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="128000" audioSamplingRate="48000"/>
+        </AdaptationSet>
+      </Period>
+    </MPD>
+    """
 
 @Suite struct MPDParseTests {
     @Test func aTimelineTemplateExpandsToNumberedSegmentsOnThePresentationTimeline() throws {
@@ -67,16 +68,17 @@ let timelineMPD = """
     }
 
     @Test func segmentInformationIsInheritedAndOverriddenAttributeByAttribute() throws {
-        let mpd = try parse("""
-        <MPD type="static" mediaPresentationDuration="PT4S"><Period>
-          <BaseURL>media/</BaseURL>
-          <SegmentTemplate timescale="1000" duration="2000" media="$RepresentationID$/$Number$.mp4" initialization="$RepresentationID$/init.mp4"/>
-          <AdaptationSet mimeType="video/mp4">
-            <Representation id="hd" bandwidth="3000000"><SegmentTemplate startNumber="10"/></Representation>
-            <Representation id="sd" bandwidth="800000"><BaseURL>https://other.example/sd/</BaseURL></Representation>
-          </AdaptationSet>
-        </Period></MPD>
-        """)
+        let mpd = try parse(
+            """
+            <MPD type="static" mediaPresentationDuration="PT4S"><Period>
+              <BaseURL>media/</BaseURL>
+              <SegmentTemplate timescale="1000" duration="2000" media="$RepresentationID$/$Number$.mp4" initialization="$RepresentationID$/init.mp4"/>
+              <AdaptationSet mimeType="video/mp4">
+                <Representation id="hd" bandwidth="3000000"><SegmentTemplate startNumber="10"/></Representation>
+                <Representation id="sd" bandwidth="800000"><BaseURL>https://other.example/sd/</BaseURL></Representation>
+              </AdaptationSet>
+            </Period></MPD>
+            """)
         let period = mpd.periods[0]
         let hd = try #require(try period.adaptationSets[0].representations[0].segments(in: period, of: mpd))
         #expect(hd.segments.map(\.number) == [10, 11])
@@ -87,20 +89,21 @@ let timelineMPD = """
     }
 
     @Test func aSegmentListAndAnIndexedSegmentBase() throws {
-        let mpd = try parse("""
-        <MPD type="static" mediaPresentationDuration="PT6S"><Period><AdaptationSet mimeType="audio/mp4">
-          <Representation id="list" bandwidth="64000">
-            <SegmentList timescale="10" duration="30">
-              <Initialization sourceURL="init.mp4" range="0-799"/>
-              <SegmentURL media="s1.mp4" mediaRange="800-1999"/><SegmentURL media="s2.mp4"/>
-            </SegmentList>
-          </Representation>
-          <Representation id="base" bandwidth="96000">
-            <BaseURL>audio.mp4</BaseURL>
-            <SegmentBase indexRange="820-1023"><Initialization range="0-819"/></SegmentBase>
-          </Representation>
-        </AdaptationSet></Period></MPD>
-        """)
+        let mpd = try parse(
+            """
+            <MPD type="static" mediaPresentationDuration="PT6S"><Period><AdaptationSet mimeType="audio/mp4">
+              <Representation id="list" bandwidth="64000">
+                <SegmentList timescale="10" duration="30">
+                  <Initialization sourceURL="init.mp4" range="0-799"/>
+                  <SegmentURL media="s1.mp4" mediaRange="800-1999"/><SegmentURL media="s2.mp4"/>
+                </SegmentList>
+              </Representation>
+              <Representation id="base" bandwidth="96000">
+                <BaseURL>audio.mp4</BaseURL>
+                <SegmentBase indexRange="820-1023"><Initialization range="0-819"/></SegmentBase>
+              </Representation>
+            </AdaptationSet></Period></MPD>
+            """)
         let period = mpd.periods[0]
         let set = period.adaptationSets[0]
         let list = try #require(try set.representations[0].segments(in: period, of: mpd))
@@ -114,24 +117,26 @@ let timelineMPD = """
     }
 
     @Test func periodsWithoutStartFollowTheirPredecessors() throws {
-        let mpd = try parse("""
-        <MPD type="static" mediaPresentationDuration="PT30S">
-          <Period id="ad" duration="PT10S"/><Period id="main"/>
-        </MPD>
-        """)
+        let mpd = try parse(
+            """
+            <MPD type="static" mediaPresentationDuration="PT30S">
+              <Period id="ad" duration="PT10S"/><Period id="main"/>
+            </MPD>
+            """)
         #expect(mpd.periods.map(\.start) == [0, 10])
         #expect(mpd.periods.map(\.duration) == [10, 20])
     }
 
     @Test func contentProtectionNamesTheKeySystem() throws {
-        let mpd = try parse("""
-        <MPD type="static" mediaPresentationDuration="PT4S" xmlns:cenc="urn:mpeg:cenc:2013"><Period><AdaptationSet mimeType="video/mp4">
-          <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc" cenc:default_KID="10000000-1000-1000-1000-100000000001"/>
-          <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>
-          <SegmentTemplate duration="2" media="$Number$.m4s"/>
-          <Representation id="v" bandwidth="1"/>
-        </AdaptationSet></Period></MPD>
-        """)
+        let mpd = try parse(
+            """
+            <MPD type="static" mediaPresentationDuration="PT4S" xmlns:cenc="urn:mpeg:cenc:2013"><Period><AdaptationSet mimeType="video/mp4">
+              <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cenc" cenc:default_KID="10000000-1000-1000-1000-100000000001"/>
+              <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>
+              <SegmentTemplate duration="2" media="$Number$.m4s"/>
+              <Representation id="v" bandwidth="1"/>
+            </AdaptationSet></Period></MPD>
+            """)
         let protections = mpd.periods[0].adaptationSets[0].contentProtections
         #expect(protections.map(\.keySystemName) == ["MPEG Common Encryption (cenc)", "Widevine"])
         #expect(protections[0].defaultKID == "10000000-1000-1000-1000-100000000001")

@@ -1,12 +1,14 @@
-@testable import CoveXML
 import CoveTesting
 import Foundation
 import Testing
 
+@testable import CoveXML
+
 /// Cove's XML scanner against Foundation's XMLParser (libxml2): on every document both accept, the trees
 /// are the same; documents XML forbids are refused typed; the limits hold.
 @Suite struct XMLScannerTests {
-    static let limits = XMLLimits(maxBytes: 1 << 20, maxDepth: 64, maxElements: 100_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 65_536)
+    static let limits = XMLLimits(
+        maxBytes: 1 << 20, maxDepth: 64, maxElements: 100_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 65_536)
 
     /// A tree as comparable text: names, sorted attributes, text pieces (CDATA marked).
     static func dump(_ element: XMLTreeElement) -> String {
@@ -78,7 +80,9 @@ import Testing
     /// Mutations of the documents: whenever both readers accept, their trees agree; the scanner never crashes.
     @Test func mutatedDocumentsAgreeWhenBothAccept() {
         var random = SeededRandom(seed: 0x5CA7_7E12)
-        let mutator = ByteMutator(interesting: Array("<>/=\"'&;#x![]-?\r\n \t".utf8), splices: ["<![CDATA[", "]]>", "&amp;", "&#x41;", "<!--", "-->", "<?p?>", "/>", "</a>"].map { Array($0.utf8) })
+        let mutator = ByteMutator(
+            interesting: Array("<>/=\"'&;#x![]-?\r\n \t".utf8),
+            splices: ["<![CDATA[", "]]>", "&amp;", "&#x41;", "<!--", "-->", "<?p?>", "/>", "</a>"].map { Array($0.utf8) })
         var agreed = 0
         for _ in 0..<3_000 {
             let input = mutator.mutate(Array(random.pick(Self.documents).utf8), random: &random)
@@ -96,7 +100,8 @@ import Testing
 /// Empty children of chosen elements are kept packed, with their attributes, in document order.
 @Suite struct XMLPackedLeavesTests {
     @Test func emptyChildrenOfAPackingElementArePacked() throws {
-        let text = "<r><SegmentTimeline>\n  <S t=\"0\" d=\"2\" r=\"3\"/>\n  <S d=\"4\"/>\n  <x:S d=\"5\"/>\n  <S d=\"6\">kept</S>\n</SegmentTimeline><S d=\"9\"/></r>"
+        let text =
+            "<r><SegmentTimeline>\n  <S t=\"0\" d=\"2\" r=\"3\"/>\n  <S d=\"4\"/>\n  <x:S d=\"5\"/>\n  <S d=\"6\">kept</S>\n</SegmentTimeline><S d=\"9\"/></r>"
         let root = try XMLScanner.parse(Array(text.utf8)[...], limits: XMLScannerTests.limits, packingLeavesOf: ["SegmentTimeline"]).root
         let timeline = try #require(root.child("SegmentTimeline"))
         let leaves = try #require(timeline.packedLeaves)
@@ -111,7 +116,8 @@ import Testing
 
     @Test func leavesWhoseValuesNeedDecodingArePackedDecoded() throws {
         let text = "<SegmentTimeline><S d=\"1\" x=\"a&amp;b\"/><S\n d=\"2\"\tx='c\nd'/><S d=\"3\"/></SegmentTimeline>"
-        let leaves = try #require(try XMLScanner.parse(Array(text.utf8)[...], limits: XMLScannerTests.limits, packingLeavesOf: ["SegmentTimeline"]).root.packedLeaves)
+        let leaves = try #require(
+            try XMLScanner.parse(Array(text.utf8)[...], limits: XMLScannerTests.limits, packingLeavesOf: ["SegmentTimeline"]).root.packedLeaves)
         #expect(leaves.count == 3)
         #expect(leaves.attributes(of: 0) == [XMLAttribute(name: "d", value: "1"), XMLAttribute(name: "x", value: "a&b")])
         #expect(leaves.attribute("x", of: 1) == "c d", "line ends in values normalised")

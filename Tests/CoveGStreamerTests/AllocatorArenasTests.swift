@@ -1,6 +1,7 @@
-@testable import CoveGStreamer
 import Foundation
 import Testing
+
+@testable import CoveGStreamer
 
 /// The arena cap an app asks for: two per core by default, never below two, and never over a
 /// `MALLOC_ARENA_MAX` the process was launched with.

@@ -31,14 +31,19 @@ extension RealEngineTests {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-analytics-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: folder) }
             let analytics = try PlaybackAnalytics(
-                configuration: .init(account: catalog.accountID, queueURL: folder.appendingPathComponent("queue.sqlite"), destination: collector.destination, engagementInterval: .seconds(5), flushInterval: .milliseconds(100)),
+                configuration: .init(
+                    account: catalog.accountID, queueURL: folder.appendingPathComponent("queue.sqlite"), destination: collector.destination,
+                    engagementInterval: .seconds(5), flushInterval: .milliseconds(100)),
                 transport: AsyncHTTPClientTransport.shared
             )
-            let service = PlaybackService(accountID: catalog.accountID, policyKey: catalog.policyKey, baseURL: catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
+            let service = PlaybackService(
+                accountID: catalog.accountID, policyKey: catalog.policyKey, baseURL: catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
             let video = try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder)).value
 
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
-            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
             analytics.track(controller)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
@@ -84,7 +89,8 @@ extension RealEngineTests {
             #expect(fetched > 0 && reported == fetched, "engagement media_bytes \(reported), fetched \(fetched)")
             let bitrates = engagements.compactMap { $0.parameters["rendition_indicated_bps"].flatMap(Int.init) }
             #expect(bitrates.count == engagements.count && !bitrates.isEmpty, "\(engagements.map(\.parameters))")
-            let declared = Set(recorder.events.compactMap { if case .variantsDiscovered(_, let l) = $0 { l.variants.map(\.bandwidth) } else { nil } }.flatMap { $0 })
+            let declared = Set(
+                recorder.events.compactMap { if case .variantsDiscovered(_, let l) = $0 { l.variants.map(\.bandwidth) } else { nil } }.flatMap { $0 })
             #expect(Set(bitrates).isSubset(of: declared), "\(bitrates) not in \(declared)")
             #expect(engagements.first?.parameters["measured_bps"].flatMap(Int.init).map { $0 > 0 } == true)
         }
@@ -104,7 +110,9 @@ extension RealEngineTests {
             defer { Task { await collectorServer.stop() } }
             let collector = AnalyticsCollector(on: collectorServer)
             let analytics = try PlaybackAnalytics(
-                configuration: .init(account: "6000000000001", queueURL: folder.appendingPathComponent("queue.sqlite"), destination: collector.destination, engagementInterval: .seconds(5), flushInterval: .milliseconds(100)),
+                configuration: .init(
+                    account: "6000000000001", queueURL: folder.appendingPathComponent("queue.sqlite"), destination: collector.destination,
+                    engagementInterval: .seconds(5), flushInterval: .milliseconds(100)),
                 transport: AsyncHTTPClientTransport.shared
             )
             let sender = try #require(analytics.sender)
@@ -118,7 +126,9 @@ extension RealEngineTests {
                 let from = await recorder.cursor()
                 let first = try await recorder.waitFor(from: from) { if case .progress = $0 { true } else { false } }
                 guard case .progress(_, let start) = first else { return }
-                try await recorder.waitFor(from: from, timeout: timeout) { if case .progress(_, let t) = $0 { t >= start.advanced(by: .seconds(seconds)) } else { false } }
+                try await recorder.waitFor(from: from, timeout: timeout) {
+                    if case .progress(_, let t) = $0 { t >= start.advanced(by: .seconds(seconds)) } else { false }
+                }
             }
             try await play(6, timeout: .seconds(20))
             await sender.flush()

@@ -18,7 +18,8 @@ extension RealEngineTests {
             let configuration = PlaybackControllerConfiguration(
                 progressInterval: .milliseconds(100), videoOutput: .headless, pacing: fast ? .unsynchronized : .realTime, logger: logs.logger(level: .debug)
             )
-            return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
+            return PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
         }
 
         func service(_ server: CatalogServer) -> PlaybackService {
@@ -51,7 +52,9 @@ extension RealEngineTests {
             let play = try #require(names.firstIndex(of: "Play"))
             #expect(enter < exit && exit < play, "\(names)")
             // The bumper really played to its end: both of its 2 s segments were fetched, and its first frame shown.
-            let bumperSegments = server.media.requests.filter { $0.path.contains("/media/bumper/") && $0.path.hasSuffix(".ts") }.map { ($0.path as NSString).lastPathComponent }
+            let bumperSegments = server.media.requests.filter { $0.path.contains("/media/bumper/") && $0.path.hasSuffix(".ts") }.map {
+                ($0.path as NSString).lastPathComponent
+            }
             #expect(Set(bumperSegments) == ["seg000.ts", "seg001.ts"], "\(bumperSegments)")
             let frames = recorder.events.compactMap { if case .framePresented(_, let f) = $0 { f.cause } else { nil } }
             #expect(frames.first == .bumper)
@@ -84,7 +87,8 @@ extension RealEngineTests {
         @Test func duringTheBumperSeeksAreRefusedAndPauseResumeAreBumperEvents() async throws {
             let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             defer { Task { await server.stop() } }
-            let found = try await service(server).findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, bumperReferenceID: "cove-bumper"))
+            let found = try await service(server).findVideo(
+                PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, bumperReferenceID: "cove-bumper"))
             #expect(found.value.bumper?.id == SampleCatalog.VideoID.bumper)
             let controller = controller(fast: false)
             let recorder = EventRecorder(controller)
@@ -123,7 +127,8 @@ extension RealEngineTests {
         @Test func aBumperThatCannotBeFetchedIsSkippedAndTheContentPlays() async throws {
             let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             defer { Task { await server.stop() } }
-            let found = try await service(server).findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, bumperID: SampleCatalog.VideoID.bumper))
+            let found = try await service(server).findVideo(
+                PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, bumperID: SampleCatalog.VideoID.bumper))
             server.media.forceStatus(503, forPathsContaining: "/media/bumper/")
             let controller = controller(fast: true)
             let recorder = EventRecorder(controller)
@@ -145,11 +150,19 @@ extension RealEngineTests {
 final class BumperCallbacks: PlaybackControllerDelegate {
     private let state = Mutex<[String]>([])
     var calls: [String] { state.withLock { $0 } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) { state.withLock { $0.append("enter") } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) { state.withLock { $0.append("exit") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) {
+        state.withLock { $0.append("enter") }
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) {
+        state.withLock { $0.append("exit") }
+    }
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {
         state.withLock { if $0.last != "progress" { $0.append("progress") } }
     }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) { state.withLock { $0.append("pause") } }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) { state.withLock { $0.append("resume") } }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) {
+        state.withLock { $0.append("pause") }
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) {
+        state.withLock { $0.append("resume") }
+    }
 }

@@ -43,10 +43,14 @@ extension RealEngineTests {
             controller.setVideos([h.video(.subtitles)])
             try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(4.5) } else { false } }
             #expect(await controller.seekAndWait(to: .seconds(12.5), tolerance: .zero))
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false }
+            }
             let session = try #require(controller.currentSession)
             session.selectTextTrack(nil)
-            try await recorder.waitFor(timeout: .seconds(5)) { if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false } }
+            try await recorder.waitFor(timeout: .seconds(5)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false }
+            }
             controller.shutdown()
             let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
             let texts = changes.flatMap { $0.cues.map(\.text) }
@@ -70,7 +74,9 @@ extension RealEngineTests {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             for language in ["de", "fr"] {
-                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language)) }
+                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in
+                    MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language))
+                }
             }
             let tracks: [JSONValue] = ["de", "fr"].map { language in
                 ["src": .string(h.server.url("captions/\(language).vtt").absoluteString), "srclang": .string(language), "kind": "subtitles"]
@@ -90,7 +96,9 @@ extension RealEngineTests {
             try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(12.5) } else { false } }
             let german: MediaTrack = try #require(session.textTrackGroup.track(preferring: ["de"]))
             session.selectTextTrack(german)
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track.id == german.id && !c.cues.isEmpty } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.track.id == german.id && !c.cues.isEmpty } else { false }
+            }
             controller.shutdown()
             let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
             // The stream's cues 5, 6 and 7 (8 s, 10 s, 12 s) at 2× after the seek, each at its own time.
@@ -187,7 +195,9 @@ extension RealEngineTests {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             for language in ["en", "fr"] {
-                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language)) }
+                h.server.addRoute(prefix: "/captions/\(language).vtt") { _ in
+                    MediaServerResponse(status: 200, contentType: "text/vtt", body: Self.vtt(language))
+                }
             }
             let tracks: [JSONValue] = [
                 ["src": .string(h.server.url("captions/en.vtt").absoluteString), "srclang": "en", "label": "English", "kind": "subtitles", "default": true],
@@ -212,7 +222,9 @@ extension RealEngineTests {
             try await recorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(15.5) } else { false } }
             let french = session.sidecarTextTracks[1].mediaTrack
             session.selectTextTrack(french)
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track == french && !c.cues.isEmpty } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.track == french && !c.cues.isEmpty } else { false }
+            }
             controller.shutdown()
 
             let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
@@ -227,7 +239,7 @@ extension RealEngineTests {
             // Each English cue in the first four seconds was shown, within 0.3 s of its start.
             for cue in Self.cues("en") where cue.end < 4 {
                 let shown = changes.first { $0.track == english && $0.cues.contains { $0.text == cue.text } }
-                #expect(shown.map { $0.position.seconds - cue.start } .map { $0 >= 0 && $0 < 0.3 } == true, "\(cue.text): \(String(describing: shown))")
+                #expect(shown.map { $0.position.seconds - cue.start }.map { $0 >= 0 && $0 < 0.3 } == true, "\(cue.text): \(String(describing: shown))")
             }
             // After the seek: the long cue from 12 s is shown at once, and cues keep coming at 2×.
             let afterSeek = changes.filter { $0.position >= .seconds(12) && $0.track == english }

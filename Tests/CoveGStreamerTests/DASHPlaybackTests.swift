@@ -152,8 +152,13 @@ extension RealEngineTests {
             let availabilityStart = Date().addingTimeInterval(-8)
             let formatter = ISO8601DateFormatter()
             let vod = try String(contentsOf: d.fixture.url(.number), encoding: .utf8)
-            let live = vod
-                .replacingOccurrences(of: "type=\"static\"", with: "type=\"dynamic\" availabilityStartTime=\"\(formatter.string(from: availabilityStart))\" timeShiftBufferDepth=\"PT30S\" minimumUpdatePeriod=\"PT2S\" suggestedPresentationDelay=\"PT4S\"")
+            let live =
+                vod
+                .replacingOccurrences(
+                    of: "type=\"static\"",
+                    with:
+                        "type=\"dynamic\" availabilityStartTime=\"\(formatter.string(from: availabilityStart))\" timeShiftBufferDepth=\"PT30S\" minimumUpdatePeriod=\"PT2S\" suggestedPresentationDelay=\"PT4S\""
+                )
                 .replacingOccurrences(of: "mediaPresentationDuration=\"PT20.0S\"", with: "")
             #expect(live.contains("dynamic") && !live.contains("mediaPresentationDuration"))
             try Data(live.utf8).write(to: file)
@@ -196,13 +201,19 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([d.video(.timeline)])
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 2 at 2s" } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 2 at 2s" } } else { false }
+            }
             #expect(await controller.seekAndWait(to: .seconds(12.5), tolerance: .zero))
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 7 at 12s" } } else { false }
+            }
             let session = try #require(controller.currentSession)
             #expect(session.textTrackGroup.tracks.contains { $0.language == "en" })
             session.selectTextTrack(nil)
-            try await recorder.waitFor(timeout: .seconds(5)) { if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false } }
+            try await recorder.waitFor(timeout: .seconds(5)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.isEmpty && c.position >= .seconds(12) } else { false }
+            }
             controller.shutdown()
             let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
             for change in changes {
@@ -225,7 +236,8 @@ extension RealEngineTests {
             let close = try #require(vod.range(of: "</Period>"))
             let body = String(vod[open.upperBound..<close.lowerBound])
             let second = body.replacingOccurrences(of: "startNumber=\"1\"", with: "startNumber=\"6\" presentationTimeOffset=\"10000000\"")
-            let twoPeriods = String(vod[..<open.lowerBound])
+            let twoPeriods =
+                String(vod[..<open.lowerBound])
                 + "<Period id=\"0\" start=\"PT0S\" duration=\"PT10S\">" + body + "</Period>"
                 + "<Period id=\"1\" start=\"PT10S\">" + second + "</Period>"
                 + String(vod[close.upperBound...])
@@ -245,7 +257,9 @@ extension RealEngineTests {
             controller.shutdown()
             #expect(try #require(recorder.progress.last) >= .seconds(19.5))
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
-            let video = d.mediaRequests().filter { $0.path.contains("chunk-stream0-") || $0.path.contains("chunk-stream1-") }.map { ($0.path as NSString).lastPathComponent }
+            let video = d.mediaRequests().filter { $0.path.contains("chunk-stream0-") || $0.path.contains("chunk-stream1-") }.map {
+                ($0.path as NSString).lastPathComponent
+            }
             #expect(video.contains { $0.hasSuffix("-00006.m4s") } && video.contains { $0.hasSuffix("-00010.m4s") }, "\(video)")
         }
 
@@ -305,7 +319,9 @@ extension RealEngineTests {
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([Video(url: d.server.url(name), properties: [:])])
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "TTML 2 à 2s" } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "TTML 2 à 2s" } } else { false }
+            }
             controller.shutdown()
             let session = try #require(recorder.events.lazy.compactMap { if case .sessionAdvanced(let s) = $0 { s } else { nil } }.first)
             #expect(session.textTrackGroup.tracks.contains { $0.language == "fr" })

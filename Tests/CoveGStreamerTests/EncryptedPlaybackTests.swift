@@ -30,7 +30,8 @@ extension RealEngineTests {
         func controller(_ h: Harness, token: String?) -> PlaybackController {
             var streaming = StreamingConfiguration()
             if let token { streaming.requestFilters = [.header("Authorization", token, kinds: [.key])] }
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug))
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug))
             let engine = GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug), streaming: streaming)
             return PlayerSDKManager.shared.makePlaybackController(engine: engine, configuration: configuration)
         }
@@ -69,9 +70,11 @@ extension RealEngineTests {
             let video = try h.video(.aes).update { $0.playbackRights = try PlaybackRightsToken.parse(token) }
             func play(_ requests: PlaybackRightsMediaRequests) async throws -> EventRecorder {
                 let configuration = PlaybackControllerConfiguration(
-                    progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug), rightsTokenRequests: requests
+                    progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: h.logs.logger(level: .debug),
+                    rightsTokenRequests: requests
                 )
-                let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
+                let controller = PlayerSDKManager.shared.makePlaybackController(
+                    engine: GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
                 let recorder = EventRecorder(controller)
                 controller.isAutoPlay = true
                 controller.setVideos([video])
@@ -83,7 +86,9 @@ extension RealEngineTests {
             #expect(withToken.lifecycleNames.contains("End"), "\(withToken.lifecycleNames)")
             let keys = h.server.requests.filter { $0.path.hasSuffix("key.bin") }
             #expect(!keys.isEmpty && keys.allSatisfy { $0.status == 200 })
-            #expect(h.server.requests.filter { !$0.path.hasSuffix("key.bin") }.allSatisfy { !($0.query ?? "").contains("bcov_auth") }, "only key requests carry the token")
+            #expect(
+                h.server.requests.filter { !$0.path.hasSuffix("key.bin") }.allSatisfy { !($0.query ?? "").contains("bcov_auth") },
+                "only key requests carry the token")
             #expect(!h.logs.text.contains(token), "the token appeared in a log line")
 
             h.server.clearRequestLog()

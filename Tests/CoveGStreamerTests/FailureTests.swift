@@ -98,7 +98,9 @@ extension RealEngineTests {
             #expect(errorEvent.lifecycleEvent?.error?.httpStatus == 404)
             let positionAtError = recorder.progress.last ?? .zero
             // Buffered media keeps playing after the error...
-            try await recorder.waitFor(from: errorIndex) { if case .progress(_, let t) = $0 { t > positionAtError.advanced(by: .milliseconds(800)) } else { false } }
+            try await recorder.waitFor(from: errorIndex) {
+                if case .progress(_, let t) = $0 { t > positionAtError.advanced(by: .milliseconds(800)) } else { false }
+            }
             #expect(!recorder.lifecycleNames.contains("FailedToPlayToEndTime"))
             // ...until it runs out: then playback cannot continue, reported once, never End.
             let failure = try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(20))

@@ -1,5 +1,6 @@
-@testable import CoveGStreamer
 import Testing
+
+@testable import CoveGStreamer
 
 /// The sink's counts restart at every flush; the tally keeps the pipeline's totals.
 @Suite("Frame tally")

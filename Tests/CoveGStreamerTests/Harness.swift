@@ -30,7 +30,8 @@ struct Harness {
             progressInterval: .milliseconds(100), videoOutput: output, pacing: fast ? .unsynchronized : .realTime,
             liveDVRMinimumWindow: liveDVRMinimumWindow, retryPolicy: retry, startPolicy: startPolicy, logger: logs.logger(level: .debug)
         )
-        return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), sessionProvider: provider, configuration: configuration)
+        return PlayerSDKManager.shared.makePlaybackController(
+            engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), sessionProvider: provider, configuration: configuration)
     }
 
     func video(_ asset: FixtureMedia.Asset, _ properties: JSONObject = [:]) -> Video {
@@ -49,7 +50,8 @@ struct Harness {
             return try await body()
         } catch {
             let lines = logs.text.split(separator: "\n").suffix(120).joined(separator: "\n")
-            let requests = (server ?? self.server).requests.suffix(40).map { "\($0.path) \($0.range ?? "-") \($0.status) \($0.bytesSent)" }.joined(separator: "\n")
+            let requests = (server ?? self.server).requests.suffix(40).map { "\($0.path) \($0.range ?? "-") \($0.status) \($0.bytesSent)" }.joined(
+                separator: "\n")
             Issue.record("last log lines:\n\(lines)\n--- last requests:\n\(requests)")
             throw error
         }

@@ -35,7 +35,8 @@ extension RealEngineTests {
                 let server = try await MediaServer.start(root: fixture.root)
                 let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-play-\(UUID().uuidString)")
                 let clock = Clock()
-                let manager = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared, configuration: OfflineConfiguration(now: { clock.now() }))
+                let manager = try OfflineVideoManager(
+                    root: root, transport: AsyncHTTPClientTransport.shared, configuration: OfflineConfiguration(now: { clock.now() }))
                 return Setup(fixture: fixture, server: server, root: root, clock: clock, manager: manager)
             }
 
@@ -57,7 +58,8 @@ extension RealEngineTests {
                     progressInterval: .milliseconds(100), videoOutput: .headless, pacing: fast ? .unsynchronized : .realTime, logger: logs.logger(level: .debug)
                 )
                 return PlayerSDKManager.shared.makePlaybackController(
-                    engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), sessionProvider: provider, configuration: configuration
+                    engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), sessionProvider: provider,
+                    configuration: configuration
                 )
             }
 
@@ -93,13 +95,17 @@ extension RealEngineTests {
             session.selectTextTrack(stream)
             try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { !c.cues.isEmpty } else { false } }
             #expect(await controller.seekAndWait(to: .seconds(14.2), tolerance: .zero))
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text.hasSuffix("at 14s") } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text.hasSuffix("at 14s") } } else { false }
+            }
             let thumbnail = try await session.thumbnailImage(at: .seconds(7))
             #expect(try #require(thumbnail).count > 100, "an image from the stored sprite")
             // The catalog's caption track from the store, by position.
             let catalog = try #require(session.textTrackGroup.tracks.first { $0.id.hasPrefix(SidecarTextTrack.idPrefix) })
             session.selectTextTrack(catalog)
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .textCuesChanged(_, let c) = $0 { c.track.id == catalog.id && c.cues.contains { $0.text.hasPrefix("Caption") } } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.track.id == catalog.id && c.cues.contains { $0.text.hasPrefix("Caption") } } else { false }
+            }
             controller.playbackRate = 4
             try await recorder.waitFor(.end, timeout: .seconds(20))
             controller.shutdown()
@@ -119,7 +125,8 @@ extension RealEngineTests {
         @Test func anExpiredDownloadFailsTypedAndPlaysAgainAfterRenewal() async throws {
             let s = try await Setup.start()
             defer { Task { await s.stop() } }
-            let token = try await s.download(OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false, license: .rental(seconds: 3_600)))
+            let token = try await s.download(
+                OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false, license: .rental(seconds: 3_600)))
             let video = try s.manager.videoObject(fromOfflineVideoToken: token)
             #expect(video.properties[OfflineVideoPropertyKey.licenseAbsoluteExpirationTime]?.doubleValue != nil)
             s.clock.advance(7_200)
@@ -169,7 +176,9 @@ extension RealEngineTests {
             let key = try Data(contentsOf: fixtures.root.appendingPathComponent("aes/key.bin"))
             let secret = "Bearer offline-key-token-5b1f"
             server.addRoute(prefix: "/aes/key.bin") { request in
-                guard request.headers["authorization"] == secret else { return MediaServerResponse(status: 401, contentType: "text/plain", body: Data("token required".utf8)) }
+                guard request.headers["authorization"] == secret else {
+                    return MediaServerResponse(status: 401, contentType: "text/plain", body: Data("token required".utf8))
+                }
                 return MediaServerResponse(status: 200, contentType: "application/octet-stream", body: key)
             }
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-aes-\(UUID().uuidString)")
@@ -180,16 +189,20 @@ extension RealEngineTests {
             }
             let video = Video(url: server.url(.aes))
             do {
-                let refused = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared, logger: logs.logger(label: "cove.offline", level: .trace))
+                let refused = try OfflineVideoManager(
+                    root: root, transport: AsyncHTTPClientTransport.shared, logger: logs.logger(label: "cove.offline", level: .trace))
                 let token = try await refused.requestVideoDownload(video)
                 let status = try #require(await refused.waitUntilSettled(token))
-                #expect(status.state == .failed && status.error?.message.contains("401") == true && status.error?.message.contains("request filter") == true, "\(String(describing: status.error))")
+                #expect(
+                    status.state == .failed && status.error?.message.contains("401") == true && status.error?.message.contains("request filter") == true,
+                    "\(String(describing: status.error))")
                 try await refused.deleteOfflineVideo(token)
                 await refused.close()
             }
             var configuration = OfflineConfiguration()
             configuration.streaming.requestFilters = [.header("Authorization", secret, kinds: [.key])]
-            let manager = try OfflineVideoManager(root: root, transport: AsyncHTTPClientTransport.shared, configuration: configuration, logger: logs.logger(label: "cove.offline", level: .trace))
+            let manager = try OfflineVideoManager(
+                root: root, transport: AsyncHTTPClientTransport.shared, configuration: configuration, logger: logs.logger(label: "cove.offline", level: .trace))
             defer { Task { await manager.close() } }
             let token = try await manager.requestVideoDownload(video)
             #expect(try #require(await manager.waitUntilSettled(token)).state == .completed)
@@ -202,8 +215,10 @@ extension RealEngineTests {
             #expect(!logs.text.contains(secret.dropFirst(7)) && !logs.text.contains(key.map { String(format: "%02x", $0) }.joined()))
             server.forceStatus(503)
             server.clearRequestLog()
-            let configurationPlay = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: logs.logger(level: .debug))
-            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configurationPlay)
+            let configurationPlay = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: logs.logger(level: .debug))
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configurationPlay)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
@@ -236,7 +251,10 @@ extension RealEngineTests {
         /// A rate change right after an accurate seek, on DASH with an alternate audio rendition read from the
         /// store: about 1 run in 5 on a loaded 2-core machine the rate seek never completes (no ASYNC_DONE; the
         /// position query fails from then on; playback never ends). Known engine bug, not yet explained.
-        @Test(.disabled("Hangs about 1 run in 5 under CPU load: the rate seek that follows an accurate seek never completes (position nil, no ASYNC_DONE). Cause not found; noted in the stop-27 closing note."))
+        @Test(
+            .disabled(
+                "Hangs about 1 run in 5 under CPU load: the rate seek that follows an accurate seek never completes (position nil, no ASYNC_DONE). Cause not found; noted in the stop-27 closing note."
+            ))
         func aRateChangeRightAfterASeekKeepsPlaying() async throws {
             let (_, server, manager, token) = try await Self.downloadedDASH(.list)
             defer { Task { await Self.close(server, manager) } }
@@ -272,8 +290,10 @@ extension RealEngineTests {
             server.forceStatus(503)
             server.clearRequestLog()
             let video = try manager.videoObject(fromOfflineVideoToken: token)
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
-            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([video])

@@ -97,7 +97,9 @@ extension RealEngineTests {
             let c = OutputFixture.colour
             for frame in frames.prefix(5) + frames.suffix(5) {
                 let centre = try #require(frame.centre)
-                #expect(abs(Int(centre.red) - Int(c.red)) <= 16 && abs(Int(centre.green) - Int(c.green)) <= 16 && abs(Int(centre.blue) - Int(c.blue)) <= 16, "\(centre)")
+                #expect(
+                    abs(Int(centre.red) - Int(c.red)) <= 16 && abs(Int(centre.green) - Int(c.green)) <= 16 && abs(Int(centre.blue) - Int(c.blue)) <= 16,
+                    "\(centre)")
                 #expect(centre.alpha == 255)
             }
             // Presentation times advance at the wall clock's pace (after the start settles).
@@ -142,7 +144,9 @@ extension RealEngineTests {
         }
 
         /// Waits for a frame matching `predicate` among those already seen or arriving, at most 5 s.
-        static func firstFrame(of arrivals: AsyncStream<SeenFrame>, seen: Recorded<SeenFrame>, _ predicate: @escaping @Sendable (SeenFrame) -> Bool) async throws {
+        static func firstFrame(
+            of arrivals: AsyncStream<SeenFrame>, seen: Recorded<SeenFrame>, _ predicate: @escaping @Sendable (SeenFrame) -> Bool
+        ) async throws {
             if seen.all.contains(where: predicate) { return }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -164,7 +168,10 @@ extension RealEngineTests {
             defer { Task { await s.stop() } }
             let seen = Recorded<SeenFrame>()
             let receiver = VideoFrameReceiver(format: .i420) { frame in
-                seen.append(SeenFrame(time: frame.presentationTime.seconds, wall: Date().timeIntervalSince1970, width: frame.width, height: frame.height, centre: nil, lowerMarks: 0, upperMarks: 0))
+                seen.append(
+                    SeenFrame(
+                        time: frame.presentationTime.seconds, wall: Date().timeIntervalSince1970, width: frame.width, height: frame.height, centre: nil,
+                        lowerMarks: 0, upperMarks: 0))
                 // The consumer's own slowness (what the test is about), not a wait for something.
                 Thread.sleep(forTimeInterval: 0.2)
             }
@@ -215,7 +222,9 @@ extension RealEngineTests {
             #expect(!during.isEmpty && !before.isEmpty && !after.isEmpty && !top.isEmpty)
             #expect(during.allSatisfy { $0.lowerMarks > 50 }, "the cue shows in the lower third: \(during.map(\.lowerMarks))")
             #expect(during.allSatisfy { $0.upperMarks < 10 })
-            #expect((before + after).allSatisfy { $0.lowerMarks < 10 && $0.upperMarks < 10 }, "nothing drawn outside the cue's time: \((before + after).map { ($0.lowerMarks, $0.upperMarks) })")
+            #expect(
+                (before + after).allSatisfy { $0.lowerMarks < 10 && $0.upperMarks < 10 },
+                "nothing drawn outside the cue's time: \((before + after).map { ($0.lowerMarks, $0.upperMarks) })")
             #expect(top.allSatisfy { $0.upperMarks > 50 && $0.lowerMarks < 10 }, "line:10% draws near the top: \(top.map { ($0.lowerMarks, $0.upperMarks) })")
             // The cue events are still reported.
             #expect(recorder.events.contains { if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cove caption" } } else { false } })
@@ -307,7 +316,9 @@ extension RealEngineTests {
             let size = try await ImageProbe.size(ofFile: resized.path)
             #expect(size.width == 640 && size.height == 360)
             // The picture fills the larger window: its right and bottom parts are drawn too (16:9 in 16:9).
-            #expect(try await ImageProbe.meanBrightness(ofFile: resized.path, x: 480, y: 200, width: 150, height: 150) > 0.05, "the picture was scaled to the window")
+            #expect(
+                try await ImageProbe.meanBrightness(ofFile: resized.path, x: 480, y: 200, width: 150, height: 150) > 0.05,
+                "the picture was scaled to the window")
 
             // The app destroys its window while the video still plays (closing a view before stopping the
             // player): the drawing errors do not end the process, and playback carries on.

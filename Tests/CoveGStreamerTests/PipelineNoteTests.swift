@@ -1,6 +1,7 @@
 import CCoveGst
-@testable import CoveGStreamer
 import Testing
+
+@testable import CoveGStreamer
 
 /// The pipeline's notes to its bus thread: typed values in, the same values out, in the bus's order.
 @Suite("Pipeline notes")

@@ -14,8 +14,10 @@ extension RealEngineTests {
         let logs = LogCapture()
 
         func controller() -> PlaybackController {
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: logs.logger(level: .debug))
-            return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: logs.logger(level: .debug))
+            return PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), configuration: configuration)
         }
 
         func service(_ server: CatalogServer) -> PlaybackService {
@@ -26,7 +28,8 @@ extension RealEngineTests {
         @Test func aValidTokenPlaysAndItsClaimsReachTheSession() async throws {
             let server = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             defer { Task { await server.stop() } }
-            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(account: server.accountID, userID: "viewer-1", concurrencyLimit: 1)
+            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(
+                account: server.accountID, userID: "viewer-1", concurrencyLimit: 1)
             let found = try await service(server).findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: token))
             let controller = controller()
             let recorder = EventRecorder(controller)

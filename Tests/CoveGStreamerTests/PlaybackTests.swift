@@ -21,10 +21,11 @@ extension RealEngineTests {
             try await recorder.waitFor(.end)
             await controller.settle()
             let core = recorder.names.filter { !["Variant", "AudioTrack", "ForwardBuffer", "Transfer"].contains($0) }
-            #expect(core == [
-                "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "Variants", "DurationChanged", "SeekableRanges", "MediaType",
-                "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play", "FirstFrame", "End",
-            ])
+            #expect(
+                core == [
+                    "SessionAdvanced", "PlayRequest", "PlaybackBufferEmpty", "Variants", "DurationChanged", "SeekableRanges", "MediaType",
+                    "VideoType", "Codecs", "Ready", "PlaybackLikelyToKeepUp", "Play", "FirstFrame", "End",
+                ])
             // The ladder comes from the master playlist the engine read, in listed order.
             let ladder = try #require(recorder.events.lazy.compactMap { if case .variantsDiscovered(_, let l) = $0 { l } else { nil } }.first)
             #expect(ladder.variants.map(\.height) == [240, 480, 720])
@@ -161,7 +162,9 @@ extension RealEngineTests {
                 if expected == .live {
                     // The server's window advances one segment every 2 s; the seekable range follows it.
                     let first = try #require(recorder.events.lazy.compactMap { if case .seekableRangesChanged(_, let r) = $0 { r.first } else { nil } }.first)
-                    try await recorder.waitFor(timeout: .seconds(10)) { if case .seekableRangesChanged(_, let r) = $0 { (r.first?.end ?? .zero) > first.end } else { false } }
+                    try await recorder.waitFor(timeout: .seconds(10)) {
+                        if case .seekableRangesChanged(_, let r) = $0 { (r.first?.end ?? .zero) > first.end } else { false }
+                    }
                 }
                 controller.shutdown()
             }
@@ -223,7 +226,10 @@ extension RealEngineTests {
             try await recorder.waitFor(from: mark) { $0.name == "SeekFrame" }
             let jumped = recorder.passages.last
             #expect(jumped?.cuePoints.map(\.position) == [.seconds(8)])
-            #expect(Array(recorder.lifecycleNames[recorder.lifecycleNames.lastIndex(of: "PlaybackBufferEmpty")!...].prefix(2)) == ["PlaybackBufferEmpty", "PlaybackLikelyToKeepUp"])
+            #expect(
+                Array(recorder.lifecycleNames[recorder.lifecycleNames.lastIndex(of: "PlaybackBufferEmpty")!...].prefix(2)) == [
+                    "PlaybackBufferEmpty", "PlaybackLikelyToKeepUp",
+                ])
             controller.shutdown()
         }
 
@@ -357,4 +363,3 @@ final class NameRecorder: PlaybackControllerDelegate {
         recorded.withLock { $0.append(lifecycleEvent.name) }
     }
 }
-

@@ -20,7 +20,9 @@ extension RealEngineTests {
             controller.bufferOptimizer = BufferOptimizer(minimum: .seconds(2), maximum: .seconds(2))
             let timed = Mutex<[(at: Date, event: PlaybackEvent, status: EngineStatus?)]>([])
             let stream = controller.events
-            let consumer = Task { for await event in stream { let status = event.session?.player?.status; timed.withLock { $0.append((Date(), event, status)) } } }
+            let consumer = Task {
+                for await event in stream { let status = event.session?.player?.status; timed.withLock { $0.append((Date(), event, status)) } }
+            }
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             // Segment 3 of every variant answers 4 s late: the 2 s buffer runs dry once.
@@ -32,7 +34,9 @@ extension RealEngineTests {
             controller.pause()
             try await recorder.waitFor(.pause, from: recorder.count)
             // Paused, the 2 s forward buffer still fills: the segment for 12–14 s arrives, never to be played.
-            try await recorder.waitFor(timeout: .seconds(10)) { if case .mediaTransferred(_, let t) = $0 { t.url.contains("seg006") && t.status == 200 } else { false } }
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .mediaTransferred(_, let t) = $0 { t.url.contains("seg006") && t.status == 200 } else { false }
+            }
             let seekFrom = try #require(recorder.progress.last).seconds
             #expect(seekFrom < 12, "\(seekFrom)")
             controller.seek(to: .seconds(17), tolerance: .zero)
@@ -47,7 +51,8 @@ extension RealEngineTests {
             let q = meter.summary(at: try #require(events.last).at)
 
             // Startup and rebuffering, from the events' own times.
-            let firstFrame = try #require(events.lazy.compactMap { if case .framePresented(_, let f) = $0.event, f.cause == .start { f.wallTime } else { nil } }.first)
+            let firstFrame = try #require(
+                events.lazy.compactMap { if case .framePresented(_, let f) = $0.event, f.cause == .start { f.wallTime } else { nil } }.first)
             let startup = try #require(q.startup)
             #expect(abs(MediaTime(startup.total).seconds - (firstFrame - requested.timeIntervalSince1970)) < 0.002)
             #expect(startup.manifest != nil && startup.firstSegment != nil && startup.decode != nil)
@@ -83,7 +88,9 @@ extension RealEngineTests {
             #expect(q.bytesFetched <= sent && q.bytesFetched >= sent - cutOff, "fetched \(q.bytesFetched), server sent \(sent) (\(cutOff) cut off)")
             let played: [ClosedRange<Double>] = [0...seekFrom, 17...20]
             let segmentLog = log.enumerated().compactMap { offset, request -> (offset: Int, index: Int, request: MediaRequest)? in
-                guard let last = request.path.split(separator: "/").last, last.hasPrefix("seg"), last.hasSuffix(".ts"), let index = Int(last.dropFirst(3).dropLast(3)) else { return nil }
+                guard let last = request.path.split(separator: "/").last, last.hasPrefix("seg"), last.hasSuffix(".ts"),
+                    let index = Int(last.dropFirst(3).dropLast(3))
+                else { return nil }
                 return (offset, index, request)
             }
             var lastComplete: [Int: Int] = [:]
@@ -95,7 +102,9 @@ extension RealEngineTests {
                 if entry.request.aborted || lastComplete[entry.index] != entry.offset || neverPlayed { expectedWaste += entry.request.bytesSent }
             }
             #expect(expectedWaste > 0, "the seek skipped nothing fetched: the waste check proves nothing")
-            #expect(q.bytesWasted <= expectedWaste && q.bytesWasted >= expectedWaste - cutOff, "wasted \(q.bytesWasted), from the server's log \(expectedWaste) (\(cutOff) cut off)")
+            #expect(
+                q.bytesWasted <= expectedWaste && q.bytesWasted >= expectedWaste - cutOff,
+                "wasted \(q.bytesWasted), from the server's log \(expectedWaste) (\(cutOff) cut off)")
 
             // What played, and at which bitrate.
             #expect(abs(q.mediaPlayed - (seekFrom + 3)) < 1, "\(q.mediaPlayed) played, \(seekFrom) + 3 expected")
@@ -107,12 +116,15 @@ extension RealEngineTests {
             // the end's last one are within the margin), none dropped on an idle machine... or a few on a busy one.
             let rendered = try #require(q.renderedFrames)
             let dropped = try #require(q.droppedFrames)
-            #expect(Double(rendered + dropped) >= (q.mediaPlayed - 1) * 24 && Double(rendered + dropped) <= (q.mediaPlayed + 1) * 24, "\(rendered) rendered, \(dropped) dropped for \(q.mediaPlayed) s")
+            #expect(
+                Double(rendered + dropped) >= (q.mediaPlayed - 1) * 24 && Double(rendered + dropped) <= (q.mediaPlayed + 1) * 24,
+                "\(rendered) rendered, \(dropped) dropped for \(q.mediaPlayed) s")
 
             // The report of this run, opened in headless Chromium: the stall and the seek are on the timeline.
             var timeline = QoETimeline(requestedAt: requested)
             for (at, event, status) in events { timeline.handle(event, at: at, status: status) }
-            let report = QoEReport(title: "ladder", source: h.video(.ladder).sources.first?.url.absoluteString ?? "", qoe: q, timeline: timeline, outcome: "ended")
+            let report = QoEReport(
+                title: "ladder", source: h.video(.ladder).sources.first?.url.absoluteString ?? "", qoe: q, timeline: timeline, outcome: "ended")
             let stall = try #require(timeline.stalls.first)
             #expect(timeline.stalls.count == 1 && abs(stall.start - stalledAt.timeIntervalSince(requested)) < 0.002)
             #expect(abs((stall.end ?? 0) - recoveredAt.timeIntervalSince(requested)) < 0.002)
@@ -153,7 +165,8 @@ enum ReportInBrowser {
                 (0..<image.height).reduce(0) { count, y in
                     let i = (y * image.width + x) * 4
                     // Within a few levels of the colour: a renderer's colour handling may move it slightly.
-                    let near = abs(Int(image.pixels[i]) - Int(r)) <= 6 && abs(Int(image.pixels[i + 1]) - Int(g)) <= 6 && abs(Int(image.pixels[i + 2]) - Int(b)) <= 6
+                    let near =
+                        abs(Int(image.pixels[i]) - Int(r)) <= 6 && abs(Int(image.pixels[i + 1]) - Int(g)) <= 6 && abs(Int(image.pixels[i + 2]) - Int(b)) <= 6
                     return count + (near ? 1 : 0)
                 } >= 100
             }
@@ -171,4 +184,3 @@ enum ReportInBrowser {
         }
     }
 }
-

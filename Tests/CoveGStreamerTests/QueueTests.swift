@@ -227,7 +227,8 @@ extension RealEngineTests {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
             let engine = GStreamerEngine()
-            let player = try engine.makePlayer(configuration: EnginePlayerConfiguration(url: h.server.url(.ladder), maxBitrate: 600_000, forwardBufferDuration: .seconds(4)))
+            let player = try engine.makePlayer(
+                configuration: EnginePlayerConfiguration(url: h.server.url(.ladder), maxBitrate: 600_000, forwardBufferDuration: .seconds(4)))
             defer { player.close() }
             var events = player.events.makeAsyncIterator()
             player.load(playWhenReady: true)

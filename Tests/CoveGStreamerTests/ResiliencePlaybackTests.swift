@@ -61,7 +61,9 @@ extension RealEngineTests {
             let controller = h.controller(retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(200), jitter: 0))
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
-            let video = h.video(.ladder).update { $0.cuePoints = CuePointCollection([CuePoint(type: "EARLY", position: .seconds(1)), CuePoint(type: "LATE", position: .seconds(15))]) }
+            let video = h.video(.ladder).update {
+                $0.cuePoints = CuePointCollection([CuePoint(type: "EARLY", position: .seconds(1)), CuePoint(type: "LATE", position: .seconds(15))])
+            }
             h.server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(600))
             controller.setVideos([video])
             let failed = try await recorder.waitFor(.failedToPlayToEndTime, timeout: .seconds(30), failOn: [.fail])
@@ -170,7 +172,9 @@ extension RealEngineTests {
             defer { Task { await h.stop() } }
             let master = try String(contentsOf: h.fixtures.url(.ladder), encoding: .utf8)
             let reversed = Self.reversedMaster(master)
-            h.server.addRoute(prefix: "/ladder/reversed.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(reversed.utf8)) }
+            h.server.addRoute(prefix: "/ladder/reversed.m3u8") { _ in
+                MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(reversed.utf8))
+            }
             for (policy, expected) in [(EngineStartPolicy.default, 0), (.engineDefault, 2)] {
                 h.server.clearRequestLog()
                 let controller = h.controller(startPolicy: policy)

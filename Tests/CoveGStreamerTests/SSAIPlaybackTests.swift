@@ -119,7 +119,8 @@ extension RealEngineTests {
             #expect(progress.last == .seconds(20))
             // Inside the mid-roll the content clock stands at the break's offset.
             if let enter = events.firstIndex(where: { if case .adSequenceEntered(_, let q) = $0 { q.index == 1 } else { false } }),
-               let exit = events.firstIndex(where: { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } }) {
+                let exit = events.firstIndex(where: { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } })
+            {
                 let during = Self.contentProgress(Array(events[enter..<exit]))
                 #expect(during.allSatisfy { $0 == .seconds(10) }, "\(during)")
             } else {
@@ -133,7 +134,9 @@ extension RealEngineTests {
             #expect(!adProgress.isEmpty)
             #expect(adProgress.allSatisfy { $0.time >= .zero && $0.time <= .seconds(4) }, "\(adProgress.map(\.time))")
             // The raw VMAP is handed to the app once, right after the session starts.
-            let vmapEvents = events.compactMap { if case .lifecycle(_, .custom(let name, let properties)) = $0, name == SSAIEventName.vmapResponseReceived { properties } else { nil } }
+            let vmapEvents = events.compactMap {
+                if case .lifecycle(_, .custom(let name, let properties)) = $0, name == SSAIEventName.vmapResponseReceived { properties } else { nil }
+            }
             #expect(vmapEvents.count == 1)
             #expect(vmapEvents.first?["vmap"]?.stringValue?.contains("vmap:VMAP") == true)
 
@@ -226,7 +229,10 @@ extension RealEngineTests {
             s.controller.play()
             #expect(await forward.value(timeout: .seconds(20)) == true)
             try await s.recorder.waitFor(from: mark, timeout: .seconds(5)) { if case .progress(_, let t) = $0 { t >= .seconds(14.5) } else { false } }
-            #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1"])
+            #expect(
+                Self.adTrace(Array(s.recorder.events[mark...])) == [
+                    "WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1",
+                ])
 
             // Backward, while playing: no ads, straight to content 3.
             mark = await s.recorder.cursor()
@@ -240,7 +246,10 @@ extension RealEngineTests {
             let toEnd = CompletionProbe()
             ssai.seek(toContentTime: .seconds(20), completion: toEnd.callback)
             try await s.recorder.waitFor(.end, from: mark, timeout: .seconds(30))
-            #expect(Self.adTrace(Array(s.recorder.events[mark...])) == ["WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End"])
+            #expect(
+                Self.adTrace(Array(s.recorder.events[mark...])) == [
+                    "WillPauseForAd", "SequenceEnter 2", "AdEnter ad-post", "AdExit ad-post", "SequenceExit 2", "End",
+                ])
             #expect(await toEnd.value(timeout: .seconds(5)) == true)
         }
 
@@ -251,10 +260,11 @@ extension RealEngineTests {
             let s = try await Self.start(fast: false)
             defer { Task { await s.stop() } }
             let controller = s.controller
-            s.controller.addSessionConsumer(EventHook { event in
-                if case .adEntered(_, let ad) = event, ad.adID == "ad-pre" { controller.pause() ; return true }
-                return false
-            })
+            s.controller.addSessionConsumer(
+                EventHook { event in
+                    if case .adEntered(_, let ad) = event, ad.adID == "ad-pre" { controller.pause(); return true }
+                    return false
+                })
             s.controller.isAutoPlay = true
             s.controller.setVideos([Video(url: s.title.vmapURL)])
             try await s.recorder.waitFor { if case .adPaused(_, let ad) = $0 { ad.adID == "ad-pre" } else { false } }
@@ -265,7 +275,10 @@ extension RealEngineTests {
             s.controller.play()
             try await s.recorder.waitFor(timeout: .seconds(10)) { if case .adSequenceExited(_, let q) = $0 { q.index == 0 } else { false } }
             s.controller.pause()
-            #expect(Array(Self.adTrace(s.recorder.events).prefix(7)) == ["WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdPause ad-pre", "AdResume ad-pre", "AdExit ad-pre", "SequenceExit 0"])
+            #expect(
+                Array(Self.adTrace(s.recorder.events).prefix(7)) == [
+                    "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdPause ad-pre", "AdResume ad-pre", "AdExit ad-pre", "SequenceExit 0",
+                ])
             await ssai.drainBeacons()
             try await s.title.beaconLog.waitUntil(describing: "the pre-roll's complete") { Self.beaconCounts($0)["ad-pre/complete"] == 1 }
             let counts = Self.beaconCounts(s.title.beaconLog.hits)
@@ -280,10 +293,11 @@ extension RealEngineTests {
             let s = try await Self.start(fast: false)
             defer { Task { await s.stop() } }
             let controller = s.controller
-            s.controller.addSessionConsumer(EventHook { event in
-                if case .adSequenceExited(_, let q) = event, q.index == 1 { controller.seek(to: .seconds(8)); return true }
-                return false
-            })
+            s.controller.addSessionConsumer(
+                EventHook { event in
+                    if case .adSequenceExited(_, let q) = event, q.index == 1 { controller.seek(to: .seconds(8)); return true }
+                    return false
+                })
             s.controller.setVideos([Video(url: s.title.vmapURL)])
             try await s.recorder.waitFor(.ready)
             #expect(await s.controller.seekAndWait(to: .seconds(9)))
@@ -359,7 +373,9 @@ extension RealEngineTests {
             #expect(await s.controller.seekAndWait(to: .seconds(9)))
             s.controller.adsDisabled = false
             s.controller.play()
-            try await s.recorder.waitFor(timeout: .seconds(10)) { if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-1" && p.time >= .seconds(2.1) } else { false } }
+            try await s.recorder.waitFor(timeout: .seconds(10)) {
+                if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-1" && p.time >= .seconds(2.1) } else { false }
+            }
             #expect(ssai.adStatus?.canSkip == true)
             await s.controller.settle()
             #expect(s.controller.availableCommands.contains(.skipAd) && !s.controller.availableCommands.contains(.seek), "\(s.controller.availableCommands)")
@@ -374,7 +390,9 @@ extension RealEngineTests {
             try await s.recorder.waitFor(timeout: .seconds(10)) { if case .adSequenceExited(_, let q) = $0 { q.index == 1 } else { false } }
             s.controller.pause()
             await ssai.drainBeacons()
-            try await s.title.beaconLog.waitUntil(describing: "skip and click beacons") { Self.beaconCounts($0)["ad-mid-1/skip"] == 1 && Self.beaconCounts($0)["ad-mid-2/clickTracking"] == 1 }
+            try await s.title.beaconLog.waitUntil(describing: "skip and click beacons") {
+                Self.beaconCounts($0)["ad-mid-1/skip"] == 1 && Self.beaconCounts($0)["ad-mid-2/clickTracking"] == 1
+            }
             let counts = Self.beaconCounts(s.title.beaconLog.hits)
             #expect(counts["ad-mid-1/complete"] == nil, "a skipped ad must not report complete: \(counts)")
             #expect(counts["ad-mid-2/complete"] == 1)
@@ -426,7 +444,9 @@ extension RealEngineTests {
             defer { Task { await s.stop() } }
             let missing = s.harness.server.url("ssai/missing.vmap")
             s.controller.isAutoPlay = true
-            s.controller.setVideos([Video(source: Source(url: s.title.streamURL, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(missing.absoluteString)]))])
+            s.controller.setVideos([
+                Video(source: Source(url: s.title.streamURL, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(missing.absoluteString)]))
+            ])
             try await s.recorder.waitFor(.end, timeout: .seconds(60))
             let error = try #require(s.recorder.errors.first)
             #expect(error.code == .ssaiVMAPLoadFailed)
@@ -447,8 +467,12 @@ final class AdsDelegateRecorder: PlaybackControllerAdsDelegate, PlaybackSessionC
     var calls: [String] { log.withLock { $0 } }
     private func add(_ text: String) { log.withLock { $0.append(text) } }
 
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) { add("SequenceEnter \(adSequence.index)") }
-    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAdSequence adSequence: AdSequence) { add("SequenceExit \(adSequence.index)") }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) {
+        add("SequenceEnter \(adSequence.index)")
+    }
+    func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAdSequence adSequence: AdSequence) {
+        add("SequenceExit \(adSequence.index)")
+    }
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterAd ad: Ad) { add("AdEnter \(ad.adID ?? "?")") }
     func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitAd ad: Ad) { add("AdExit \(ad.adID ?? "?")") }
     func playbackSession(_ session: PlaybackSession, didEnterAdSequence adSequence: AdSequence) { add("SequenceEnter \(adSequence.index)") }

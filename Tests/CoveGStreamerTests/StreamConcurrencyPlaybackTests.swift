@@ -25,7 +25,8 @@ extension RealEngineTests {
         static func start() async throws -> Setup {
             let catalog = try await CatalogServer.start(catalog: try await SampleCatalog.prepare())
             let concurrency = ConcurrencyServer(on: catalog.media, interval: .milliseconds(500), secret: SampleCatalog.rightsSecret)
-            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(account: catalog.accountID, userID: "viewer-1", concurrencyLimit: 1)
+            let token = try await PlaybackRightsSigner(secret: SampleCatalog.rightsSecret).token(
+                account: catalog.accountID, userID: "viewer-1", concurrencyLimit: 1)
             let service = PlaybackService(accountID: catalog.accountID, policyKey: nil, baseURL: catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
             let video = try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: token)).value
             return Setup(catalog: catalog, concurrency: concurrency, video: video, token: token)
@@ -34,13 +35,15 @@ extension RealEngineTests {
         /// A controller on its own device: its own slot name.
         func controller(_ s: Setup, device: String, fast: Bool = false) -> PlaybackController {
             let provider = StreamConcurrencySessionProvider(
-                upstream: BasicSessionProvider(), service: StreamConcurrencyService(accountID: s.catalog.accountID, baseURL: s.concurrency.baseURL, transport: AsyncHTTPClientTransport.shared),
+                upstream: BasicSessionProvider(),
+                service: StreamConcurrencyService(accountID: s.catalog.accountID, baseURL: s.concurrency.baseURL, transport: AsyncHTTPClientTransport.shared),
                 sessionID: device, logger: logs.logger(label: "cove.stream-concurrency", level: .debug)
             )
             let configuration = PlaybackControllerConfiguration(
                 progressInterval: .milliseconds(100), videoOutput: .headless, pacing: fast ? .unsynchronized : .realTime, logger: logs.logger(level: .debug)
             )
-            return PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), sessionProvider: provider, configuration: configuration)
+            return PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer")), sessionProvider: provider, configuration: configuration)
         }
 
         static func progress(_ recorder: EventRecorder) -> MediaTime { recorder.progress.last ?? .zero }
@@ -55,7 +58,9 @@ extension RealEngineTests {
             first.isAutoPlay = true
             first.setVideos([s.video])
             try await firstRecorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(1) } else { false } }
-            #expect(await s.concurrency.waitForCall { $0.kind == .renewal && $0.sessionID == "living-room" && $0.accepted } != nil, "the playing stream renews its slot")
+            #expect(
+                await s.concurrency.waitForCall { $0.kind == .renewal && $0.sessionID == "living-room" && $0.accepted } != nil,
+                "the playing stream renews its slot")
 
             let second = controller(s, device: "kitchen")
             let secondRecorder = EventRecorder(second)
@@ -74,7 +79,9 @@ extension RealEngineTests {
 
             // The first plays on: another second of media, another renewal, no error.
             let atRefusal = Self.progress(firstRecorder)
-            try await firstRecorder.waitFor(timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= atRefusal.advanced(by: .seconds(1)) } else { false } }
+            try await firstRecorder.waitFor(timeout: .seconds(10)) {
+                if case .progress(_, let t) = $0 { t >= atRefusal.advanced(by: .seconds(1)) } else { false }
+            }
             let refusedAt = Date()
             #expect(await s.concurrency.waitForCall { $0.kind == .renewal && $0.sessionID == "living-room" && $0.at > refusedAt } != nil)
             #expect(firstRecorder.errors.isEmpty, "\(firstRecorder.errors)")
@@ -94,7 +101,8 @@ extension RealEngineTests {
         @Test func aPlaylistAdvancesOnTheSameSlot() async throws {
             let s = try await Self.start()
             defer { Task { await s.stop() } }
-            let service = PlaybackService(accountID: s.catalog.accountID, policyKey: nil, baseURL: s.catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
+            let service = PlaybackService(
+                accountID: s.catalog.accountID, policyKey: nil, baseURL: s.catalog.baseURL, transport: AsyncHTTPClientTransport.shared)
             let next = try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.audioOnly, authToken: s.token)).value
             let controller = controller(s, device: "den", fast: true)
             let recorder = EventRecorder(controller)

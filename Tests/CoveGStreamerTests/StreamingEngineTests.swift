@@ -80,7 +80,9 @@ extension RealEngineTests {
             defer { Task { await h.stop() } }
             let local = h.fixtures.root.appendingPathComponent("ladder/v0/seg000.ts").absoluteString
             let playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n\(local)\n#EXT-X-ENDLIST\n"
-            h.server.addRoute(prefix: "/sneaky.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(playlist.utf8)) }
+            h.server.addRoute(prefix: "/sneaky.m3u8") { _ in
+                MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(playlist.utf8))
+            }
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
@@ -159,7 +161,9 @@ extension RealEngineTests {
             let abandoned = after.filter { $0.variant == "v2" && $0.aborted }
             #expect(!abandoned.isEmpty, "no top-variant download was abandoned: \(after)")
             for segment in abandoned {
-                #expect(after.contains { $0.name == segment.name && $0.variant != "v2" && !$0.aborted }, "\(segment.name) never came from a lower variant: \(after)")
+                #expect(
+                    after.contains { $0.name == segment.name && $0.variant != "v2" && !$0.aborted }, "\(segment.name) never came from a lower variant: \(after)"
+                )
             }
             let transfers = recorder.events.compactMap { if case .mediaTransferred(_, let t) = $0, t.status == 0, t.url.contains("/v2/") { t } else { nil } }
             #expect(transfers.contains { $0.bytes > 0 }, "the abandoned download's bytes are accounted: \(transfers)")
@@ -173,7 +177,9 @@ extension RealEngineTests {
             h.server.addRoute(prefix: "/portal") { _ in MediaServerResponse(status: 200, contentType: "text/html", body: page) }
             h.server.addRoute(prefix: "/empty.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data()) }
             let selfish = "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nself.m3u8\n#EXT-X-ENDLIST\n"
-            h.server.addRoute(prefix: "/self.m3u8") { _ in MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(selfish.utf8)) }
+            h.server.addRoute(prefix: "/self.m3u8") { _ in
+                MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(selfish.utf8))
+            }
             let cases: [(path: String, code: PlaybackError.Code, says: String)] = [
                 ("portal/welcome", .notMedia, "an HTML page"),
                 ("portal/master.m3u8", .notMedia, "an HTML page"),

@@ -33,7 +33,8 @@ extension RealEngineTests {
             let png = try Data(contentsOf: sprites.directory.appendingPathComponent("sprite.png"))
             server.addRoute(prefix: "/hostile/") { request in
                 let vtt = { (image: String, rect: String) in
-                    MediaServerResponse(status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:01:00.000\n\(image)#xywh=\(rect)\n".utf8))
+                    MediaServerResponse(
+                        status: 200, contentType: "text/vtt", body: Data("WEBVTT\n\n00:00:00.000 --> 00:01:00.000\n\(image)#xywh=\(rect)\n".utf8))
                 }
                 switch request.path {
                 case "/hostile/missing-sprite.vtt": return vtt("gone.png", "0,0,160,90")
@@ -196,7 +197,9 @@ extension RealEngineTests {
         }
 
         func video(_ served: Served, track: String, offline: Bool = false) -> Video {
-            Video(url: served.url("media/master.m3u8"), properties: offline ? ["offline_video_token": "t-1"] : [:]).update { $0.thumbnailVTTURL = served.url(track) }
+            Video(url: served.url("media/master.m3u8"), properties: offline ? ["offline_video_token": "t-1"] : [:]).update {
+                $0.thumbnailVTTURL = served.url(track)
+            }
         }
 
         @Test func aSessionServesThumbnailsThroughTheController() async throws {

@@ -1,8 +1,8 @@
 import CoveCore
 import CoveGStreamer
 import CoveNetworking
-import CoveText
 import CoveTesting
+import CoveText
 import Foundation
 import Testing
 
@@ -34,7 +34,9 @@ extension RealEngineTests {
                 let applied = await recorder.cursor()
                 let from = try await recorder.waitFor(from: applied) { if case .progress = $0 { true } else { false } }
                 guard case .progress(_, let position) = from else { return }
-                try await recorder.waitFor(from: applied, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= position.advanced(by: .seconds(1)) } else { false } }
+                try await recorder.waitFor(from: applied, timeout: .seconds(10)) {
+                    if case .progress(_, let t) = $0 { t >= position.advanced(by: .seconds(1)) } else { false }
+                }
                 #expect(session.selectedAudioTrack?.id == last.id, "round \(round)")
                 // Cove streams the chosen rendition: its segments are fetched after the switch.
                 let folder = last.language == "fr" ? "/altaudio/vFrench/seg" : "/altaudio/vEnglish/seg"
@@ -67,7 +69,9 @@ extension RealEngineTests {
             try await recorder.waitFor(timeout: .seconds(10)) { if case .audioTrackSelected(_, let t) = $0 { t?.id == french.id } else { false } }
             let confirmed = recorder.count
             try await recorder.waitFor(from: confirmed, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= .seconds(3) } else { false } }
-            let laterAudio = recorder.events.dropFirst(confirmed).compactMap { if case .audioTrackSelected(_, let t) = $0 { t?.language ?? "none" } else { nil } }
+            let laterAudio = recorder.events.dropFirst(confirmed).compactMap {
+                if case .audioTrackSelected(_, let t) = $0 { t?.language ?? "none" } else { nil }
+            }
             #expect(laterAudio.isEmpty, "the audio choice was undone: \(laterAudio)")
             #expect(session.selectedAudioTrack?.id == french.id)
             #expect(session.selectedTextTrack?.id == captions.id)

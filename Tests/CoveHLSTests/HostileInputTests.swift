@@ -1,5 +1,5 @@
-import CoveTesting
 import CoveHLS
+import CoveTesting
 import Foundation
 import Testing
 
@@ -199,7 +199,8 @@ struct HostileInputTests {
         expectFailure("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=aac\na.m3u8\n", .invalidAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\"1\"\na.m3u8\n", .invalidAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CLOSED-CAPTIONS=cc1\na.m3u8\n", .invalidAttribute, line: 2)
-        expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",DEFAULT=yes\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
+        expectFailure(
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",DEFAULT=yes\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
     }
 
     // MARK: Master playlist structure
@@ -223,7 +224,8 @@ struct HostileInputTests {
         #expect(bandwidth?.attribute == "BANDWIDTH")
         expectFailure("#EXTM3U\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .missingAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,NAME=\"n\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .missingAttribute, line: 2)
-        expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"n\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .missingAttribute, line: 2)
+        expectFailure(
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"n\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .missingAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"x\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .missingAttribute, line: 2)
         expectFailure(media("#EXT-X-KEY:METHOD=AES-128"), .missingAttribute, line: 3)
         expectFailure(media("#EXT-X-MAP:BYTERANGE=\"1@0\""), .missingAttribute, line: 3)
@@ -232,8 +234,12 @@ struct HostileInputTests {
     }
 
     @Test func forbiddenAttributeCombinations() {
-        expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"n\",INSTREAM-ID=\"CC1\",URI=\"cc.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
-        expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",INSTREAM-ID=\"CC1\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
+        expectFailure(
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",NAME=\"n\",INSTREAM-ID=\"CC1\",URI=\"cc.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n",
+            .invalidAttribute, line: 2)
+        expectFailure(
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"n\",INSTREAM-ID=\"CC1\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute,
+            line: 2)
         expectFailure("#EXTM3U\n#EXT-X-MEDIA:TYPE=TEXT,GROUP-ID=\"a\",NAME=\"n\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"x\",VALUE=\"v\",URI=\"u\"\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
         expectFailure("#EXTM3U\n#EXT-X-SESSION-KEY:METHOD=NONE\n#EXT-X-STREAM-INF:BANDWIDTH=1\na.m3u8\n", .invalidAttribute, line: 2)
@@ -309,7 +315,9 @@ struct HostileInputTests {
     }
 
     @Test func errorMessagesDoNotEchoURIs() {
-        let error = expectFailure("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttps://cdn.example/a.m3u8?token=SECRET\nhttps://cdn.example/b.m3u8?token=SECRET\n", .unexpectedURI, line: 4)
+        let error = expectFailure(
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhttps://cdn.example/a.m3u8?token=SECRET\nhttps://cdn.example/b.m3u8?token=SECRET\n", .unexpectedURI,
+            line: 4)
         #expect(error?.description.contains("SECRET") == false)
     }
 }

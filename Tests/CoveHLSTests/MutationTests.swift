@@ -1,5 +1,5 @@
-import CoveTesting
 import CoveHLS
+import CoveTesting
 import Testing
 
 /// Thousands of byte-level mutations of valid playlists: each must parse or throw, never trap

@@ -50,11 +50,12 @@ struct PlaylistGenerator {
     private mutating func quoted(_ text: String) -> String { "\"" + text + "\"" }
 
     private mutating func hex(bytes: Int) -> String {
-        "0x" + (0..<bytes).map { _ in
-            let byte = random.int(0...255)
-            let digits = Array("0123456789abcdefABCDEF")
-            return String([digits[byte >> 4], digits[byte & 0xF]])
-        }.joined()
+        "0x"
+            + (0..<bytes).map { _ in
+                let byte = random.int(0...255)
+                let digits = Array("0123456789abcdefABCDEF")
+                return String([digits[byte >> 4], digits[byte & 0xF]])
+            }.joined()
     }
 
     private mutating func date() -> String {
@@ -98,7 +99,9 @@ struct PlaylistGenerator {
         if allowNone, random.chance(0.2) { return "METHOD=NONE" }
         var pairs = [("METHOD", random.pick(["AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR"])), ("URI", quoted(uri("key")))]
         if random.chance(0.4) { pairs.append(("IV", hex(bytes: random.int(1...16)))) }
-        if random.chance(0.5) { pairs.append(("KEYFORMAT", quoted(random.pick(["identity", "com.apple.streamingkeydelivery", "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"])))) }
+        if random.chance(0.5) {
+            pairs.append(("KEYFORMAT", quoted(random.pick(["identity", "com.apple.streamingkeydelivery", "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"]))))
+        }
         if random.chance(0.3) { pairs.append(("KEYFORMATVERSIONS", quoted(random.pick(["1", "1/2/5"])))) }
         return attributes(pairs)
     }
@@ -215,7 +218,9 @@ struct PlaylistGenerator {
             if random.chance(0.1) { lines.append(unknownTag()) }
             var pairs = [("BANDWIDTH", "\(random.int(0...20_000_000))")]
             if random.chance(0.5) { pairs.append(("AVERAGE-BANDWIDTH", "\(random.int(0...20_000_000))")) }
-            if random.chance(0.7) { pairs.append(("CODECS", quoted(random.pick(["avc1.42c015,mp4a.40.2", "avc1.64001f", "hvc1.2.4.L123.B0, ec-3", "mp4a.40.5", ""])))) }
+            if random.chance(0.7) {
+                pairs.append(("CODECS", quoted(random.pick(["avc1.42c015,mp4a.40.2", "avc1.64001f", "hvc1.2.4.L123.B0, ec-3", "mp4a.40.5", ""]))))
+            }
             if random.chance(0.7) { pairs.append(("RESOLUTION", "\(random.int(1...3840))x\(random.int(1...2160))")) }
             if random.chance(0.4) { pairs.append(("FRAME-RATE", decimal(1...120))) }
             if random.chance(0.2) { pairs.append(("HDCP-LEVEL", random.pick(["TYPE-0", "TYPE-1", "NONE"]))) }

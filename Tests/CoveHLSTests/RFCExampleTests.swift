@@ -10,9 +10,10 @@ struct RFCExampleTests {
         #expect(playlist.targetDuration == 10)
         #expect(playlist.hasEndList)
         #expect(!playlist.isLive)
-        #expect(playlist.segments.map(\.uri) == [
-            "http://media.example.com/first.ts", "http://media.example.com/second.ts", "http://media.example.com/third.ts",
-        ])
+        #expect(
+            playlist.segments.map(\.uri) == [
+                "http://media.example.com/first.ts", "http://media.example.com/second.ts", "http://media.example.com/third.ts",
+            ])
         #expect(playlist.segments.map(\.duration) == [9.009, 9.009, 3.003])
         #expect(playlist.segments.map(\.startTime) == [0, 9.009, 9.009 + 9.009])
         #expect(playlist.segments.map(\.mediaSequence) == [0, 1, 2])

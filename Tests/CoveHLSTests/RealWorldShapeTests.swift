@@ -12,12 +12,13 @@ struct RealWorldShapeTests {
         #expect(playlist.hasIndependentSegments)
         let map = MediaInitializationSection(uri: "main.mp4", byteRange: ByteRange(length: 719, offset: 0))
         #expect(playlist.segments.allSatisfy { $0.map == map })
-        #expect(playlist.segments.map(\.byteRange) == [
-            ByteRange(length: 1_508_000, offset: 719),
-            ByteRange(length: 1_510_244, offset: 1_508_719),
-            ByteRange(length: 1_480_000, offset: 3_018_963),
-            ByteRange(length: 610_000, offset: 4_498_963),
-        ])
+        #expect(
+            playlist.segments.map(\.byteRange) == [
+                ByteRange(length: 1_508_000, offset: 719),
+                ByteRange(length: 1_510_244, offset: 1_508_719),
+                ByteRange(length: 1_480_000, offset: 3_018_963),
+                ByteRange(length: 610_000, offset: 4_498_963),
+            ])
         #expect(playlist.segments.map(\.mediaSequence) == [1, 2, 3, 4])
         #expect(playlist.totalDuration == 20.5)
     }
@@ -47,7 +48,8 @@ struct RealWorldShapeTests {
     }
 
     @Test func masterTagsAreAllRead() throws {
-        let playlist = try parseMaster("""
+        let playlist = try parseMaster(
+            """
             #EXTM3U
             #EXT-X-VERSION:6
             #EXT-X-INDEPENDENT-SEGMENTS
@@ -67,10 +69,11 @@ struct RealWorldShapeTests {
         #expect(playlist.version == 6)
         #expect(playlist.hasIndependentSegments)
         #expect(playlist.start == StartPoint(timeOffset: -12.5, isPrecise: true))
-        #expect(playlist.sessionData == [
-            SessionData(dataID: "com.example.title", content: .value("Big Buck Bunny"), language: "en"),
-            SessionData(dataID: "com.example.meta", content: .uri("meta.json")),
-        ])
+        #expect(
+            playlist.sessionData == [
+                SessionData(dataID: "com.example.title", content: .value("Big Buck Bunny"), language: "en"),
+                SessionData(dataID: "com.example.meta", content: .uri("meta.json")),
+            ])
         let key = try #require(playlist.sessionKeys.first)
         #expect(key.method == .sampleAES && key.uri == "skd://key-1" && key.keyFormatVersionList == [1, 2])
         let audio = playlist.renditions[0]
@@ -85,17 +88,19 @@ struct RealWorldShapeTests {
         #expect(hdr.frameRate == 29.97)
         #expect(hdr.hdcpLevel == .type0 && hdr.videoRange == .pq)
         #expect(hdr.audioGroup == "aud" && hdr.subtitlesGroup == "subs" && hdr.closedCaptions == .group("cc"))
-        #expect(hdr.otherAttributes == [
-            HLSAttribute(name: "PROGRAM-ID", value: .unquoted("1")),
-            HLSAttribute(name: "PATHWAY-ID", value: .quoted("CDN-A")),
-        ])
+        #expect(
+            hdr.otherAttributes == [
+                HLSAttribute(name: "PROGRAM-ID", value: .unquoted("1")),
+                HLSAttribute(name: "PATHWAY-ID", value: .quoted("CDN-A")),
+            ])
         #expect(playlist.variants[1].closedCaptions == .disabled)
         #expect(playlist.iFrameVariants.first?.videoRange == .sdr)
         expectRoundTrip(.master(playlist))
     }
 
     @Test func mediaTagsAreAllRead() throws {
-        let playlist = try parseMedia("""
+        let playlist = try parseMedia(
+            """
             #EXTM3U
             #EXT-X-VERSION:7
             #EXT-X-TARGETDURATION:6
@@ -150,21 +155,24 @@ struct RealWorldShapeTests {
     }
 
     @Test func keyRotationReplacesTheKeyOfTheSameFormatOnly() throws {
-        let playlist = try parseMedia(media("""
-            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a1",KEYFORMAT="com.apple.streamingkeydelivery"
-            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="wv-1",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
-            #EXTINF:4,
-            1.ts
-            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a2",KEYFORMAT="com.apple.streamingkeydelivery"
-            #EXTINF:4,
-            2.ts
-            """))
+        let playlist = try parseMedia(
+            media(
+                """
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a1",KEYFORMAT="com.apple.streamingkeydelivery"
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="wv-1",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
+                #EXTINF:4,
+                1.ts
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a2",KEYFORMAT="com.apple.streamingkeydelivery"
+                #EXTINF:4,
+                2.ts
+                """))
         #expect(playlist.segments[1].keys.map(\.uri) == ["skd://a2", "wv-1"])
         expectRoundTrip(.media(playlist))
     }
 
     @Test func lowLatencyAndOtherUnknownTagsAreKeptInOrder() throws {
-        let text = media("""
+        let text = media(
+            """
             #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0
             #EXT-X-PART-INF:PART-TARGET=0.33334
             # a plain comment, dropped
@@ -176,20 +184,23 @@ struct RealWorldShapeTests {
             #EXT-X-RENDITION-REPORT:URI="../alt/index.m3u8",LAST-MSN=2
             """)
         let playlist = try parseMedia(text)
-        #expect(playlist.segments[0].unknownTags == [
-            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0", "#EXT-X-PART-INF:PART-TARGET=0.33334", "#EXT-X-BITRATE:1200",
-        ])
-        #expect(playlist.unknownTags == [
-            "#EXT-X-PART:DURATION=0.33334,URI=\"2.part0.mp4\",INDEPENDENT=YES",
-            "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"2.part1.mp4\"",
-            "#EXT-X-RENDITION-REPORT:URI=\"../alt/index.m3u8\",LAST-MSN=2",
-        ])
+        #expect(
+            playlist.segments[0].unknownTags == [
+                "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0", "#EXT-X-PART-INF:PART-TARGET=0.33334", "#EXT-X-BITRATE:1200",
+            ])
+        #expect(
+            playlist.unknownTags == [
+                "#EXT-X-PART:DURATION=0.33334,URI=\"2.part0.mp4\",INDEPENDENT=YES",
+                "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"2.part1.mp4\"",
+                "#EXT-X-RENDITION-REPORT:URI=\"../alt/index.m3u8\",LAST-MSN=2",
+            ])
         let written = expectRoundTrip(.media(playlist))
         #expect(!written.contains("plain comment"))
     }
 
     @Test func unknownMasterTagsAttachToTheNextVariant() throws {
-        let playlist = try parseMaster("""
+        let playlist = try parseMaster(
+            """
             #EXTM3U
             #EXT-X-CONTENT-STEERING:SERVER-URI="/steer",PATHWAY-ID="A"
             #EXT-X-STREAM-INF:BANDWIDTH=1
@@ -202,12 +213,14 @@ struct RealWorldShapeTests {
     }
 
     @Test func segmentTagsAfterTheLastSegmentAreKept() throws {
-        let playlist = try parseMedia(media("""
-            #EXTINF:4,
-            1.ts
-            #EXT-X-DISCONTINUITY
-            #EXT-X-KEY:METHOD=AES-128,URI="k2"
-            """))
+        let playlist = try parseMedia(
+            media(
+                """
+                #EXTINF:4,
+                1.ts
+                #EXT-X-DISCONTINUITY
+                #EXT-X-KEY:METHOD=AES-128,URI="k2"
+                """))
         #expect(playlist.segments.count == 1)
         #expect(playlist.unknownTags == ["#EXT-X-DISCONTINUITY", #"#EXT-X-KEY:METHOD=AES-128,URI="k2""#])
         expectRoundTrip(.media(playlist))

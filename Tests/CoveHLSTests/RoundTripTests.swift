@@ -41,7 +41,9 @@ struct RoundTripTests {
             hasIndependentSegments: true, start: StartPoint(timeOffset: -0.000001, isPrecise: true),
             segments: [
                 MediaSegment(uri: "a.mp4", duration: 1e-7, title: "tiny", byteRange: ByteRange(length: 10, offset: 700), keys: [key], map: map),
-                MediaSegment(uri: "a.mp4", duration: 6.006, byteRange: ByteRange(length: 20, offset: 710), isDiscontinuity: true, keys: [key], map: map, programDateTime: HLSDateTime(text: "2024-01-01T00:00:00Z")),
+                MediaSegment(
+                    uri: "a.mp4", duration: 6.006, byteRange: ByteRange(length: 20, offset: 710), isDiscontinuity: true, keys: [key], map: map,
+                    programDateTime: HLSDateTime(text: "2024-01-01T00:00:00Z")),
                 MediaSegment(uri: "b.mp4", duration: 123_456_789.125, map: map, isGap: true, unknownTags: ["#EXT-X-BITRATE:5"]),
             ],
             dateRanges: [DateRange(id: "d", startDate: HLSDateTime(text: "2024-01-01T00:00:00Z"), duration: 1e20, scte35Out: [0xFC, 0x00])]
@@ -65,17 +67,19 @@ struct RoundTripTests {
     /// HLS cannot say "no initialisation section from here on", so a map, once set, stays.
     @Test func aMapCannotBeRemovedOnceSet() throws {
         let map = MediaInitializationSection(uri: "init.mp4")
-        let playlist = MediaPlaylist(targetDuration: 4, segments: [
-            MediaSegment(uri: "a.mp4", duration: 4, map: map),
-            MediaSegment(uri: "b.ts", duration: 4),
-        ])
+        let playlist = MediaPlaylist(
+            targetDuration: 4,
+            segments: [
+                MediaSegment(uri: "a.mp4", duration: 4, map: map),
+                MediaSegment(uri: "b.ts", duration: 4),
+            ])
         let reparsed = try parseMedia(playlist.serialized())
         #expect(reparsed.segments.map(\.map) == [map, map])
     }
 
     @Test func theWriterNeutralisesCharactersHLSCannotCarry() throws {
         let master = MasterPlaylist(variants: [
-            VariantStream(uri: "a\nb.m3u8", bandwidth: 1, audioGroup: "say \"hi\"", otherAttributes: [HLSAttribute(name: "X-Y", value: .unquoted("1,2"))]),
+            VariantStream(uri: "a\nb.m3u8", bandwidth: 1, audioGroup: "say \"hi\"", otherAttributes: [HLSAttribute(name: "X-Y", value: .unquoted("1,2"))])
         ])
         let reparsed = try parseMaster(master.serialized())
         #expect(reparsed.variants[0].uri == "a b.m3u8")

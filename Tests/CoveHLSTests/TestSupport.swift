@@ -1,5 +1,5 @@
-import CoveTesting
 import CoveHLS
+import CoveTesting
 import Testing
 
 /// Parses text the tests expect to be valid, returning the media playlist or recording why not.
@@ -58,4 +58,3 @@ func expectRoundTrip(_ playlist: HLSPlaylist, source: String? = nil, sourceLocat
 func media(_ body: String, target: Int = 10) -> String {
     "#EXTM3U\n#EXT-X-TARGETDURATION:\(target)\n" + body + "\n"
 }
-

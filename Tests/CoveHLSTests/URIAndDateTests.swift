@@ -48,7 +48,10 @@ struct DateTests {
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_5)
     }
 
-    @Test(arguments: ["", "2024-05-01", "2024-05-01T08:00:00", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T08:00:00+25:00", "2024-05-01T08:00:00Zjunk", "yesterday"])
+    @Test(arguments: [
+        "", "2024-05-01", "2024-05-01T08:00:00", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-05-01T24:00:00Z", "2024-05-01T08:00:00+25:00",
+        "2024-05-01T08:00:00Zjunk", "yesterday",
+    ])
     func keepsTheTextWhenTheDateDoesNotParse(_ text: String) {
         let value = HLSDateTime(text: text)
         #expect(value.date == nil)

@@ -12,10 +12,16 @@ import Testing
 struct DownloadAnalyticsTests {
     @Test func downloadsAreRequestCompleteAndCancellationEvents() async throws {
         let h = try await OfflineHarness.start(duration: 6)
-        defer { Task { await h.server.stop(); try? FileManager.default.removeItem(at: h.root) } }
+        defer {
+            Task {
+                await h.server.stop(); try? FileManager.default.removeItem(at: h.root)
+            }
+        }
         let collector = AnalyticsCollector(on: h.server)
         let analytics = try PlaybackAnalytics(
-            configuration: .init(account: "6000000000001", queueURL: h.root.appendingPathComponent("analytics.sqlite"), destination: collector.destination, flushInterval: .milliseconds(50)),
+            configuration: .init(
+                account: "6000000000001", queueURL: h.root.appendingPathComponent("analytics.sqlite"), destination: collector.destination,
+                flushInterval: .milliseconds(50)),
             transport: AsyncHTTPClientTransport.shared
         )
         let manager = try h.manager()
@@ -36,10 +42,11 @@ struct DownloadAnalyticsTests {
         try await manager.cancelVideoDownload(cancelled)
         await collector.waitForEvents(4, timeout: .seconds(20))
         let received = collector.events.map { "\($0.event) \($0.parameters["offline_video_token"] ?? "?")" }
-        #expect(received == [
-            "video_download_request \(completed.rawValue)", "video_download_complete \(completed.rawValue)",
-            "video_download_request \(cancelled.rawValue)", "video_download_cancellation \(cancelled.rawValue)",
-        ], "\(received)")
+        #expect(
+            received == [
+                "video_download_request \(completed.rawValue)", "video_download_complete \(completed.rawValue)",
+                "video_download_request \(cancelled.rawValue)", "video_download_cancellation \(cancelled.rawValue)",
+            ], "\(received)")
         #expect(collector.events.allSatisfy { $0.parameters["video"] == "6000000000101" && $0.parameters["account"] == "6000000000001" })
         analytics.stop()
     }

@@ -37,7 +37,8 @@ struct OfflineDownloadTests {
         // Declared bitrates put the estimate near what was stored.
         #expect(Double(estimate) > 0.7 * Double(stored) && Double(estimate) < 1.5 * Double(stored), "estimate \(estimate) vs stored \(stored)")
         let master = try String(contentsOf: h.root.appendingPathComponent("downloads/\(token)/master.m3u8"), encoding: .utf8)
-        #expect(master.contains("TYPE=AUDIO") && master.contains("LANGUAGE=\"fr\"") && master.contains("TYPE=SUBTITLES") && master.contains("RESOLUTION=1280x720"))
+        #expect(
+            master.contains("TYPE=AUDIO") && master.contains("LANGUAGE=\"fr\"") && master.contains("TYPE=SUBTITLES") && master.contains("RESOLUTION=1280x720"))
         await log.waitFor { $0 == .completed(token) }
         let names = log.events.filter { $0.token == token }.compactMap(\.analyticsEventName)
         #expect(names == ["video_download_request", "video_download_complete"])
@@ -58,7 +59,8 @@ struct OfflineDownloadTests {
         h.server.forceStatus(404, forPathsContaining: "/v720/seg005.ts")
         let manager = try h.manager(OfflineConfiguration(maxConcurrentDownloads: 2))
         let broken = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(captionLanguages: [], includesImages: false))
-        let healthy = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let healthy = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         let failed = try #require(await manager.waitUntilSettled(broken))
         let done = try #require(await manager.waitUntilSettled(healthy))
         #expect(failed.state == .failed)
@@ -116,20 +118,30 @@ struct OfflineDownloadTests {
         let h = try await OfflineHarness.start()
         defer { Task { await h.stop() } }
         let manager = try h.manager()
-        let audio = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(audioLanguages: ["de"])) }
+        let audio = await #expect(throws: OfflineError.self) {
+            try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(audioLanguages: ["de"]))
+        }
         #expect(audio?.code == .invalidParameter && audio?.message.contains("en, fr") == true, "\(String(describing: audio))")
-        let captions = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(captionLanguages: ["ja"])) }
+        let captions = await #expect(throws: OfflineError.self) {
+            try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(captionLanguages: ["ja"]))
+        }
         #expect(captions?.code == .invalidParameter, "\(String(describing: captions))")
-        let bitrate = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: -1)) }
+        let bitrate = await #expect(throws: OfflineError.self) {
+            try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: -1))
+        }
         #expect(bitrate?.code == .invalidParameter)
         let mp4 = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(Video(url: h.server.url("package/clip.mp4"))) }
         #expect(mp4?.code == .unsupported, "\(String(describing: mp4))")
         h.server.addRoute(prefix: "/live.m3u8") { _ in
-            MediaServerResponse(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\npackage/v240/seg000.ts\n".utf8))
+            MediaServerResponse(
+                status: 200, contentType: "application/vnd.apple.mpegurl",
+                body: Data("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\npackage/v240/seg000.ts\n".utf8))
         }
         let live = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(Video(url: h.server.url("live.m3u8"))) }
         #expect(live?.code == .unsupported && live?.message.contains("live") == true, "\(String(describing: live))")
-        h.server.addRoute(prefix: "/portal.m3u8") { _ in MediaServerResponse(status: 200, contentType: "text/html", body: Data("<html><body>Sign in</body></html>".utf8)) }
+        h.server.addRoute(prefix: "/portal.m3u8") { _ in
+            MediaServerResponse(status: 200, contentType: "text/html", body: Data("<html><body>Sign in</body></html>".utf8))
+        }
         let portal = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(Video(url: h.server.url("portal.m3u8"))) }
         #expect(portal?.code == .unsupported && portal?.message.contains("HTML") == true, "\(String(describing: portal))")
         #expect(try manager.offlineVideoStatus().isEmpty)
@@ -141,7 +153,8 @@ struct OfflineDownloadTests {
         let h = try await OfflineHarness.start()
         defer { Task { await h.stop() } }
         let manager = try h.manager(OfflineConfiguration(storageLimit: 4_000_000))
-        let small = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let small = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         #expect(try #require(await manager.waitUntilSettled(small)).state == .completed)
         let error = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(h.video) }
         #expect(error?.code == .storageLimitReached, "\(String(describing: error))")
@@ -189,7 +202,8 @@ struct OfflineDownloadTests {
         let h = try await OfflineHarness.start()
         defer { Task { await h.stop() } }
         let manager = try h.manager()
-        let token = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let token = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         #expect(try #require(await manager.waitUntilSettled(token)).state == .completed)
         _ = try manager.videoObject(fromOfflineVideoToken: token)
         try FileManager.default.removeItem(at: h.root.appendingPathComponent("downloads/\(token)/video/00004.ts"))
@@ -222,7 +236,8 @@ struct OfflineDownloadTests {
         #expect(status.state == .failed)
         #expect(status.error?.code == .storageFailed && status.error?.message.contains("audio-0/") == true, "\(String(describing: status.error))")
         // The rest of the store works: another download completes.
-        let other = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let other = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         #expect(try #require(await manager.waitUntilSettled(other)).state == .completed)
         await manager.close()
     }
@@ -244,7 +259,8 @@ struct OfflineDownloadTests {
         let manager = try h.manager(OfflineConfiguration(maxConcurrentDownloads: 1))
         let log = OfflineEventLog(manager)
         let first = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(captionLanguages: [], includesImages: false))
-        let second = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let second = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         await log.waitFor { if case .fileCompleted(first, _, _) = $0 { true } else { false } }
         #expect(try manager.status(of: second).state == .requested, "one download at a time")
         try await manager.pauseVideoDownload(first)

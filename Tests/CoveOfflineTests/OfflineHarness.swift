@@ -21,7 +21,9 @@ struct OfflineHarness {
     }
 
     func manager(_ configuration: OfflineConfiguration = OfflineConfiguration(), root: URL? = nil) throws -> OfflineVideoManager {
-        try OfflineVideoManager(root: root ?? self.root, transport: AsyncHTTPClientTransport.shared, configuration: configuration, logger: logs.logger(label: "cove.offline", level: .trace))
+        try OfflineVideoManager(
+            root: root ?? self.root, transport: AsyncHTTPClientTransport.shared, configuration: configuration,
+            logger: logs.logger(label: "cove.offline", level: .trace))
     }
 
     var video: Video { fixture.video(on: server.baseURL) }

@@ -63,10 +63,14 @@ struct OfflineKillTests {
         let stored = files.compactMap(\.length).reduce(0, +)
         #expect(Int(stored) == total)
         let fetched = h.server.totalBytesSent
-        #expect(Double(fetched) <= 1.1 * Double(stored), "seed \(seed): fetched \(fetched) bytes for \(stored) stored (\(String(format: "%.3f", Double(fetched) / Double(stored)))×)")
+        #expect(
+            Double(fetched) <= 1.1 * Double(stored),
+            "seed \(seed): fetched \(fetched) bytes for \(stored) stored (\(String(format: "%.3f", Double(fetched) / Double(stored)))×)")
         #expect(try manager.verify(status.token).isEmpty)
         await manager.close()
-        print("kill test: seed \(seed), \(kills) kills, fetched \(fetched) bytes for \(stored) stored = \(String(format: "%.3f", Double(fetched) / Double(stored)))×")
+        print(
+            "kill test: seed \(seed), \(kills) kills, fetched \(fetched) bytes for \(stored) stored = \(String(format: "%.3f", Double(fetched) / Double(stored)))×"
+        )
     }
 
     /// SIGKILLs the child once the server has sent `bytes` in all; false when it exited on its own first.

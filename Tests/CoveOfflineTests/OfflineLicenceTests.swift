@@ -27,7 +27,8 @@ struct OfflineLicenceTests {
         let clock = TestClock()
         let manager = try h.manager(OfflineConfiguration(now: { clock.now() }))
         let terms = OfflineLicenseTerms.rental(seconds: 86_400, playDuration: 3_600)
-        let token = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false, license: terms))
+        let token = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false, license: terms))
         #expect(try #require(await manager.waitUntilSettled(token)).state == .completed)
         // Not played yet: only the rental bounds it, however long it waits within it.
         clock.advance(7_200)

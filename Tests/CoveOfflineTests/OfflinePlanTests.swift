@@ -1,8 +1,9 @@
 import CoveCore
-@testable import CoveOffline
 import CoveStreaming
 import Foundation
 import Testing
+
+@testable import CoveOffline
 
 /// The planner's choices and the offline playlists, as pure functions.
 @Suite("Offline plan")
@@ -50,13 +51,20 @@ struct OfflinePlanTests {
         let initA = InitSection(url: URL(string: "https://cdn.example/init.mp4")!, byteRange: ByteSpan(offset: 0, length: 800))
         let initB = InitSection(url: URL(string: "https://cdn.example/p2/init.mp4")!)
         let segments = [
-            SegmentReference(sequence: 40, start: 0, duration: 2, url: URL(string: "https://cdn.example/all.mp4")!, byteRange: ByteSpan(offset: 800, length: 1000), initSection: initA, key: key),
-            SegmentReference(sequence: 41, start: 2, duration: 2, url: URL(string: "https://cdn.example/all.mp4")!, byteRange: ByteSpan(offset: 1800, length: 900), initSection: initA, key: key),
-            SegmentReference(sequence: 42, start: 4, duration: 1.5, url: URL(string: "https://cdn.example/gap.m4s")!, initSection: initA, key: rotated, isGap: true),
+            SegmentReference(
+                sequence: 40, start: 0, duration: 2, url: URL(string: "https://cdn.example/all.mp4")!, byteRange: ByteSpan(offset: 800, length: 1000),
+                initSection: initA, key: key),
+            SegmentReference(
+                sequence: 41, start: 2, duration: 2, url: URL(string: "https://cdn.example/all.mp4")!, byteRange: ByteSpan(offset: 1800, length: 900),
+                initSection: initA, key: key),
+            SegmentReference(
+                sequence: 42, start: 4, duration: 1.5, url: URL(string: "https://cdn.example/gap.m4s")!, initSection: initA, key: rotated, isGap: true),
             SegmentReference(sequence: 43, start: 5.5, duration: 2, url: URL(string: "https://cdn.example/p2/a.m4s")!, initSection: initB, discontinuity: 1),
         ]
         var names: [URL: String] = [:]
-        let part = try OfflinePlaylistWriter.mediaPlaylist(for: .init(playlistPath: "video.m3u8", folder: "video", timeline: MediaTimeline(segments: segments, targetDuration: 2, isLive: false)), bitrate: 1_000_000, keyNames: &names)
+        let part = try OfflinePlaylistWriter.mediaPlaylist(
+            for: .init(playlistPath: "video.m3u8", folder: "video", timeline: MediaTimeline(segments: segments, targetDuration: 2, isLive: false)),
+            bitrate: 1_000_000, keyNames: &names)
         #expect(part.files.map(\.path) == ["video/init-0.mp4", "video/00000.mp4", "video/00001.mp4", "video/init-1.mp4", "video/00003.m4s"])
         #expect(part.files[1].byteRange == ByteSpan(offset: 800, length: 1000) && part.files[1].estimatedBytes == 1000)
         #expect(part.keys.map(\.name) == ["key/0", "key/1"])
@@ -70,10 +78,14 @@ struct OfflinePlanTests {
     }
 
     @Test func sampleAESCannotBeStored() {
-        let segment = SegmentReference(sequence: 0, start: 0, duration: 2, url: Self.base, key: SegmentKey(method: .sampleAES, keyURL: Self.base, keyFormat: "com.apple.streamingkeydelivery"))
+        let segment = SegmentReference(
+            sequence: 0, start: 0, duration: 2, url: Self.base,
+            key: SegmentKey(method: .sampleAES, keyURL: Self.base, keyFormat: "com.apple.streamingkeydelivery"))
         var names: [URL: String] = [:]
         let error = #expect(throws: OfflineError.self) {
-            try OfflinePlaylistWriter.mediaPlaylist(for: .init(playlistPath: "v.m3u8", folder: "v", timeline: MediaTimeline(segments: [segment], targetDuration: 2, isLive: false)), bitrate: 1, keyNames: &names)
+            try OfflinePlaylistWriter.mediaPlaylist(
+                for: .init(playlistPath: "v.m3u8", folder: "v", timeline: MediaTimeline(segments: [segment], targetDuration: 2, isLive: false)), bitrate: 1,
+                keyNames: &names)
         }
         #expect(error?.code == .unsupported && error?.message.contains("SAMPLE-AES") == true)
     }
@@ -84,8 +96,11 @@ struct OfflinePlanTests {
             audio: [.init(name: "English \"main\"", language: "en", isDefault: true, playlistPath: "audio-0.m3u8")],
             text: [.init(name: "English", language: "en", isDefault: false, isForced: false, playlistPath: "text-0.m3u8")], extraCodecs: ["mp4a.40.2"]
         )
-        #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"English main\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio-0.m3u8\""))
-        #expect(master.contains("TYPE=SUBTITLES") && master.contains("AUDIO=\"audio\"") && master.contains("SUBTITLES=\"subs\"") && master.contains("RESOLUTION=1280x720"))
+        #expect(
+            master.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"English main\",LANGUAGE=\"en\",DEFAULT=YES,AUTOSELECT=YES,URI=\"audio-0.m3u8\""))
+        #expect(
+            master.contains("TYPE=SUBTITLES") && master.contains("AUDIO=\"audio\"") && master.contains("SUBTITLES=\"subs\"")
+                && master.contains("RESOLUTION=1280x720"))
         #expect(master.contains("CODECS=\"mp4a.40.2\""))
     }
 

@@ -61,7 +61,8 @@ struct OfflineResumeTests {
         h.server.addRoute(prefix: "/norange/all.ts") { _ in MediaServerResponse(status: 200, contentType: "video/mp2t", body: file) }
         let sink = MemorySink()
         let error = await #expect(throws: StreamingError.self) {
-            try await Self.loader().download(.segment, url: h.server.url("norange/all.ts"), byteRange: ByteSpan(offset: 188 * 10, length: 188 * 100), into: sink)
+            try await Self.loader().download(
+                .segment, url: h.server.url("norange/all.ts"), byteRange: ByteSpan(offset: 188 * 10, length: 188 * 100), into: sink)
         }
         #expect(error?.code == .notMedia && error?.message.contains("byte range") == true, "\(String(describing: error))")
         #expect(sink.data.isEmpty)
@@ -75,7 +76,8 @@ struct OfflineResumeTests {
         h.server.forceStatus(404, forPathsContaining: "/v240/seg003.ts")
         let manager = try h.manager()
         let log = OfflineEventLog(manager)
-        let token = try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
+        let token = try await manager.requestVideoDownload(
+            h.video, parameters: OfflineDownloadParameters(requestedBitrate: 500_000, captionLanguages: [], includesImages: false))
         await log.waitFor { if case .failed(token, _) = $0 { true } else { false } }
         h.server.clearForcedStatuses()
         try manager.resumeVideoDownload(token)

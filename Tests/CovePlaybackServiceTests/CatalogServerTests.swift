@@ -25,14 +25,18 @@ struct CatalogServerTests {
         for (id, video) in extraVideos {
             try Data(JSONValue.object(video).serialized().utf8).write(to: root.appendingPathComponent("videos/\(id).json"))
         }
-        var base: JSONObject = ["account_id": .string(SampleCatalog.accountID), "policy_keys": [.string(SampleCatalog.policyKey)], "auth_tokens": [.string(SampleCatalog.authToken)]]
+        var base: JSONObject = [
+            "account_id": .string(SampleCatalog.accountID), "policy_keys": [.string(SampleCatalog.policyKey)],
+            "auth_tokens": [.string(SampleCatalog.authToken)],
+        ]
         base.merge(settings ?? [:]) { _, new in new }
         try Data(JSONValue.object(base).serialized().utf8).write(to: root.appendingPathComponent("catalog.json"))
         return try await CatalogServer.start(catalog: root)
     }
 
     static func service(_ server: CatalogServer, policyKey: String? = SampleCatalog.policyKey, account: String = SampleCatalog.accountID) -> PlaybackService {
-        let factory = PlaybackServiceRequestFactory(accountID: account, policyKey: policyKey, baseURL: server.baseURL, authBaseURL: server.baseURL, timeout: .seconds(10))
+        let factory = PlaybackServiceRequestFactory(
+            accountID: account, policyKey: policyKey, baseURL: server.baseURL, authBaseURL: server.baseURL, timeout: .seconds(10))
         return PlaybackService(requestFactory: factory, transport: transport, retry: .none)
     }
 
@@ -79,7 +83,8 @@ struct CatalogServerTests {
         #expect(try await service.findVideo(PlaybackServiceConfiguration(assetReferenceID: "audio-only")).value.id == SampleCatalog.VideoID.audioOnly)
         let playlist = try await service.findPlaylist(PlaybackServiceConfiguration(assetReferenceID: SampleCatalog.playlistReferenceID)).value
         #expect(playlist.id == SampleCatalog.playlistID)
-        #expect(server.media.requests.map(\.path).contains("/playback/v1/accounts/\(SampleCatalog.accountID)/playlists/ref:\(SampleCatalog.playlistReferenceID)"))
+        #expect(
+            server.media.requests.map(\.path).contains("/playback/v1/accounts/\(SampleCatalog.accountID)/playlists/ref:\(SampleCatalog.playlistReferenceID)"))
     }
 
     @Test func playlistsKeepMissingVideosAsErrorVideosAndPage() async throws {
@@ -87,20 +92,27 @@ struct CatalogServerTests {
         defer { Task { await server.stop() } }
         let service = Self.service(server)
         let whole = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID)).value
-        #expect(whole.videos.map(\.id) == [SampleCatalog.VideoID.ladder, SampleCatalog.VideoID.audioOnly, SampleCatalog.VideoID.subtitles, SampleCatalog.VideoID.missing])
+        #expect(
+            whole.videos.map(\.id) == [
+                SampleCatalog.VideoID.ladder, SampleCatalog.VideoID.audioOnly, SampleCatalog.VideoID.subtitles, SampleCatalog.VideoID.missing,
+            ])
         #expect(whole.allPlayableVideos.count == 3)
         #expect(whole.allFailedVideos.map { $0.error?.code } == ["VIDEO_NOT_FOUND"])
         #expect(whole.name == "Cove sample playlist")
         #expect(whole.properties["video_ids"] == nil)
 
-        let page = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(limit: 2, offset: 1)).value
+        let page = try await service.findPlaylist(
+            PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(limit: 2, offset: 1)
+        ).value
         #expect(page.videos.map(\.id) == [SampleCatalog.VideoID.audioOnly, SampleCatalog.VideoID.subtitles])
         let tail = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(offset: 3)).value
         #expect(tail.allFailedVideos.count == 1 && tail.count == 1)
-        let past = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(offset: 10)).value
+        let past = try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(offset: 10))
+            .value
         #expect(past.isEmpty)
         let bad = await Self.apiError { () async throws(PlaybackServiceError) in
-            try await service.findPlaylist(PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(extra: ["limit": "ten"]))
+            try await service.findPlaylist(
+                PlaybackServiceConfiguration(assetID: SampleCatalog.playlistID), query: PlaybackServiceQuery(extra: ["limit": "ten"]))
         }
         #expect(bad?.status == 400)
         #expect(bad?.codes == ["BAD_REQUEST", "INVALID_PARAMETER"])
@@ -118,7 +130,8 @@ struct CatalogServerTests {
         let response = try await Self.transport.send(HTTPRequest(url: url, headers: HTTPHeaders(headers.map { ($0.key, $0.value) })))
         #expect(response.status == 200)
         #expect(try JSONValue.parse(response.body)["name"] == "Cove bumper")
-        let wrong = try await Self.transport.send(HTTPRequest(url: url, headers: HTTPHeaders(headers.map { ($0.key, $0.value.replacingOccurrences(of: "0001", with: "9999")) })))
+        let wrong = try await Self.transport.send(
+            HTTPRequest(url: url, headers: HTTPHeaders(headers.map { ($0.key, $0.value.replacingOccurrences(of: "0001", with: "9999")) })))
         #expect(wrong.status == 401)
     }
 
@@ -150,7 +163,10 @@ struct CatalogServerTests {
         #expect(otherAccount?.status == 403)
         #expect(otherAccount?.codes == ["ACCESS_DENIED", "ACCOUNT_ID"])
 
-        let post = try await Self.transport.send(HTTPRequest(method: .post, url: server.baseURL.appendingPathComponent("accounts/\(SampleCatalog.accountID)/videos/1"), headers: ["BCOV-Policy": SampleCatalog.policyKey]))
+        let post = try await Self.transport.send(
+            HTTPRequest(
+                method: .post, url: server.baseURL.appendingPathComponent("accounts/\(SampleCatalog.accountID)/videos/1"),
+                headers: ["BCOV-Policy": SampleCatalog.policyKey]))
         #expect(post.status == 405)
         #expect(PlaybackAPIDecoder.apiErrors(from: try JSONValue.parse(post.body))?.first?.code == "METHOD_NOT_ALLOWED")
     }

@@ -106,7 +106,8 @@ struct DecodingTests {
     /// A catalog answer comes from the network: a source that is not http(s) (a device file, RTMP) is
     /// left out, so no answer can make the player read local files.
     @Test func sourcesThatAreNotHTTPAreLeftOut() throws {
-        let json = #"{"id": "1", "account_id": "6", "sources": [{"src": "file:///etc/passwd", "type": "application/x-mpegURL"}, {"src": "cove-offline://t/master.m3u8"}, {"src": "rtmp://host/app/stream"}, {"src": "https://cdn.example.com/a/master.m3u8", "type": "application/x-mpegURL"}]}"#
+        let json =
+            #"{"id": "1", "account_id": "6", "sources": [{"src": "file:///etc/passwd", "type": "application/x-mpegURL"}, {"src": "cove-offline://t/master.m3u8"}, {"src": "rtmp://host/app/stream"}, {"src": "https://cdn.example.com/a/master.m3u8", "type": "application/x-mpegURL"}]}"#
         let video = try decodeVideo(json)
         #expect(video.sources.map(\.url.absoluteString) == ["https://cdn.example.com/a/master.m3u8"])
     }
@@ -135,7 +136,8 @@ struct DecodingTests {
         let failed = try #require(playlist.allFailedVideos.first)
         #expect(playlist.allFailedVideos.count == 1)
         #expect(failed.id == "4084164751003")
-        #expect(failed.error == VideoError(code: "VIDEO_NOT_PLAYABLE", subcode: "CLIENT_GEO", message: "Access to this resource is forbidden by access policy."))
+        #expect(
+            failed.error == VideoError(code: "VIDEO_NOT_PLAYABLE", subcode: "CLIENT_GEO", message: "Access to this resource is forbidden by access policy."))
         #expect(failed.sources.isEmpty)
         #expect(playlist[1].cuePoints.first?.position == .seconds(3.5))
     }
@@ -180,7 +182,8 @@ struct DecodingTests {
     }
 
     @Test func aMalformedPlaylistEntryBecomesAnErrorVideoAndTheRestStillPlays() throws {
-        let value = try JSONValue.parse(Array(#"{"videos": [{"id": "1", "sources": [{"src": "https://e.com/1.m3u8"}]}, 7, {"id": "3", "name": "Bad", "duration": "long"}]}"#.utf8))
+        let value = try JSONValue.parse(
+            Array(#"{"videos": [{"id": "1", "sources": [{"src": "https://e.com/1.m3u8"}]}, 7, {"id": "3", "name": "Bad", "duration": "long"}]}"#.utf8))
         let playlist = try PlaybackAPIDecoder.playlist(from: value)
         #expect(playlist.count == 3)
         #expect(playlist.allPlayableVideos.map(\.id) == ["1"])
@@ -205,7 +208,8 @@ struct DecodingTests {
     }
 
     @Test func extraErrorFieldsAreKept() throws {
-        let json = #"[{"api_call": "search", "error_subcode": "API", "error_code": "ACCESS_DENIED", "message": "Access to this resource is forbidden by access policy."}]"#
+        let json =
+            #"[{"api_call": "search", "error_subcode": "API", "error_code": "ACCESS_DENIED", "message": "Access to this resource is forbidden by access policy."}]"#
         let error = try #require(PlaybackAPIDecoder.apiErrors(from: JSONValue.parse(Array(json.utf8)))?.first)
         #expect(error.properties["api_call"] == "search")
         #expect(error.subcode == "API")

@@ -59,17 +59,21 @@ struct HostileResponseTests {
             return Answer(status: 200, contentType: "application/json", body: Data(sample.utf8.prefix(cut)), expected: .jsonDeserialization, kind: "truncated")
         case 1:
             let status = [502, 503, 504, 500][random.next(below: 4)]
-            let page = "<html><head><title>\(status) Bad Gateway</title></head><body><center><h1>\(status)</h1></center><hr><center>nginx</center></body></html>"
+            let page =
+                "<html><head><title>\(status) Bad Gateway</title></head><body><center><h1>\(status)</h1></center><hr><center>nginx</center></body></html>"
             return Answer(status: status, contentType: "text/html", body: Data(page.utf8), expected: .api(status), kind: "html error page")
         case 2:
-            return Answer(status: 200, contentType: "text/html", body: Data("<!DOCTYPE html><html><body>Sign in to continue</body></html>".utf8), expected: .jsonDeserialization, kind: "html 200")
+            return Answer(
+                status: 200, contentType: "text/html", body: Data("<!DOCTYPE html><html><body>Sign in to continue</body></html>".utf8),
+                expected: .jsonDeserialization, kind: "html 200")
         case 3:
             var bytes = (0..<(8 + random.next(below: 2000))).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             bytes[0] = [0xFF, 0x00, UInt8(ascii: "<"), UInt8(ascii: "}"), 0xC3][random.next(below: 5)]
             return Answer(status: 200, contentType: "application/octet-stream", body: Data(bytes), expected: .jsonDeserialization, kind: "random bytes")
         case 4:
             let depth = 65 + random.next(below: 8_900)
-            let nested = random.next(below: 2) == 0
+            let nested =
+                random.next(below: 2) == 0
                 ? String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
                 : #"{"id": "1", "custom_fields": "# + String(repeating: #"{"a": "#, count: depth) + "1" + String(repeating: "}", count: depth) + "}"
             return json(nested, .jsonDeserialization, "deep nesting")
@@ -126,7 +130,8 @@ struct HostileResponseTests {
             accountID: "57838016001", policyKey: Self.policyKey, baseURL: server.url("playback/v1"), authBaseURL: server.url("playback/v1"),
             timeout: .seconds(10), maxResponseBytes: Self.responseLimit
         )
-        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 1, initialDelay: .zero), logger: logs.logger())
+        let service = PlaybackService(
+            requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 1, initialDelay: .zero), logger: logs.logger())
         var outcomes: [String: Int] = [:]
         for n in 0..<1200 {
             let answer = Self.answer(n)

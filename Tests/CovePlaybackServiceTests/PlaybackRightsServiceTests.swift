@@ -14,7 +14,8 @@ struct PlaybackRightsServiceTests {
 
     /// EPA: a token and no policy key.
     static func service(_ server: CatalogServer, now: @escaping @Sendable () -> Date = { Date() }) -> PlaybackService {
-        let factory = PlaybackServiceRequestFactory(accountID: server.accountID, policyKey: nil, baseURL: server.baseURL, authBaseURL: server.baseURL, timeout: .seconds(10), now: now)
+        let factory = PlaybackServiceRequestFactory(
+            accountID: server.accountID, policyKey: nil, baseURL: server.baseURL, authBaseURL: server.baseURL, timeout: .seconds(10), now: now)
         return PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport.shared, retry: .none)
     }
 
@@ -32,7 +33,9 @@ struct PlaybackRightsServiceTests {
         defer { Task { await server.stop() } }
         let token = try await Self.signer.token(account: server.accountID, userID: "viewer-1", concurrencyLimit: 2, sessionID: "kitchen")
         let service = Self.service(server)
-        let video = try await service.findVideo(PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: token, bumperID: SampleCatalog.VideoID.bumper)).value
+        let video = try await service.findVideo(
+            PlaybackServiceConfiguration(assetID: SampleCatalog.VideoID.ladder, authToken: token, bumperID: SampleCatalog.VideoID.bumper)
+        ).value
         let rights = try #require(video.playbackRights)
         #expect(rights.compact == token)
         #expect(rights.claims.accountID == server.accountID)

@@ -46,7 +46,8 @@ struct RedirectSecurityTests {
         #expect(followed.headers["accept"] == "application/json", "ordinary headers do follow")
 
         // The same for a bearer token.
-        let withToken = try await service.findVideo(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.redirect-token-sig"))
+        let withToken = try await service.findVideo(
+            PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.redirect-token-sig"))
         #expect(withToken.value.name == "moved")
         #expect(origin.requests.last?.headers["authorization"] == "Bearer eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.redirect-token-sig")
         #expect(target.requests.last?.headers["authorization"] == nil)
@@ -120,9 +121,11 @@ struct RedirectSecurityTests {
     @Test func redirectRulesForEveryTransport() throws {
         // The pure policy every transport applies, including ones apps write themselves.
         let policy = RedirectPolicy()
-        let request = HTTPRequest(url: URL(string: "https://edge.api.brightcove.com/playback/v1/accounts/1/videos/2")!, headers: [
-            "BCOV-Policy": "k", "Authorization": "Bearer t", "Cookie": "c", "Accept": "application/json;pk=k2", "X-Device": "d",
-        ])
+        let request = HTTPRequest(
+            url: URL(string: "https://edge.api.brightcove.com/playback/v1/accounts/1/videos/2")!,
+            headers: [
+                "BCOV-Policy": "k", "Authorization": "Bearer t", "Cookie": "c", "Accept": "application/json;pk=k2", "X-Device": "d",
+            ])
         let sameOrigin = try #require(try policy.followUp(after: request, status: 301, location: "/playback/v1/x", hop: 0))
         #expect(sameOrigin.headers == request.headers)
         #expect(sameOrigin.url.absoluteString == "https://edge.api.brightcove.com/playback/v1/x")
@@ -133,6 +136,7 @@ struct RedirectSecurityTests {
         #expect(throws: HTTPTransportError.self) { try policy.followUp(after: request, status: 302, location: "/x", hop: 5) }
         #expect(try policy.followUp(after: request, status: 200, location: "/x", hop: 0) == nil)
         #expect(try policy.followUp(after: request, status: 304, location: "/x", hop: 0) == nil)
-        #expect(try RedirectPolicy(allowsDowngradeToHTTP: true).followUp(after: request, status: 302, location: "http://edge.api.brightcove.com/x", hop: 0) != nil)
+        #expect(
+            try RedirectPolicy(allowsDowngradeToHTTP: true).followUp(after: request, status: 302, location: "http://edge.api.brightcove.com/x", hop: 0) != nil)
     }
 }

@@ -47,7 +47,9 @@ struct RequestFactoryTests {
             accountID: "1", policyKey: Self.key, baseURL: URL(string: "https://catalog.example/pb/v1")!,
             authBaseURL: URL(string: "https://auth.example/pb/v1/")!, globalConfiguration: GlobalConfiguration()
         )
-        #expect(try custom.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: jwt)).url.absoluteString == "https://auth.example/pb/v1/accounts/1/videos/42")
+        #expect(
+            try custom.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: jwt)).url.absoluteString
+                == "https://auth.example/pb/v1/accounts/1/videos/42")
         #expect(try custom.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.absoluteString == "https://catalog.example/pb/v1/accounts/1/videos/42")
     }
 
@@ -55,9 +57,14 @@ struct RequestFactoryTests {
         let global = GlobalConfiguration()
         try global.setProxyDomain("BCovProxy.example.cn")
         let proxied = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: global)
-        #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.absoluteString == "https://bcovproxy.example.cn/playback/v1/accounts/1/videos/42")
-        #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-abcdef")).url.host == "bcovproxy.example.cn")
-        let custom = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
+        #expect(
+            try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.absoluteString
+                == "https://bcovproxy.example.cn/playback/v1/accounts/1/videos/42")
+        #expect(
+            try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-abcdef")).url.host
+                == "bcovproxy.example.cn")
+        let custom = PlaybackServiceRequestFactory(
+            accountID: "1", policyKey: Self.key, baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
         #expect(try custom.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.host == "127.0.0.1")
         try global.setProxyDomain(nil)
         #expect(try proxied.videoRequest(PlaybackServiceConfiguration(assetID: "42")).url.host == "edge.api.brightcove.com")
@@ -72,13 +79,15 @@ struct RequestFactoryTests {
 
     @Test func queryParametersUseTheWireNamesAndExtrasOverrideThem() throws {
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, globalConfiguration: GlobalConfiguration())
-        let query = PlaybackServiceQuery(limit: 10, offset: 20, adConfigID: "ssai-1", configID: "dr 1", livePlaybackToken: "lpt&x=1", extra: ["sort": "-created_at", "limit": "5"])
+        let query = PlaybackServiceQuery(
+            limit: 10, offset: 20, adConfigID: "ssai-1", configID: "dr 1", livePlaybackToken: "lpt&x=1", extra: ["sort": "-created_at", "limit": "5"])
         let request = try factory.playlistRequest(PlaybackServiceConfiguration(assetID: "9"), query: query)
         #expect(request.url.query == "offset=20&ad_config_id=ssai-1&config_id=dr%201&livePlaybackToken=lpt%26x%3D1&limit=5&sort=-created_at")
     }
 
     @Test func additionalHeadersAreSentAndTimeoutsAndLimitsCarryOver() throws {
-        var factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(3), maxResponseBytes: 1000, globalConfiguration: GlobalConfiguration())
+        var factory = PlaybackServiceRequestFactory(
+            accountID: "1", policyKey: Self.key, timeout: .seconds(3), maxResponseBytes: 1000, globalConfiguration: GlobalConfiguration())
         factory.additionalHeaders = ["X-Device": "stb-42", "Accept-Language": "fr"]
         let request = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "42"))
         #expect(request.headers["x-device"] == "stb-42")

@@ -26,7 +26,9 @@ struct ServiceTests {
     }
 
     static func json(_ status: Int, _ body: String) -> ScriptedHTTPTransport.Handler {
-        { request throws(HTTPTransportError) in HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8), url: request.url) }
+        { request throws(HTTPTransportError) in
+            HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8), url: request.url)
+        }
     }
 
     @Test func findVideoReturnsTheValueBesideItsJSON() async throws {
@@ -44,7 +46,9 @@ struct ServiceTests {
         let transport = ScriptedHTTPTransport(status: 200, json: Samples.playlist)
         let service = self.service(transport)
         let result = await withCheckedContinuation { continuation in
-            service.findPlaylist(PlaybackServiceConfiguration(assetReferenceID: "manual"), query: PlaybackServiceQuery(limit: 3)) { continuation.resume(returning: $0) }
+            service.findPlaylist(PlaybackServiceConfiguration(assetReferenceID: "manual"), query: PlaybackServiceQuery(limit: 3)) {
+                continuation.resume(returning: $0)
+            }
         }
         let playlist = try result.get().value
         #expect(playlist.allPlayableVideos.count == 2)
@@ -85,11 +89,16 @@ struct ServiceTests {
     @Test func serverErrorsAreRetriedWithDoublingBackoffOnTheInjectedClock() async throws {
         let count = Mutex(0)
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
-            let n = count.withLock { $0 += 1; return $0 }
+            let n = count.withLock {
+                $0 += 1; return $0
+            }
             let status = n == 1 ? 503 : n == 2 ? 429 : 200
-            return HTTPResponse(status: status, headers: [:], body: Data((status == 200 ? Samples.ssaiVideo : #"[{"error_code":"SERVICE_UNAVAILABLE"}]"#).utf8), url: request.url)
+            return HTTPResponse(
+                status: status, headers: [:], body: Data((status == 200 ? Samples.ssaiVideo : #"[{"error_code":"SERVICE_UNAVAILABLE"}]"#).utf8),
+                url: request.url)
         }
-        let found = try await service(transport).findVideo(PlaybackServiceConfiguration(assetID: "6156696074001"), query: PlaybackServiceQuery(adConfigID: "ssai"))
+        let found = try await service(transport).findVideo(
+            PlaybackServiceConfiguration(assetID: "6156696074001"), query: PlaybackServiceQuery(adConfigID: "ssai"))
         #expect(found.value.sources.allSatisfy { $0.vmapURL != nil })
         #expect(clock.sleeps == [.milliseconds(250), .milliseconds(500)])
         #expect(transport.requests.count == 3)
@@ -121,7 +130,8 @@ struct ServiceTests {
         for kind in [HTTPTransportError.Kind.insecureRedirect, .tlsFailure, .tooManyRedirects, .responseTooLarge, .invalidURL] {
             let before = transport.requests.count
             transport.answer { request throws(HTTPTransportError) in throw HTTPTransportError(kind, url: request.url, detail: "\(kind)") }
-            let refused = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
+            let refused = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42"))
+            }
             guard case .failure(.connection(let error)) = refused else { Issue.record("expected a connection error for \(kind)"); continue }
             #expect(error.kind == kind)
             #expect(transport.requests.count == before + 1, "\(kind) is not retried")
@@ -132,15 +142,19 @@ struct ServiceTests {
         let transport = ScriptedHTTPTransport(Self.json(503, "[]"))
         // A real clock: cancellation must cut a long backoff short.
         let service = PlaybackService(
-            requestFactory: PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(600), globalConfiguration: GlobalConfiguration()),
-            transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .seconds(60), maximumDelay: .seconds(960)), clock: ContinuousClock(), logger: logs.logger()
+            requestFactory: PlaybackServiceRequestFactory(
+                accountID: "1", policyKey: Self.key, timeout: .seconds(600), globalConfiguration: GlobalConfiguration()),
+            transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .seconds(60), maximumDelay: .seconds(960)), clock: ContinuousClock(),
+            logger: logs.logger()
         )
         let (requests, arrived) = AsyncStream<Void>.makeStream()
         transport.answer { request throws(HTTPTransportError) in
             arrived.yield()
             return HTTPResponse(status: 503, headers: [:], body: Data(), url: request.url)
         }
-        let lookup = Task { await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) } }
+        let lookup = Task {
+            await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
+        }
         var iterator = requests.makeAsyncIterator()
         _ = await iterator.next()
         lookup.cancel()
@@ -201,7 +215,8 @@ struct ServiceTests {
     @Test func aMissingBumperIsReportedButTheVideoIsStillFound() async throws {
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
             if request.url.lastPathComponent == "42" {
-                return HTTPResponse(status: 200, headers: [:], body: Data(#"{"id": "42", "sources": [{"src": "https://example.com/42.m3u8"}]}"#.utf8), url: request.url)
+                return HTTPResponse(
+                    status: 200, headers: [:], body: Data(#"{"id": "42", "sources": [{"src": "https://example.com/42.m3u8"}]}"#.utf8), url: request.url)
             }
             return HTTPResponse(status: 404, headers: [:], body: Data(#"[{"error_code": "VIDEO_NOT_FOUND"}]"#.utf8), url: request.url)
         }
@@ -213,9 +228,11 @@ struct ServiceTests {
     }
 
     @Test func aPlaylistsBumperIsAttachedToItsFirstPlayableVideo() async throws {
-        let failedFirst = #"{"id": "p", "videos": [{"id": "x", "error_code": "VIDEO_NOT_FOUND"}, {"id": "a", "sources": [{"src": "https://e.com/a.m3u8"}]}, {"id": "b", "sources": [{"src": "https://e.com/b.m3u8"}]}]}"#
+        let failedFirst =
+            #"{"id": "p", "videos": [{"id": "x", "error_code": "VIDEO_NOT_FOUND"}, {"id": "a", "sources": [{"src": "https://e.com/a.m3u8"}]}, {"id": "b", "sources": [{"src": "https://e.com/b.m3u8"}]}]}"#
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
-            let body = request.url.path.contains("/playlists/") ? failedFirst : #"{"id": "bump", "sources": [{"src": "https://e.com/bump.mp4", "container": "MP4"}]}"#
+            let body =
+                request.url.path.contains("/playlists/") ? failedFirst : #"{"id": "bump", "sources": [{"src": "https://e.com/bump.mp4", "container": "MP4"}]}"#
             return HTTPResponse(status: 200, headers: [:], body: Data(body.utf8), url: request.url)
         }
         let found = try await service(transport).findPlaylist(PlaybackServiceConfiguration(assetID: "p", bumperID: "bump"))
@@ -237,7 +254,9 @@ struct ServiceTests {
     @Test func theTimeoutBoundsTheWholeLookupRetriesIncluded() async throws {
         let transport = ScriptedHTTPTransport(Self.json(503, "[]"))
         let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: Self.key, timeout: .seconds(1), globalConfiguration: GlobalConfiguration())
-        let service = PlaybackService(requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .milliseconds(750)), clock: clock, logger: logs.logger())
+        let service = PlaybackService(
+            requestFactory: factory, transport: transport, retry: .init(maximumAttempts: 5, initialDelay: .milliseconds(750)), clock: clock,
+            logger: logs.logger())
         let result = await Self.outcome { () async throws(PlaybackServiceError) in try await service.findVideo(PlaybackServiceConfiguration(assetID: "42")) }
         guard case .failure(.api(_, 503, _)) = result else { Issue.record("\(result)"); return }
         // 750 ms fit in the 1 s budget; the next 1.5 s backoff does not, so the lookup ends there.
@@ -249,7 +268,8 @@ struct ServiceTests {
 
     @Test func theBumperIsLookedUpWithTheContentsAdConfigButWithoutPaging() async throws {
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in
-            let body = request.url.path.contains("/playlists/")
+            let body =
+                request.url.path.contains("/playlists/")
                 ? #"{"id": "p", "videos": [{"id": "a", "sources": [{"src": "https://e.com/a.m3u8"}]}]}"#
                 : #"{"id": "bump", "sources": [{"src": "https://e.com/bump.mp4", "container": "MP4"}]}"#
             return HTTPResponse(status: 200, headers: [:], body: Data(body.utf8), url: request.url)
@@ -267,7 +287,8 @@ struct ServiceTests {
         #expect(withKey.headers["BCOV-Policy"] == Self.key)
         #expect(withKey.headers["Authorization"] == nil)
         #expect(withKey.headers["X-Device"] == "stb")
-        let withToken = try factory.videoRequest(PlaybackServiceConfiguration(assetID: "1", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-value-sig"))
+        let withToken = try factory.videoRequest(
+            PlaybackServiceConfiguration(assetID: "1", authToken: "eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-value-sig"))
         #expect(withToken.headers["Authorization"] == "Bearer eyJhbGciOiJIUzI1NiJ9.eyJhY2NpZCI6IjEifQ.token-value-sig")
         #expect(withToken.headers["BCOV-Policy"] == nil, "never a policy key beside a bearer token")
     }

@@ -47,8 +47,11 @@ struct StreamConcurrencyServiceTests {
     }
 
     @Test func aMissingOrSillyIntervalFallsBackOrIsBounded() async throws {
-        for (text, expected) in [(#"{}"#, StreamConcurrencyService.defaultInterval), (#"{"heartbeat_interval": -5}"#, StreamConcurrencyService.defaultInterval),
-                                 (#"{"heartbeat_interval": 1e12}"#, .seconds(3600)), (#"{"heartbeat_interval": 1e300}"#, .seconds(3600)), (#"{"heartbeat_interval": 0.001}"#, .milliseconds(100))] {
+        for (text, expected) in [
+            (#"{}"#, StreamConcurrencyService.defaultInterval), (#"{"heartbeat_interval": -5}"#, StreamConcurrencyService.defaultInterval),
+            (#"{"heartbeat_interval": 1e12}"#, .seconds(3600)), (#"{"heartbeat_interval": 1e300}"#, .seconds(3600)),
+            (#"{"heartbeat_interval": 0.001}"#, .milliseconds(100)),
+        ] {
             let server = try await Self.server { _ in Self.json(200, text) }
             let beat = try await Self.service(server).heartbeat(token: Self.token, sessionID: "a", videoID: nil, renewal: false)
             await server.stop()
@@ -124,16 +127,22 @@ struct StreamConcurrencyServiceTests {
         try global.setProxyDomain("bcovproxy.example.cn")
         let proxied = StreamConcurrencyService(accountID: "1", transport: AsyncHTTPClientTransport.shared, globalConfiguration: global)
         #expect(proxied.effectiveBaseURL.absoluteString == "https://bcovproxy.example.cn")
-        let explicit = StreamConcurrencyService(accountID: "1", baseURL: URL(string: "http://127.0.0.1:9")!, transport: AsyncHTTPClientTransport.shared, globalConfiguration: global)
+        let explicit = StreamConcurrencyService(
+            accountID: "1", baseURL: URL(string: "http://127.0.0.1:9")!, transport: AsyncHTTPClientTransport.shared, globalConfiguration: global)
         #expect(explicit.effectiveBaseURL.absoluteString == "http://127.0.0.1:9")
-        #expect(StreamConcurrencyService(accountID: "1", transport: AsyncHTTPClientTransport.shared, globalConfiguration: GlobalConfiguration()).effectiveBaseURL == StreamConcurrencyService.defaultBaseURL)
+        #expect(
+            StreamConcurrencyService(accountID: "1", transport: AsyncHTTPClientTransport.shared, globalConfiguration: GlobalConfiguration()).effectiveBaseURL
+                == StreamConcurrencyService.defaultBaseURL)
         #expect(explicit.route.overriddenProxy == "bcovproxy.example.cn")
         #expect(proxied.route.reason == .proxy && proxied.route.overriddenProxy == nil)
         // An explicit base that bypasses the proxy is said, for the heartbeats and for the lookups.
         let logs = LogCapture()
-        _ = StreamConcurrencySessionProvider(upstream: BasicSessionProvider(), service: explicit, logger: logs.logger(label: "cove.stream-concurrency", level: .notice))
-        let factory = PlaybackServiceRequestFactory(accountID: "1", policyKey: "key", baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
-        _ = PlaybackService(requestFactory: factory, transport: AsyncHTTPClientTransport.shared, logger: logs.logger(label: "cove.playback-service", level: .notice))
+        _ = StreamConcurrencySessionProvider(
+            upstream: BasicSessionProvider(), service: explicit, logger: logs.logger(label: "cove.stream-concurrency", level: .notice))
+        let factory = PlaybackServiceRequestFactory(
+            accountID: "1", policyKey: "key", baseURL: URL(string: "http://127.0.0.1:9/playback/v1")!, globalConfiguration: global)
+        _ = PlaybackService(
+            requestFactory: factory, transport: AsyncHTTPClientTransport.shared, logger: logs.logger(label: "cove.playback-service", level: .notice))
         #expect(logs.text.components(separatedBy: "not through the proxy domain").count == 3, "\(logs.text)")
     }
 }

@@ -5,7 +5,10 @@ import Testing
 @Suite("Control bar width fitting")
 struct BarFittingTests {
     @Test func fixedWidthsComeFirstAndTheSliderTakesTheRest() {
-        let bar: ControlBar = [LayoutView(.playback, width: 3), LayoutView(.currentTime, width: 5), LayoutView(.progress, width: 10, elasticity: 1), LayoutView(.duration, width: 5)]
+        let bar: ControlBar = [
+            LayoutView(.playback, width: 3), LayoutView(.currentTime, width: 5), LayoutView(.progress, width: 10, elasticity: 1),
+            LayoutView(.duration, width: 5),
+        ]
         let fitted = bar.fit(width: 40, spacing: 1)
         #expect(fitted.frames.map(\.description) == ["playback@0+3", "currentTime@4+5", "progress@10+24", "duration@35+5"])
         #expect(fitted.dropped.isEmpty)
@@ -19,7 +22,9 @@ struct BarFittingTests {
         #expect(fitted.frames.map(\.width) == [10, 2, 20])
         #expect(fitted.frames.map(\.x) == [0, 10, 12])
         // Uneven split: 7 spare between 1:1:1 — cumulative rounding gives 2, 3, 2 and no column is lost.
-        let three: ControlBar = [LayoutView(.empty, width: 0, elasticity: 1), LayoutView(.empty, width: 0, elasticity: 1), LayoutView(.empty, width: 0, elasticity: 1)]
+        let three: ControlBar = [
+            LayoutView(.empty, width: 0, elasticity: 1), LayoutView(.empty, width: 0, elasticity: 1), LayoutView(.empty, width: 0, elasticity: 1),
+        ]
         #expect(three.fit(width: 7, spacing: 0).frames.map(\.width) == [2, 3, 2])
     }
 

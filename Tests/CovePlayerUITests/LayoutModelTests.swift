@@ -113,29 +113,40 @@ struct LayoutModelTests {
         let automatic = try PlayerUIOptions(automaticControlTypeSelection: true)
 
         // The app's layout unless automatic selection is on (which ignores it, as in the seed).
-        #expect(ControlLayout.resolved(appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .live, phase: .content, hasTrackChoices: false) == custom)
-        #expect(ControlLayout.resolved(appLayout: custom, options: automatic, mediaType: .audioVideo, videoType: .live, phase: .content, hasTrackChoices: false) == .live)
-        #expect(ControlLayout.resolved(appLayout: nil, options: manual, mediaType: .audio, videoType: .liveDVR, phase: .content, hasTrackChoices: false) == .liveDVRAudio)
+        #expect(
+            ControlLayout.resolved(appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .live, phase: .content, hasTrackChoices: false)
+                == custom)
+        #expect(
+            ControlLayout.resolved(appLayout: custom, options: automatic, mediaType: .audioVideo, videoType: .live, phase: .content, hasTrackChoices: false)
+                == .live)
+        #expect(
+            ControlLayout.resolved(appLayout: nil, options: manual, mediaType: .audio, videoType: .liveDVR, phase: .content, hasTrackChoices: false)
+                == .liveDVRAudio)
 
         // Bumpers use the VOD or AOD layout, without jump back.
         let bumper = ControlLayout.resolved(appLayout: nil, options: automatic, mediaType: .audio, videoType: .live, phase: .bumper, hasTrackChoices: false)
         #expect(bumper == ControlLayout.audioOnly.settingRemoved(true, for: .jumpBack))
         let hiddenBumper = try PlayerUIOptions(automaticControlTypeSelection: true, showBumperControls: false)
-        #expect(ControlLayout.resolved(appLayout: nil, options: hiddenBumper, mediaType: .audioVideo, videoType: .vod, phase: .bumper, hasTrackChoices: false) == .empty)
+        #expect(
+            ControlLayout.resolved(appLayout: nil, options: hiddenBumper, mediaType: .audioVideo, videoType: .vod, phase: .bumper, hasTrackChoices: false)
+                == .empty)
 
         // Caption and bitrate buttons appear when there is something to choose.
         let menu = try BitrateMenu(options: [BitrateOption(title: "Low", bitrate: 400_000)])
         let withMenu = try PlayerUIOptions(bitrateMenu: menu)
-        let content = ControlLayout.resolved(appLayout: .vod, options: withMenu, mediaType: .audioVideo, videoType: .vod, phase: .content, hasTrackChoices: true)
+        let content = ControlLayout.resolved(
+            appLayout: .vod, options: withMenu, mediaType: .audioVideo, videoType: .vod, phase: .content, hasTrackChoices: true)
         let frames = content.fit(width: 100)[0]
         #expect(frames.frame(of: .closedCaption) != nil && frames.frame(of: .preferredBitrate) != nil)
 
         // An ad gets the advertising layout, with "Learn more" only for a click-through.
         let ad = try AdPosition(index: 1, count: 2, timeLeft: .seconds(12))
-        let adLayout = ControlLayout.resolved(appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .vod, phase: .ad(ad), hasTrackChoices: false)
+        let adLayout = ControlLayout.resolved(
+            appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .vod, phase: .ad(ad), hasTrackChoices: false)
         #expect(adLayout.fit(width: 100)[0].frames.map(\.view.tag) == [.playback, .adPodCountdown, .progress, .screenMode])
         let clickable = try AdPosition(index: 1, count: 2, clickThroughURL: "https://ads.example/click")
-        let clickLayout = ControlLayout.resolved(appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .vod, phase: .ad(clickable), hasTrackChoices: false)
+        let clickLayout = ControlLayout.resolved(
+            appLayout: custom, options: manual, mediaType: .audioVideo, videoType: .vod, phase: .ad(clickable), hasTrackChoices: false)
         #expect(clickLayout.fit(width: 100)[0].frames.map(\.view.tag) == [.playback, .adPodCountdown, .progress, .learnMore, .screenMode])
     }
 }

@@ -5,9 +5,11 @@ import Testing
 @Suite("Bitrate menu")
 struct BitrateMenuTests {
     @Test func anAutoEntryIsAddedFirstWhenNoOptionHasBitrateZero() throws {
-        let menu = try BitrateMenu(title: "Select an Option", options: [
-            BitrateOption(title: "Setting 1", bitrate: 800_000), BitrateOption(title: "Setting 2", bitrate: 2_500_000),
-        ])
+        let menu = try BitrateMenu(
+            title: "Select an Option",
+            options: [
+                BitrateOption(title: "Setting 1", bitrate: 800_000), BitrateOption(title: "Setting 2", bitrate: 2_500_000),
+            ])
         #expect(menu.options.map(\.title) == ["Auto", "Setting 1", "Setting 2"])
         #expect(menu.options[0].bitrate == 0 && menu.options[0].isAutomatic)
         #expect(menu.initialSelection == 0, "no initial selection: automatic")

@@ -65,7 +65,8 @@ struct TerminalBarRendererTests {
             #expect(line.contains(localizer.adCountdown(ad)), "\(language): the whole countdown fits: \(line)")
         }
         let arabic = Localizer(language: .arabic)
-        let rtl = TerminalBarRenderer(localizer: arabic, colours: false).lines(layout: .vod, state: ControlBarState(isPlaying: true, duration: .seconds(10)), width: 70)[0]
+        let rtl = TerminalBarRenderer(localizer: arabic, colours: false).lines(
+            layout: .vod, state: ControlBarState(isPlaying: true, duration: .seconds(10)), width: 70)[0]
         let ltr = plain.lines(layout: .vod, state: ControlBarState(isPlaying: true, duration: .seconds(10)), width: 70)[0]
         #expect(ltr.hasPrefix(" ❚❚") || ltr.prefix(4).contains("❚❚"), "play/pause leads left to right: \(ltr)")
         #expect(rtl.trimmingCharacters(in: .whitespaces).hasSuffix("❚❚"), "and trails right to left: \(rtl)")

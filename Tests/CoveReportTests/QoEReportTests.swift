@@ -1,13 +1,15 @@
-@testable import CoveCore
-@testable import CoveReport
 import Foundation
 import Testing
+
+@testable import CoveCore
+@testable import CoveReport
 
 /// The report page and its chart, from a scripted timeline.
 @Suite("QoE report")
 struct QoEReportTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    static let s = PlaybackSession(id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!), source: nil, player: nil, providerExtension: nil, send: { _ in })
+    static let s = PlaybackSession(
+        id: 1, video: Video(url: URL(string: "https://cdn.example.com/v.m3u8")!), source: nil, player: nil, providerExtension: nil, send: { _ in })
     static let ladder = [400_000, 1_200_000, 3_000_000].enumerated().map { index, bandwidth in
         Variant(bandwidth: bandwidth, height: [240, 480, 720][index], url: "https://cdn.example.com/v\(index)/index.m3u8")
     }
@@ -17,10 +19,12 @@ struct QoEReportTests {
     }
 
     static func segment(_ start: Double, bandwidth: Int, at: Double) -> PlaybackEvent {
-        .mediaTransferred(s, MediaTransfer(
-            kind: .segment, url: "https://cdn.example.com/seg", status: 200, bytes: bandwidth / 4, startedAt: t0.timeIntervalSince1970 + at - 0.1,
-            duration: .milliseconds(100), variantBandwidth: bandwidth, span: .init(start: start, duration: 2, stream: .main)
-        ))
+        .mediaTransferred(
+            s,
+            MediaTransfer(
+                kind: .segment, url: "https://cdn.example.com/seg", status: 200, bytes: bandwidth / 4, startedAt: t0.timeIntervalSince1970 + at - 0.1,
+                duration: .milliseconds(100), variantBandwidth: bandwidth, span: .init(start: start, duration: 2, stream: .main)
+            ))
     }
 
     /// Ten seconds with a switch up, a stall at 3–4.5 s, a seek at 6 s and an ad break at 8–9 s.
@@ -52,8 +56,9 @@ struct QoEReportTests {
             timeline.handle(event, at: t0.addingTimeInterval(at), status: status)
             meter.handle(event, at: t0.addingTimeInterval(at))
         }
-        return QoEReport(title: title, source: "https://cdn.example.com/v.m3u8", qoe: meter.summary(at: t0.addingTimeInterval(10)), timeline: timeline,
-                         outcome: outcome, generatedAt: t0)
+        return QoEReport(
+            title: title, source: "https://cdn.example.com/v.m3u8", qoe: meter.summary(at: t0.addingTimeInterval(10)), timeline: timeline,
+            outcome: outcome, generatedAt: t0)
     }
 
     @Test func thePageIsSelfContainedAndEscaped() throws {

@@ -58,7 +58,9 @@ struct BeaconSenderTests {
     @Test func unusableURLsAreRecordedNotRequestedAndTokensAreRedacted() async {
         let transport = Self.transport { _ in 204 }
         let sender = BeaconSender(transport: transport, policy: .init(attempts: 2, initialDelay: .zero))
-        await sender.fire(["javascript:alert(1)", "not a url", "https://b.example/t?bc_token=secret999&e=start"], for: BeaconKey(breakIndex: 0, adIndex: 0, play: 0, event: "start"))
+        await sender.fire(
+            ["javascript:alert(1)", "not a url", "https://b.example/t?bc_token=secret999&e=start"],
+            for: BeaconKey(breakIndex: 0, adIndex: 0, play: 0, event: "start"))
         await sender.drain()
         let results = await sender.results
         #expect(results.filter { $0.attempts == 0 && $0.status == nil }.count == 2)

@@ -13,7 +13,10 @@ struct BrightcoveVMAPTests {
     @Test func readsTheStreamExtension() throws {
         let stream = document.stream
         #expect(stream.flavour == .brightcove)
-        #expect(stream.contentURL == "https://ssaimanifest.example.net/us-east-1/playback/once/v1/hls/v4/clear/1752604059001/d6190656/dca41ae8/6830b2e4/content.m3u8?bc_token=SECRET-TOKEN-123&fastly=1")
+        #expect(
+            stream.contentURL
+                == "https://ssaimanifest.example.net/us-east-1/playback/once/v1/hls/v4/clear/1752604059001/d6190656/dca41ae8/6830b2e4/content.m3u8?bc_token=SECRET-TOKEN-123&fastly=1"
+        )
         #expect(stream.contentLength == (try seconds("60.0574")))
         #expect(stream.payloadLength == (try seconds("101.1834")))
         #expect(stream.contentType == "application/x-mpegURL")
@@ -23,7 +26,9 @@ struct BrightcoveVMAPTests {
     }
 
     @Test func readsTheThumbnailTrackTrimmed() {
-        #expect(document.stream.thumbnailsURL == "https://ssai.playback.example.net/v1/thumbnail/1752604059001/dca41ae8/low-res/6830b2e4/thumbnail.vtt?bc_token=SECRET-TOKEN-123")
+        #expect(
+            document.stream.thumbnailsURL
+                == "https://ssai.playback.example.net/v1/thumbnail/1752604059001/dca41ae8/low-res/6830b2e4/thumbnail.vtt?bc_token=SECRET-TOKEN-123")
         let track = document.stream.thumbnails.first
         #expect(track?.type == "thumbnail")
         #expect(track?.width == 480)
@@ -81,10 +86,11 @@ struct BrightcoveVMAPTests {
         #expect(inLine.adSystem == VASTAdSystem(name: "Test Ad Server", version: "2.1"))
         #expect(inLine.adTitle == "Portals")
         #expect(inLine.description == "Demo ad number 6")
-        #expect(inLine.impressions == [
-            VASTImpression(id: "imp-1", url: "https://beacons.example.net/impression?ad=1&cb=[CACHEBUSTING]"),
-            VASTImpression(url: "https://second.example.net/imp?ad=1&x=2"),
-        ])
+        #expect(
+            inLine.impressions == [
+                VASTImpression(id: "imp-1", url: "https://beacons.example.net/impression?ad=1&cb=[CACHEBUSTING]"),
+                VASTImpression(url: "https://second.example.net/imp?ad=1&x=2"),
+            ])
         #expect(inLine.errorURLs.isEmpty)
         let creative = try #require(inLine.creatives.first)
         #expect(creative.id == "cr-1")
@@ -102,20 +108,24 @@ struct BrightcoveVMAPTests {
     }
 
     @Test func readsBreakTracking() {
-        #expect(document.adBreaks[0].trackingEvents == [
-            VMAPTrackingEvent(event: .breakStart, url: "https://beacons.example.net/break?e=start&b=pre"),
-            VMAPTrackingEvent(event: .breakEnd, url: "https://beacons.example.net/break?e=end&b=pre"),
-        ])
+        #expect(
+            document.adBreaks[0].trackingEvents == [
+                VMAPTrackingEvent(event: .breakStart, url: "https://beacons.example.net/break?e=start&b=pre"),
+                VMAPTrackingEvent(event: .breakEnd, url: "https://beacons.example.net/break?e=end&b=pre"),
+            ])
     }
 
     @Test func readsTheCompanion() throws {
         let companions = try #require(document.adBreaks[1].ads[0].inLine?.creatives.last?.companionAds?.companions)
-        #expect(companions == [VASTCompanion(
-            id: "comp-300", width: 300, height: 250,
-            staticResources: [VASTStaticResource(creativeType: "image/jpeg", url: "https://cdn.example.net/companion-300x250.jpg")],
-            clickThrough: "https://advertiser.example.com/companion",
-            trackingEvents: [VASTTrackingEvent(event: .creativeView, url: "https://beacons.example.net/companion?ad=2")]
-        )])
+        #expect(
+            companions == [
+                VASTCompanion(
+                    id: "comp-300", width: 300, height: 250,
+                    staticResources: [VASTStaticResource(creativeType: "image/jpeg", url: "https://cdn.example.net/companion-300x250.jpg")],
+                    clickThrough: "https://advertiser.example.com/companion",
+                    trackingEvents: [VASTTrackingEvent(event: .creativeView, url: "https://beacons.example.net/companion?ad=2")]
+                )
+            ])
     }
 
     @Test func differentPrefixesAndNoPrefixReadTheSame() throws {

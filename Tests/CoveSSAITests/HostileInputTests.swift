@@ -1,20 +1,20 @@
-import CoveTesting
 import CoveSSAI
+import CoveTesting
 import Foundation
 import Testing
 
 @Suite("Hostile and broken input")
 struct HostileInputTests {
     static let billionLaughs = """
-    <?xml version="1.0"?>
-    <!DOCTYPE lolz [
-      <!ENTITY lol "lol">
-      <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
-      <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
-      <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
-    ]>
-    <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0"><vmap:Extensions>&lol4;</vmap:Extensions></vmap:VMAP>
-    """
+        <?xml version="1.0"?>
+        <!DOCTYPE lolz [
+          <!ENTITY lol "lol">
+          <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+          <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+          <!ENTITY lol4 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+        ]>
+        <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0"><vmap:Extensions>&lol4;</vmap:Extensions></vmap:VMAP>
+        """
 
     @Test func billionLaughsIsRefusedBeforeParsing() {
         let error = expectVMAPFailure(Self.billionLaughs, .forbiddenDeclaration)
@@ -32,15 +32,16 @@ struct HostileInputTests {
         #expect(throws: VMAPParseError.self) { try VAST.parse(text) }
     }
 
-    @Test(arguments: [
-        ([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E], 3),        // 0xFF never appears in UTF-8
-        ([0x3C, 0x61, 0x3E, 0xC0, 0xAF, 0x3C, 0x2F, 0x61, 0x3E], 3),  // overlong "/"
-        ([0x3C, 0x61, 0x3E, 0xED, 0xA0, 0x80, 0x3C, 0x2F, 0x61, 0x3E], 3),  // encoded surrogate
-        ([0x3C, 0x61, 0x3E, 0x80], 3),                                  // lone continuation byte
-        ([0x3C, 0x61, 0x3E, 0xE2, 0x82], 3),                            // truncated sequence
-        ([0xFF, 0xFE, 0x3C, 0x00, 0x61, 0x00], 0),                      // UTF-16 with its BOM
-        ([0xEF, 0xBB, 0xBF, 0x3C, 0xC3], 4),                            // offsets count the BOM
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0x3C, 0x61, 0x3E, 0xFF, 0x3C, 0x2F, 0x61, 0x3E], 3),  // 0xFF never appears in UTF-8
+            ([0x3C, 0x61, 0x3E, 0xC0, 0xAF, 0x3C, 0x2F, 0x61, 0x3E], 3),  // overlong "/"
+            ([0x3C, 0x61, 0x3E, 0xED, 0xA0, 0x80, 0x3C, 0x2F, 0x61, 0x3E], 3),  // encoded surrogate
+            ([0x3C, 0x61, 0x3E, 0x80], 3),  // lone continuation byte
+            ([0x3C, 0x61, 0x3E, 0xE2, 0x82], 3),  // truncated sequence
+            ([0xFF, 0xFE, 0x3C, 0x00, 0x61, 0x00], 0),  // UTF-16 with its BOM
+            ([0xEF, 0xBB, 0xBF, 0x3C, 0xC3], 4),  // offsets count the BOM
+        ] as [([UInt8], Int)])
     func invalidUTF8IsRefusedWithItsOffset(_ bytes: [UInt8], _ offset: Int) {
         let error = expectVMAPFailure(bytes, .invalidUTF8)
         #expect(error?.byteOffset == offset)
@@ -113,7 +114,8 @@ struct HostileInputTests {
 
     @Test func hugeAttributeIsRefused() {
         let huge = String(repeating: "A", count: 100_000)
-        let text = #"<vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0"><vmap:Extensions><bc:Brightcove xmlns:bc="bc" contenturi="https://x.example.com/?t=\#(huge)"/></vmap:Extensions></vmap:VMAP>"#
+        let text =
+            #"<vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0"><vmap:Extensions><bc:Brightcove xmlns:bc="bc" contenturi="https://x.example.com/?t=\#(huge)"/></vmap:Extensions></vmap:VMAP>"#
         let error = expectVMAPFailure(text, .attributeTooLong)
         #expect(error?.element == "bc:Brightcove")
         #expect(error?.description.contains("AAAA") == false, "the value is never quoted")
@@ -183,7 +185,8 @@ struct HostileInputTests {
 
     @Test func emptyNamespacePrefixDeclarationKeepsFragmentsReadable() throws {
         // Found by libFuzzer: `xmlns:="…"` was taken for a default namespace and written out twice.
-        let text = #"<VAST><Ad><InLine><Creatives><Creative><NonLinearAds><NonLinear width="480" xmlns:="360"/></NonLinearAds></Creative></Creatives></InLine></Ad></VAST>"#
+        let text =
+            #"<VAST><Ad><InLine><Creatives><Creative><NonLinearAds><NonLinear width="480" xmlns:="360"/></NonLinearAds></Creative></Creatives></InLine></Ad></VAST>"#
         let document = try VAST.parse(text)
         let raw = try #require(document.ads.first?.inLine?.creatives.first?.nonLinearAds?.nonLinears.first?.raw)
         #expect(!raw.xml.contains(#"xmlns="360""#))
@@ -265,7 +268,10 @@ struct BadValueTests {
     }
 
     @Test func emptyAdSourceKeepsTheBreak() throws {
-        let document = try VMAP.parse(Self.vmap(#"<vmap:AdBreak timeOffset="start"><vmap:AdSource/><vmap:TrackingEvents><vmap:Tracking event="error">https://e.example.com/</vmap:Tracking></vmap:TrackingEvents></vmap:AdBreak>"#))
+        let document = try VMAP.parse(
+            Self.vmap(
+                #"<vmap:AdBreak timeOffset="start"><vmap:AdSource/><vmap:TrackingEvents><vmap:Tracking event="error">https://e.example.com/</vmap:Tracking></vmap:TrackingEvents></vmap:AdBreak>"#
+            ))
         #expect(document.adBreaks.count == 1)
         #expect(document.adBreaks[0].adSource == nil)
         #expect(document.adBreaks[0].trackingEvents == [VMAPTrackingEvent(event: .error, url: "https://e.example.com/")])
@@ -273,8 +279,11 @@ struct BadValueTests {
     }
 
     @Test func vastInsideCDATAIsRead() throws {
-        let inner = #"<VAST version="3.0"><Ad id="c"><InLine><Creatives><Creative><Linear><Duration>00:00:07</Duration></Linear></Creative></Creatives></InLine></Ad></VAST>"#
-        let document = try VMAP.parse(Self.vmap(##"<vmap:AdBreak timeOffset="#2"><vmap:AdSource><vmap:VASTAdData><![CDATA[\##(inner)]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"##))
+        let inner =
+            #"<VAST version="3.0"><Ad id="c"><InLine><Creatives><Creative><Linear><Duration>00:00:07</Duration></Linear></Creative></Creatives></InLine></Ad></VAST>"#
+        let document = try VMAP.parse(
+            Self.vmap(
+                ##"<vmap:AdBreak timeOffset="#2"><vmap:AdSource><vmap:VASTAdData><![CDATA[\##(inner)]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"##))
         #expect(document.adBreaks.first?.timeOffset == .position(2))
         #expect(document.adBreaks.first?.ads.map(\.id) == ["c"])
     }
@@ -282,8 +291,13 @@ struct BadValueTests {
     @Test func hostileVASTInsideCDATAIsRefusedButTheBreakKept() throws {
         let inner = #"<!DOCTYPE x [<!ENTITY a "b">]><VAST/>"#
         // The outer guard already refuses the DOCTYPE text anywhere in the file.
-        expectVMAPFailure(Self.vmap(#"<vmap:AdBreak timeOffset="start"><vmap:AdSource><vmap:VASTAdData><![CDATA[\#(inner)]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"#), .forbiddenDeclaration)
-        let broken = try VMAP.parse(Self.vmap(#"<vmap:AdBreak timeOffset="start"><vmap:AdSource><vmap:VASTAdData><![CDATA[<VAST><Ad>]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"#))
+        expectVMAPFailure(
+            Self.vmap(
+                #"<vmap:AdBreak timeOffset="start"><vmap:AdSource><vmap:VASTAdData><![CDATA[\#(inner)]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"#),
+            .forbiddenDeclaration)
+        let broken = try VMAP.parse(
+            Self.vmap(
+                #"<vmap:AdBreak timeOffset="start"><vmap:AdSource><vmap:VASTAdData><![CDATA[<VAST><Ad>]]></vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>"#))
         #expect(broken.adBreaks.count == 1)
         #expect(broken.adBreaks[0].adSource == nil)
         #expect(broken.warnings.map(\.kind).contains(.badInlineVAST))

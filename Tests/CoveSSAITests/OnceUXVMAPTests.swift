@@ -22,19 +22,21 @@ struct OnceUXVMAPTests {
     }
 
     @Test func readsContentImpressions() throws {
-        #expect(document.stream.contentImpressions == [
-            VMAPContentImpression(url: "https://once.example.net/content-start?ctx=8d3b56e6", time: .zero),
-            VMAPContentImpression(url: "https://once.example.net/content-half?ctx=8d3b56e6", time: try seconds("52.9")),
-        ])
+        #expect(
+            document.stream.contentImpressions == [
+                VMAPContentImpression(url: "https://once.example.net/content-start?ctx=8d3b56e6", time: .zero),
+                VMAPContentImpression(url: "https://once.example.net/content-half?ctx=8d3b56e6", time: try seconds("52.9")),
+            ])
     }
 
     @Test func readsBreaksWithTheLegacyDurationSuffix() throws {
         #expect(document.warnings.isEmpty, "\(document.warnings)")
         #expect(document.adBreaks.map(\.timeOffset) == [.start, .time(try clock("00:00:10")), .end])
         let durations = document.adBreaks.flatMap(\.ads).map { $0.inLine?.creatives.first?.linear?.duration }
-        #expect(durations == [
-            try clock("00:00:30.0666666"), try clock("00:00:32"), try clock("00:00:10"), try clock("00:00:18.1333334"),
-        ])
+        #expect(
+            durations == [
+                try clock("00:00:30.0666666"), try clock("00:00:32"), try clock("00:00:10"), try clock("00:00:18.1333334"),
+            ])
         // 105.867 of content plus 90.2 of ads is the 196.067 payload.
         let total = durations.compactMap(\.self).reduce(document.stream.contentLength!) { $0.adding($1)! }
         #expect(total == document.stream.payloadLength)
@@ -42,9 +44,10 @@ struct OnceUXVMAPTests {
 
     @Test func readsQuartileOffsetsInBareSeconds() throws {
         let linear = try #require(document.adBreaks[0].ads[0].inLine?.creatives[0].linear)
-        #expect(linear.trackingEvents.map(\.offset) == [
-            .time(.zero), .time(try seconds("7")), .time(try seconds("15")), .time(try seconds("22")), .time(try seconds("30")),
-        ])
+        #expect(
+            linear.trackingEvents.map(\.offset) == [
+                .time(.zero), .time(try seconds("7")), .time(try seconds("15")), .time(try seconds("22")), .time(try seconds("30")),
+            ])
         #expect(linear.videoClicks.clickThrough == VASTClick(id: "abc", url: "https://www.example.com/coffee"))
         #expect(linear.videoClicks.clickTracking == [VASTClick(id: nil, url: "https://clicktracking.example.com/test?click")])
         #expect(linear.mediaFiles.isEmpty)
@@ -76,7 +79,8 @@ struct OnceUXVMAPTests {
     }
 
     @Test func aVMAPWithoutExtensionsHasNoStream() throws {
-        let text = #"<vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0"><vmap:AdBreak timeOffset="start" breakType="linear"><vmap:AdSource><vmap:AdTagURI templateType="vast3"><![CDATA[ https://ads.example.com/tag?cb=[TIMESTAMP] ]]></vmap:AdTagURI></vmap:AdSource></vmap:AdBreak></vmap:VMAP>"#
+        let text =
+            #"<vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" version="1.0"><vmap:AdBreak timeOffset="start" breakType="linear"><vmap:AdSource><vmap:AdTagURI templateType="vast3"><![CDATA[ https://ads.example.com/tag?cb=[TIMESTAMP] ]]></vmap:AdTagURI></vmap:AdSource></vmap:AdBreak></vmap:VMAP>"#
         let document = try VMAP.parse(text)
         #expect(document.stream == .none)
         #expect(document.adBreaks[0].adSource?.content == .adTagURI(VMAPAdTagURI(uri: "https://ads.example.com/tag?cb=[TIMESTAMP]", templateType: "vast3")))

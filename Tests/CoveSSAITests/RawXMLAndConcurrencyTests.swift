@@ -5,12 +5,12 @@ import Testing
 struct RawXMLTests {
     @Test func fragmentsAreStandaloneAndReparse() throws {
         let text = #"""
-        <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" xmlns:x="urn:x" version="1.0">
-          <vmap:Extensions>
-            <x:Custom b="2" a="q&quot;uote&#9;tab&#13;cr">text &amp; more<x:Child/><![CDATA[raw <b>]]></x:Custom>
-          </vmap:Extensions>
-        </vmap:VMAP>
-        """#
+            <vmap:VMAP xmlns:vmap="http://www.iab.net/vmap-1.0" xmlns:x="urn:x" version="1.0">
+              <vmap:Extensions>
+                <x:Custom b="2" a="q&quot;uote&#9;tab&#13;cr">text &amp; more<x:Child/><![CDATA[raw <b>]]></x:Custom>
+              </vmap:Extensions>
+            </vmap:VMAP>
+            """#
         let fragment = try #require(try VMAP.parse(text).extensions.first)
         #expect(fragment.name == "x:Custom")
         #expect(fragment.localName == "Custom")

@@ -42,7 +42,9 @@ struct SSAIControllerTests {
     func move(_ player: ScriptedPlayer, to stream: Double, recorder: EventRecorder, reporting content: Double) async throws {
         player.setPosition(.seconds(stream))
         let mark = recorder.count
-        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .progress(_, let t) = $0 { abs(t.seconds - content) < 0.001 } else { false } }
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) {
+            if case .progress(_, let t) = $0 { abs(t.seconds - content) < 0.001 } else { false }
+        }
     }
 
     func beaconPaths() -> [String] {
@@ -68,13 +70,16 @@ struct SSAIControllerTests {
         // Inside the break the content clock stands at 10 (no new progress); ad progress moves on.
         player.setPosition(.seconds(19))
         let inBreak = recorder.count
-        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: inBreak) { if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-2" && p.time == .seconds(1) } else { false } }
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: inBreak) {
+            if case .adProgressed(_, let p) = $0 { p.ad.adID == "ad-mid-2" && p.time == .seconds(1) } else { false }
+        }
         #expect(!recorder.events[inBreak...].contains { if case .progress = $0 { true } else { false } })
         try await move(player, to: 23, recorder: recorder, reporting: 11)
-        #expect(recorder.events.compactMap(\.adTraceLine).filter { $0 != "End" } == [
-            "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdExit ad-pre", "SequenceExit 0",
-            "WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1",
-        ])
+        #expect(
+            recorder.events.compactMap(\.adTraceLine).filter { $0 != "End" } == [
+                "WillPauseForAd", "SequenceEnter 0", "AdEnter ad-pre", "AdExit ad-pre", "SequenceExit 0",
+                "WillPauseForAd", "SequenceEnter 1", "AdEnter ad-mid-1", "AdExit ad-mid-1", "AdEnter ad-mid-2", "AdExit ad-mid-2", "SequenceExit 1",
+            ])
         // A pre-roll ad reported its progress in ad time.
         let adProgress = recorder.events.compactMap { if case .adProgressed(_, let p) = $0 { p } else { nil } }
         // From Play on: the pre-roll starts at 0 (entered when playing starts), then 1 s in.
@@ -147,7 +152,9 @@ struct SSAIControllerTests {
         let mark = recorder.count
         player.setPosition(.seconds(22.2))
         // Leaving the break sends the engine on to the target: content 15 = stream 27.
-        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .progress(_, .seconds(15)) = $0 { true } else { false } }
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) {
+            if case .progress(_, .seconds(15)) = $0 { true } else { false }
+        }
         #expect(player.calls.contains { if case .seek(.seconds(27), _) = $0 { true } else { false } })
         #expect(await done.value(timeout: .seconds(5)) == true)
 
@@ -201,7 +208,9 @@ struct SSAIControllerTests {
         // Inside the break the content clock waits at 10 s: ad progress moves instead.
         player.setPosition(.seconds(16.5))
         let mark = recorder.count
-        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) { if case .adProgressed(_, let p) = $0 { p.time >= .seconds(2.5) } else { false } }
+        try await recorder.advance({ await clock.advance(by: .milliseconds(500)) }, from: mark) {
+            if case .adProgressed(_, let p) = $0 { p.time >= .seconds(2.5) } else { false }
+        }
         await controller.settle()
         let skippable = controller.availableCommands
         #expect(skippable.contains(.skipAd) && !skippable.contains(.seek), "\(skippable)")
@@ -219,7 +228,9 @@ struct SSAIControllerTests {
         let recorder = EventRecorder(controller)
         controller.isAutoPlay = true
         let stream = URL(string: "https://media.example/plain/master.m3u8")!
-        controller.setVideos([Video(source: Source(url: stream, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(Self.vmapURL.absoluteString)]))])
+        controller.setVideos([
+            Video(source: Source(url: stream, deliveryMethod: .hls, properties: [Source.PropertyKey.vmap: .string(Self.vmapURL.absoluteString)]))
+        ])
         try await recorder.waitFor(.play)
         let error = try #require(recorder.errors.first)
         #expect(error.code == .ssaiVMAPLoadFailed && error.httpStatus == 500)
@@ -316,10 +327,12 @@ struct SSAIControllerTests {
         #expect(controller.currentSession?.ssai?.timeline.breaks.count == 3)
         #expect(controller.currentSession?.ssai?.thumbnailsURL?.absoluteString == "https://ssai.example/ssai/thumbnails.vtt")
 
-        let templated = Video(source: Source(url: URL(string: "https://media.example/x.m3u8")!, properties: [Source.PropertyKey.vmap: "https://ssai.example/ssai/content.vmap?device={{url.device}}"]))
+        let templated = Video(
+            source: Source(
+                url: URL(string: "https://media.example/x.m3u8")!,
+                properties: [Source.PropertyKey.vmap: "https://ssai.example/ssai/content.vmap?device={{url.device}}"]))
         let provider = SSAISessionProvider(transport: transport, options: SSAISessionProviderOptions(urlVariables: ["device": "stb-42"]))
         _ = try await provider.prepareSession(for: templated, context: SessionPreparationContext(logger: logs.logger()))
         #expect(transport.requests.last?.url.absoluteString == "https://ssai.example/ssai/content.vmap?device=stb-42")
     }
 }
-

@@ -34,7 +34,10 @@ struct SeekPlanTests {
         let back = timeline.planSeek(fromContent: TL.s(40), toContent: TL.s(5))
         #expect(back.breaksToPlay.isEmpty && back.resumeStreamTime == nil)
         #expect(timeline.contentTime(forStreamTime: back.streamTime) == TL.s(5))
-        for plan in [timeline.planSeek(fromContent: TL.s(2), toContent: TL.s(30), adsDisabled: true), timeline.planSeek(fromContent: TL.s(2), toContent: TL.s(30), policy: .playNone)] {
+        for plan in [
+            timeline.planSeek(fromContent: TL.s(2), toContent: TL.s(30), adsDisabled: true),
+            timeline.planSeek(fromContent: TL.s(2), toContent: TL.s(30), policy: .playNone),
+        ] {
             #expect(plan.breaksToPlay.isEmpty)
             #expect(timeline.contentTime(forStreamTime: plan.streamTime) == TL.s(30))
             #expect(timeline.position(atStreamTime: plan.streamTime) == .content(TL.s(30)))

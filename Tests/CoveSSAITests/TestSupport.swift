@@ -1,5 +1,5 @@
-import CoveTesting
 import CoveSSAI
+import CoveTesting
 import Testing
 
 /// Asserts that `VMAP.parse` refuses the bytes with `kind`, and returns the error for more checks.
@@ -36,4 +36,3 @@ func seconds(_ text: String) throws -> AdTime {
 func clock(_ text: String) throws -> AdTime {
     try AdTime.parse(text)
 }
-

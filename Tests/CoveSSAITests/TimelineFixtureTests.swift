@@ -17,11 +17,12 @@ struct TimelineFixtureTests {
         #expect(timeline.breaks.map(\.id) == ["PreRoll_0_0", "MidRoll_10_0", "PostRoll_60_0"])
         #expect(timeline.breaks.map(\.kind) == [.preRoll, .midRoll, .postRoll])
         #expect(timeline.breaks.map(\.contentOffset) == [.zero, try seconds("10"), try seconds("60.0574")])
-        #expect(timeline.breaks.map(\.streamRange) == [
-            TL.range(.zero, try seconds("5.9392")),
-            TL.range(try seconds("15.9392"), try seconds("43.118")),
-            TL.range(try seconds("93.1754"), try seconds("101.1834")),
-        ])
+        #expect(
+            timeline.breaks.map(\.streamRange) == [
+                TL.range(.zero, try seconds("5.9392")),
+                TL.range(try seconds("15.9392"), try seconds("43.118")),
+                TL.range(try seconds("93.1754"), try seconds("101.1834")),
+            ])
         #expect(timeline.contentDuration == (try seconds("60.0574")))
         #expect(timeline.totalAdDuration == (try seconds("41.126")))
         #expect(timeline.streamDuration == (try seconds("101.1834")))
@@ -32,12 +33,13 @@ struct TimelineFixtureTests {
         #expect(ads.map(\.id) == ["1", "2", "3", "4"])
         #expect(ads.map(\.breakIndex) == [0, 1, 1, 2])
         #expect(ads.map(\.index) == [0, 0, 1, 0])
-        #expect(ads.map(\.streamRange) == [
-            TL.range(.zero, try seconds("5.9392")),
-            TL.range(try seconds("15.9392"), try seconds("28.118")),
-            TL.range(try seconds("28.118"), try seconds("43.118")),
-            TL.range(try seconds("93.1754"), try seconds("101.1834")),
-        ])
+        #expect(
+            ads.map(\.streamRange) == [
+                TL.range(.zero, try seconds("5.9392")),
+                TL.range(try seconds("15.9392"), try seconds("28.118")),
+                TL.range(try seconds("28.118"), try seconds("43.118")),
+                TL.range(try seconds("93.1754"), try seconds("101.1834")),
+            ])
         #expect(ads.map(\.duration) == [try seconds("5.9392"), try seconds("12.1788"), try seconds("15"), try seconds("8.008")])
         #expect(ads.map(\.title) == ["Portals", "Marketing", "Second in pod", "Brand"])
     }
@@ -91,16 +93,22 @@ struct TimelineFixtureTests {
     @Test func tellsAdFromContent() throws {
         #expect(timeline.position(atStreamTime: .zero) == .ad(breakIndex: 0, adIndex: 0, timeIntoAd: .zero, timeIntoBreak: .zero))
         #expect(timeline.position(atStreamTime: try seconds("5.9392")) == .content(.zero))
-        #expect(timeline.position(atStreamTime: try seconds("30")) == .ad(
-            breakIndex: 1, adIndex: 1, timeIntoAd: try seconds("1.882"), timeIntoBreak: try seconds("14.0608")
-        ))
-        #expect(timeline.position(atStreamTime: try seconds("28.118")) == .ad(
-            breakIndex: 1, adIndex: 1, timeIntoAd: .zero, timeIntoBreak: try seconds("12.1788")
-        ))
+        #expect(
+            timeline.position(atStreamTime: try seconds("30"))
+                == .ad(
+                    breakIndex: 1, adIndex: 1, timeIntoAd: try seconds("1.882"), timeIntoBreak: try seconds("14.0608")
+                ))
+        #expect(
+            timeline.position(atStreamTime: try seconds("28.118"))
+                == .ad(
+                    breakIndex: 1, adIndex: 1, timeIntoAd: .zero, timeIntoBreak: try seconds("12.1788")
+                ))
         #expect(timeline.position(atStreamTime: try seconds("43.118")) == .content(try seconds("10")))
-        #expect(timeline.position(atStreamTime: try seconds("101.1833")) == .ad(
-            breakIndex: 2, adIndex: 0, timeIntoAd: try seconds("8.0079"), timeIntoBreak: try seconds("8.0079")
-        ))
+        #expect(
+            timeline.position(atStreamTime: try seconds("101.1833"))
+                == .ad(
+                    breakIndex: 2, adIndex: 0, timeIntoAd: try seconds("8.0079"), timeIntoBreak: try seconds("8.0079")
+                ))
         #expect(timeline.position(atStreamTime: try seconds("101.1834")) == .content(try seconds("60.0574")))
     }
 
@@ -108,15 +116,15 @@ struct TimelineFixtureTests {
         func crossed(_ from: String, _ to: String) throws -> [Int] {
             timeline.breaks(crossedFrom: try seconds(from), to: try seconds(to)).map(\.index)
         }
-        #expect(try crossed("0", "20") == [1])           // forward across one
-        #expect(try crossed("0", "60.0574") == [1, 2])    // to the end: mid-roll and post-roll
-        #expect(try crossed("5", "10") == [1])           // landing on the offset includes it
-        #expect(try crossed("10", "20") == [])           // starting on the offset excludes it
+        #expect(try crossed("0", "20") == [1])  // forward across one
+        #expect(try crossed("0", "60.0574") == [1, 2])  // to the end: mid-roll and post-roll
+        #expect(try crossed("5", "10") == [1])  // landing on the offset includes it
+        #expect(try crossed("10", "20") == [])  // starting on the offset excludes it
         #expect(try crossed("0", "9.9999") == [])
-        #expect(try crossed("20", "60") == [])           // just short of the end
+        #expect(try crossed("20", "60") == [])  // just short of the end
         #expect(try crossed("20", "60.0574") == [2])
-        #expect(try crossed("20", "999") == [2])         // past the end
-        #expect(try crossed("20", "5") == [])            // backward
+        #expect(try crossed("20", "999") == [2])  // past the end
+        #expect(try crossed("20", "5") == [])  // backward
         #expect(try crossed("0", "0") == [])
         #expect(timeline.nextBreak(afterContentTime: .zero)?.index == 1)
         #expect(timeline.nextBreak(afterContentTime: try seconds("10"))?.index == 2)
@@ -128,17 +136,19 @@ struct TimelineFixtureTests {
     @Test func quartilesAndScheduledBeaconsAreStreamTimes() throws {
         let first = timeline.breaks[0].ads[0]
         let quartiles = first.quartiles
-        #expect([quartiles.start, quartiles.firstQuartile, quartiles.midpoint, quartiles.thirdQuartile, quartiles.complete] == [
-            .zero, try seconds("1.4848"), try seconds("2.9696"), try seconds("4.4544"), try seconds("5.9392"),
-        ])
+        #expect(
+            [quartiles.start, quartiles.firstQuartile, quartiles.midpoint, quartiles.thirdQuartile, quartiles.complete] == [
+                .zero, try seconds("1.4848"), try seconds("2.9696"), try seconds("4.4544"), try seconds("5.9392"),
+            ])
         let scheduled = first.scheduledTracking
         #expect(scheduled.map(\.event.event) == [.start, .firstQuartile, .midpoint, .progress, .thirdQuartile, .complete])
-        #expect(scheduled.map(\.streamTime) == [
-            .zero, try seconds("1.4848"), try seconds("2.9696"), try seconds("3"), try seconds("4.4544"), try seconds("5.9392"),
-        ])
+        #expect(
+            scheduled.map(\.streamTime) == [
+                .zero, try seconds("1.4848"), try seconds("2.9696"), try seconds("3"), try seconds("4.4544"), try seconds("5.9392"),
+            ])
         let mid = timeline.breaks[1]
         #expect(mid.ads[0].skipStreamTime == (try seconds("20.9392")))
-        #expect(mid.ads[1].skipStreamTime == (try seconds("31.868")))             // 25 % of 15 s
+        #expect(mid.ads[1].skipStreamTime == (try seconds("31.868")))  // 25 % of 15 s
         #expect(mid.ads[1].scheduledTracking.map(\.streamTime) == [try seconds("28.118"), try seconds("35.618")])
         #expect(mid.ads[0].quartiles.thirdQuartile == (try seconds("15.9392")).adding(try seconds("9.1341"))!)
         #expect(timeline.breaks[2].ads[0].skipStreamTime == nil)
@@ -147,11 +157,12 @@ struct TimelineFixtureTests {
     @Test func onceUXFixtureAddsUpToItsPayload() throws {
         let once = try AdTimeline.make(from: try VMAP.parse(BrightcoveVMAP.onceUX))
         #expect(once.warnings.isEmpty, "\(once.warnings)")
-        #expect(once.breaks.map(\.streamRange) == [
-            TL.range(.zero, try seconds("30.0666666")),
-            TL.range(try seconds("40.0666666"), try seconds("82.0666666")),
-            TL.range(try seconds("177.9336666"), try seconds("196.067")),
-        ])
+        #expect(
+            once.breaks.map(\.streamRange) == [
+                TL.range(.zero, try seconds("30.0666666")),
+                TL.range(try seconds("40.0666666"), try seconds("82.0666666")),
+                TL.range(try seconds("177.9336666"), try seconds("196.067")),
+            ])
         #expect(once.streamDuration == (try seconds("196.067")))
         // Legacy servers put bare-second offsets on the quartile events; they win over the quartiles.
         #expect(once.breaks[0].ads[0].scheduledTracking.map(\.streamTime) == [.zero, TL.s(7), TL.s(15), TL.s(22), TL.s(30)])

@@ -6,15 +6,21 @@ import Testing
 @Suite("Ad timeline of hostile VMAPs")
 struct TimelineHostileTests {
     @Test func zeroDurationAndDurationlessAdsAreDropped() throws {
-        let companionOnly = VASTAd(id: "c", content: .inLine(VASTInLine(creatives: [
-            VASTCreative(companionAds: VASTCompanionAds(companions: [VASTCompanion(width: 300, height: 250)])),
-        ])))
-        let document = TL.document([
-            TL.adBreak(.time(TL.s(10)), "mid", ads: [
-                TL.ad("zero", .zero), TL.ad("good", TL.s(5)), TL.ad("none", nil), companionOnly, TL.wrapper("w"),
-            ]),
-            TL.adBreak(.time(TL.s(20)), "allZero", ads: [TL.ad("z", .zero)]),
-        ], content: TL.s(60))
+        let companionOnly = VASTAd(
+            id: "c",
+            content: .inLine(
+                VASTInLine(creatives: [
+                    VASTCreative(companionAds: VASTCompanionAds(companions: [VASTCompanion(width: 300, height: 250)]))
+                ])))
+        let document = TL.document(
+            [
+                TL.adBreak(
+                    .time(TL.s(10)), "mid",
+                    ads: [
+                        TL.ad("zero", .zero), TL.ad("good", TL.s(5)), TL.ad("none", nil), companionOnly, TL.wrapper("w"),
+                    ]),
+                TL.adBreak(.time(TL.s(20)), "allZero", ads: [TL.ad("z", .zero)]),
+            ], content: TL.s(60))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.count == 1)
         #expect(timeline.breaks[0].ads.map(\.id) == ["good"])
@@ -25,11 +31,12 @@ struct TimelineHostileTests {
     }
 
     @Test func breaksWithoutInlineAdsAreDropped() throws {
-        let document = TL.document([
-            VMAPAdBreak(timeOffset: .start, breakId: "tag", adSource: VMAPAdSource(content: .adTagURI(VMAPAdTagURI(uri: "https://ads.example.com/x")))),
-            VMAPAdBreak(timeOffset: .time(TL.s(5)), breakId: "nothing"),
-            TL.adBreak(.time(TL.s(10)), "ok", duration: TL.s(3)),
-        ], content: TL.s(30))
+        let document = TL.document(
+            [
+                VMAPAdBreak(timeOffset: .start, breakId: "tag", adSource: VMAPAdSource(content: .adTagURI(VMAPAdTagURI(uri: "https://ads.example.com/x")))),
+                VMAPAdBreak(timeOffset: .time(TL.s(5)), breakId: "nothing"),
+                TL.adBreak(.time(TL.s(10)), "ok", duration: TL.s(3)),
+            ], content: TL.s(30))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.map(\.id) == ["ok"])
         #expect(timeline.warningKinds == [.emptyBreak, .emptyBreak])
@@ -44,24 +51,26 @@ struct TimelineHostileTests {
         #expect(timeline.breaks.map(\.id) == ["PreRoll_0_0", "PostRoll_60_0"])
         #expect(timeline.warningKinds == [.payloadMismatch])
         // Percentages can be written negative or NaN by hand; those breaks are dropped.
-        let byHand = TL.document([
-            TL.adBreak(.percentage(-5), "negative", duration: TL.s(1)),
-            TL.adBreak(.percentage(.nan), "nan", duration: TL.s(1)),
-            TL.adBreak(.percentage(.infinity), "inf", duration: TL.s(1)),
-            TL.adBreak(.start, "pre", duration: TL.s(1)),
-        ], content: TL.s(10))
+        let byHand = TL.document(
+            [
+                TL.adBreak(.percentage(-5), "negative", duration: TL.s(1)),
+                TL.adBreak(.percentage(.nan), "nan", duration: TL.s(1)),
+                TL.adBreak(.percentage(.infinity), "inf", duration: TL.s(1)),
+                TL.adBreak(.start, "pre", duration: TL.s(1)),
+            ], content: TL.s(10))
         let handTimeline = try AdTimeline.make(from: byHand)
         #expect(handTimeline.breaks.map(\.id) == ["pre"])
         #expect(handTimeline.warningKinds == [.invalidOffset, .invalidOffset, .invalidOffset])
     }
 
     @Test func offsetsBeyondTheContentBecomePostRolls() throws {
-        let document = TL.document([
-            TL.adBreak(.time(TL.s(70)), "late", duration: TL.s(2)),
-            TL.adBreak(.end, "post", duration: TL.s(3)),
-            TL.adBreak(.percentage(150), "wild", duration: TL.s(4)),
-            TL.adBreak(.time(TL.s(20)), "mid", duration: TL.s(5)),
-        ], content: TL.s(60))
+        let document = TL.document(
+            [
+                TL.adBreak(.time(TL.s(70)), "late", duration: TL.s(2)),
+                TL.adBreak(.end, "post", duration: TL.s(3)),
+                TL.adBreak(.percentage(150), "wild", duration: TL.s(4)),
+                TL.adBreak(.time(TL.s(20)), "mid", duration: TL.s(5)),
+            ], content: TL.s(60))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.map(\.contentOffset) == [TL.s(20), TL.s(60)])
         #expect(timeline.breaks.map(\.kind) == [.midRoll, .postRoll])
@@ -75,20 +84,22 @@ struct TimelineHostileTests {
     }
 
     @Test func sameOffsetBreaksMergeInDocumentOrder() throws {
-        let document = TL.document([
-            TL.adBreak(.time(TL.s(30)), "b", duration: TL.s(4)),
-            TL.adBreak(.time(TL.s(10)), "a1", ads: [TL.ad("x", TL.s(2)), TL.ad("y", TL.s(3))]),
-            TL.adBreak(.time(TL.s(10)), "a2", duration: TL.s(1)),
-            TL.adBreak(.start, "p1", duration: TL.s(1)),
-            TL.adBreak(.time(.zero), "p2", duration: TL.s(1)),
-        ], content: TL.s(40))
+        let document = TL.document(
+            [
+                TL.adBreak(.time(TL.s(30)), "b", duration: TL.s(4)),
+                TL.adBreak(.time(TL.s(10)), "a1", ads: [TL.ad("x", TL.s(2)), TL.ad("y", TL.s(3))]),
+                TL.adBreak(.time(TL.s(10)), "a2", duration: TL.s(1)),
+                TL.adBreak(.start, "p1", duration: TL.s(1)),
+                TL.adBreak(.time(.zero), "p2", duration: TL.s(1)),
+            ], content: TL.s(40))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.map(\.id) == ["p1", "a1", "b"])
         #expect(timeline.breaks[1].ads.map(\.id) == ["x", "y", "a2-ad"])
         #expect(timeline.breaks[1].ads.map(\.index) == [0, 1, 2])
-        #expect(timeline.breaks.map(\.streamRange) == [
-            TL.range(.zero, TL.s(2)), TL.range(TL.s(12), TL.s(18)), TL.range(TL.s(38), TL.s(42)),
-        ])
+        #expect(
+            timeline.breaks.map(\.streamRange) == [
+                TL.range(.zero, TL.s(2)), TL.range(TL.s(12), TL.s(18)), TL.range(TL.s(38), TL.s(42)),
+            ])
         #expect(timeline.warningKinds == [.mergedBreaks, .mergedBreaks])
         #expect(timeline.warnings.map(\.location) == [#"AdBreak[4] "p1" + AdBreak[5] "p2""#, #"AdBreak[2] "a1" + AdBreak[3] "a2""#])
         // Building twice gives the same value.
@@ -96,12 +107,13 @@ struct TimelineHostileTests {
     }
 
     @Test func percentageOffsetsAreFractionsOfTheContent() throws {
-        let document = TL.document([
-            TL.adBreak(.percentage(50), "half", duration: TL.s(5)),
-            TL.adBreak(.percentage(100.0 / 3), "third", duration: TL.s(5)),
-            TL.adBreak(.percentage(0), "zero", duration: TL.s(5)),
-            TL.adBreak(.percentage(100), "all", duration: TL.s(5)),
-        ], content: TL.s(60))
+        let document = TL.document(
+            [
+                TL.adBreak(.percentage(50), "half", duration: TL.s(5)),
+                TL.adBreak(.percentage(100.0 / 3), "third", duration: TL.s(5)),
+                TL.adBreak(.percentage(0), "zero", duration: TL.s(5)),
+                TL.adBreak(.percentage(100), "all", duration: TL.s(5)),
+            ], content: TL.s(60))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.map(\.contentOffset) == [.zero, TL.s(20), TL.s(30), TL.s(60)])
         #expect(timeline.breaks.map(\.kind) == [.preRoll, .midRoll, .midRoll, .postRoll])
@@ -180,10 +192,11 @@ struct TimelineHostileTests {
     }
 
     @Test func ignoredAttributesAndUnsupportedOffsetsAreNamed() throws {
-        let document = TL.document([
-            TL.adBreak(.position(2), "cue", duration: TL.s(1)),
-            TL.adBreak(.time(TL.s(10)), "repeat", ads: [TL.ad("r", TL.s(2))], repeatAfter: TL.s(60)),
-        ], content: TL.s(100))
+        let document = TL.document(
+            [
+                TL.adBreak(.position(2), "cue", duration: TL.s(1)),
+                TL.adBreak(.time(TL.s(10)), "repeat", ads: [TL.ad("r", TL.s(2))], repeatAfter: TL.s(60)),
+            ], content: TL.s(100))
         let timeline = try AdTimeline.make(from: document)
         #expect(timeline.breaks.map(\.id) == ["repeat"])
         #expect(timeline.warningKinds == [.positionOffsetUnsupported, .repeatAfterIgnored])

@@ -1,5 +1,5 @@
-import CoveTesting
 import CoveSSAI
+import CoveTesting
 import Testing
 
 /// Invariants checked over grids of times and over 2 000 random VMAPs from a seeded generator
@@ -123,7 +123,8 @@ struct TimelinePropertyTests {
                 #expect(previous.content <= content, "round \(round): not monotonic at \(stream)")
                 let breaksBetween = timeline.breaks.contains { $0.streamRange.upperBound > previous.stream && $0.streamRange.lowerBound < stream }
                 if !breaksBetween && !inAd && !previous.inAd, timeline.contentDuration.map({ content < $0 }) ?? true {
-                    #expect(content.nanoseconds - previous.content.nanoseconds == nanoseconds - previous.stream.nanoseconds, "round \(round): jump at \(stream)")
+                    #expect(
+                        content.nanoseconds - previous.content.nanoseconds == nanoseconds - previous.stream.nanoseconds, "round \(round): jump at \(stream)")
                 }
             }
             previous = (stream, content, inAd)
@@ -142,15 +143,16 @@ struct TimelinePropertyTests {
         var breaks: [VMAPAdBreak] = []
         var adTotal: Int64 = 0
         for breakNumber in 0..<random.int(0...7) {
-            let offset: VMAPTimeOffset = switch random.int(0...9) {
-            case 0: .start
-            case 1: .end
-            case 2: .percentage(Double(random.int(0...1000)) / 10)
-            case 3: .position(random.int(1...5))
-            case 4: .time(TL.ms(contentMilliseconds + Int64(random.int(0...10_000)))) // maybe past the end
-            case 5: .time(TL.s(10)) // shared offsets
-            default: .time(TL.ms(Int64(random.int(0...Int(contentMilliseconds)))))
-            }
+            let offset: VMAPTimeOffset =
+                switch random.int(0...9) {
+                case 0: .start
+                case 1: .end
+                case 2: .percentage(Double(random.int(0...1000)) / 10)
+                case 3: .position(random.int(1...5))
+                case 4: .time(TL.ms(contentMilliseconds + Int64(random.int(0...10_000))))  // maybe past the end
+                case 5: .time(TL.s(10))  // shared offsets
+                default: .time(TL.ms(Int64(random.int(0...Int(contentMilliseconds)))))
+                }
             var ads: [VASTAd] = []
             for adNumber in 0..<random.int(0...4) {
                 let id = "\(breakNumber)-\(adNumber)"
@@ -161,20 +163,24 @@ struct TimelinePropertyTests {
                 default:
                     let duration = Int64(random.int(1...60_000))
                     adTotal += duration
-                    ads.append(TL.ad(id, TL.ms(duration), skip: .percentage(25), tracking: [
-                        VASTTrackingEvent(event: .start, url: "https://t.example.com/s"),
-                        VASTTrackingEvent(event: .progress, url: "https://t.example.com/p", offset: .time(TL.s(5))),
-                    ]))
+                    ads.append(
+                        TL.ad(
+                            id, TL.ms(duration), skip: .percentage(25),
+                            tracking: [
+                                VASTTrackingEvent(event: .start, url: "https://t.example.com/s"),
+                                VASTTrackingEvent(event: .progress, url: "https://t.example.com/p", offset: .time(TL.s(5))),
+                            ]))
                 }
             }
             breaks.append(TL.adBreak(offset, "b\(breakNumber)", ads: ads))
         }
         let knowsLength = random.int(0...3) != 0
-        let payload: AdTime? = switch random.int(0...3) {
-        case 0: nil
-        case 1: TL.ms(contentMilliseconds + adTotal + Int64(random.int(0...2_000)))
-        default: TL.ms(contentMilliseconds + adTotal)
-        }
+        let payload: AdTime? =
+            switch random.int(0...3) {
+            case 0: nil
+            case 1: TL.ms(contentMilliseconds + adTotal + Int64(random.int(0...2_000)))
+            default: TL.ms(contentMilliseconds + adTotal)
+            }
         let stream: AdTime? = random.int(0...4) == 0 ? TL.ms(Int64(random.int(0...Int(contentMilliseconds + adTotal)))) : nil
         let passed: AdTime? = random.int(0...2) == 0 ? content : nil
         return (TL.document(breaks, content: knowsLength ? content : nil, payload: knowsLength ? payload : nil), passed, stream)

@@ -14,10 +14,13 @@ enum TL {
     static func ad(
         _ id: String, _ duration: AdTime?, skip: VASTOffset? = nil, tracking: [VASTTrackingEvent] = []
     ) -> VASTAd {
-        VASTAd(id: id, content: .inLine(VASTInLine(
-            adTitle: "Ad \(id)",
-            creatives: [VASTCreative(linear: VASTLinear(duration: duration, skipOffset: skip, trackingEvents: tracking))]
-        )))
+        VASTAd(
+            id: id,
+            content: .inLine(
+                VASTInLine(
+                    adTitle: "Ad \(id)",
+                    creatives: [VASTCreative(linear: VASTLinear(duration: duration, skipOffset: skip, trackingEvents: tracking))]
+                )))
     }
 
     static func wrapper(_ id: String) -> VASTAd {
@@ -67,4 +70,3 @@ func expectTimelineFailure(
         return error
     }
 }
-

@@ -28,19 +28,23 @@ struct VASTTests {
         #expect(linear.trackingEvents.map(\.event) == [.pause, .resume, .mute, .unmute, .closeLinear, .progress, .progress])
         #expect(linear.trackingEvents[5].offset == .time(try clock("00:00:05.25")))
         #expect(linear.trackingEvents[6].offset == nil, "an unreadable offset is dropped, the event kept")
-        #expect(linear.mediaFiles == [
-            VASTMediaFile(delivery: "progressive", type: "video/mp4", width: 640, height: 360, bitrate: 800, url: "https://media.example.com/v3-360.mp4"),
-            VASTMediaFile(delivery: "progressive", type: "video/webm", width: nil, height: 360, url: "https://media.example.com/v3.webm"),
-        ])
+        #expect(
+            linear.mediaFiles == [
+                VASTMediaFile(delivery: "progressive", type: "video/mp4", width: 640, height: 360, bitrate: 800, url: "https://media.example.com/v3-360.mp4"),
+                VASTMediaFile(delivery: "progressive", type: "video/webm", width: nil, height: 360, url: "https://media.example.com/v3.webm"),
+            ])
     }
 
     @Test func vast3VerificationsFromTheExtension() throws {
         let inLine = try #require(try VAST.parse(VASTDocuments.vast3).ads.first?.inLine)
-        #expect(inLine.adVerifications == [VASTVerification(
-            vendor: "legacy-vendor",
-            javaScriptResources: [VASTVerificationResource(apiFramework: "omid", browserOptional: false, url: "https://verify.example.com/legacy.js")],
-            verificationParameters: "a=1&b=2"
-        )])
+        #expect(
+            inLine.adVerifications == [
+                VASTVerification(
+                    vendor: "legacy-vendor",
+                    javaScriptResources: [VASTVerificationResource(apiFramework: "omid", browserOptional: false, url: "https://verify.example.com/legacy.js")],
+                    verificationParameters: "a=1&b=2"
+                )
+            ])
         #expect(inLine.extensions.first?.attributes["type"] == "AdVerifications")
     }
 
@@ -54,22 +58,32 @@ struct VASTTests {
         #expect(inLine.adServingId == "a532d16d-4d7f-4440-bd29-2ec0e693fc80")
         #expect(inLine.advertiser == "Example Co")
         #expect(inLine.impressions.map(\.url) == ["https://imp.example.com/i?id=1&cb=[CACHEBUSTING]", "https://imp2.example.com/i"])
-        #expect(inLine.viewableImpressions == [VASTViewableImpression(
-            id: "vi", viewable: ["https://v.example.com/viewable"], notViewable: ["https://v.example.com/not"],
-            viewUndetermined: ["https://v.example.com/undetermined"]
-        )])
+        #expect(
+            inLine.viewableImpressions == [
+                VASTViewableImpression(
+                    id: "vi", viewable: ["https://v.example.com/viewable"], notViewable: ["https://v.example.com/not"],
+                    viewUndetermined: ["https://v.example.com/undetermined"]
+                )
+            ])
         #expect(inLine.creatives.count == 3)
     }
 
     @Test func vast4Verification() throws {
         let inLine = try #require(try VAST.parse(VASTDocuments.vast4).ads.first?.inLine)
-        #expect(inLine.adVerifications == [VASTVerification(
-            vendor: "company.com-omid",
-            javaScriptResources: [VASTVerificationResource(apiFramework: "omid", browserOptional: true, url: "https://verification.example.com/omid.js")],
-            executableResources: [VASTVerificationResource(apiFramework: "omid", type: "text/javascript", url: "https://verification.example.com/exec")],
-            verificationParameters: #"{"key":"value","n":1}"#,
-            trackingEvents: [VASTTrackingEvent(event: .verificationNotExecuted, url: "https://verification.example.com/not-executed?reason=[REASON]")]
-        )])
+        #expect(
+            inLine.adVerifications == [
+                VASTVerification(
+                    vendor: "company.com-omid",
+                    javaScriptResources: [
+                        VASTVerificationResource(apiFramework: "omid", browserOptional: true, url: "https://verification.example.com/omid.js")
+                    ],
+                    executableResources: [
+                        VASTVerificationResource(apiFramework: "omid", type: "text/javascript", url: "https://verification.example.com/exec")
+                    ],
+                    verificationParameters: #"{"key":"value","n":1}"#,
+                    trackingEvents: [VASTTrackingEvent(event: .verificationNotExecuted, url: "https://verification.example.com/not-executed?reason=[REASON]")]
+                )
+            ])
     }
 
     @Test func vast4Linear() throws {
@@ -82,15 +96,22 @@ struct VASTTests {
         #expect(linear.trackingEvents.map(\.event.rawValue) == ["creativeView", "start", "progress", "progress", "loaded", "vendorSpecificThing"])
         #expect(linear.trackingEvents[2].offset == .time(try clock("00:00:10")))
         #expect(linear.trackingEvents[3].offset == .percentage(50))
-        #expect(linear.videoClicks == VASTVideoClicks(
-            clickThrough: VASTClick(id: "ct", url: "https://advertiser.example.com/v4"),
-            clickTracking: [VASTClick(id: "t1", url: "https://t4.example.com/click1"), VASTClick(id: "t2", url: "https://t4.example.com/click2")],
-            customClicks: [VASTClick(id: "cc", url: "https://t4.example.com/custom")]
-        ))
-        #expect(linear.mediaFiles == [
-            VASTMediaFile(id: "mf1", delivery: "progressive", type: "video/mp4", width: 1280, height: 720, bitrate: 2000, codec: "H.264", url: "https://media.example.com/ad-720.mp4"),
-            VASTMediaFile(delivery: "streaming", type: "application/x-mpegURL", width: 1920, height: 1080, minBitrate: 1000, maxBitrate: 6000, url: "https://media.example.com/ad.m3u8"),
-        ])
+        #expect(
+            linear.videoClicks
+                == VASTVideoClicks(
+                    clickThrough: VASTClick(id: "ct", url: "https://advertiser.example.com/v4"),
+                    clickTracking: [VASTClick(id: "t1", url: "https://t4.example.com/click1"), VASTClick(id: "t2", url: "https://t4.example.com/click2")],
+                    customClicks: [VASTClick(id: "cc", url: "https://t4.example.com/custom")]
+                ))
+        #expect(
+            linear.mediaFiles == [
+                VASTMediaFile(
+                    id: "mf1", delivery: "progressive", type: "video/mp4", width: 1280, height: 720, bitrate: 2000, codec: "H.264",
+                    url: "https://media.example.com/ad-720.mp4"),
+                VASTMediaFile(
+                    delivery: "streaming", type: "application/x-mpegURL", width: 1920, height: 1080, minBitrate: 1000, maxBitrate: 6000,
+                    url: "https://media.example.com/ad.m3u8"),
+            ])
         #expect(creative.creativeExtensions.count == 1)
         #expect(creative.creativeExtensions[0].text == #"{"a":1}"#)
         #expect(creative.creativeExtensions[0].xml.contains(#"xmlns="http://www.iab.com/VAST""#))
@@ -121,7 +142,8 @@ struct VASTTests {
     }
 
     @Test func wrapperIsReturnedAsAWrapper() throws {
-        let document = try VAST.parse(VASTDocuments.wrapper("w1", next: "https://ads.example.com/next?x=1&amp;y=2", allowMultipleAds: true, fallbackOnNoAd: false))
+        let document = try VAST.parse(
+            VASTDocuments.wrapper("w1", next: "https://ads.example.com/next?x=1&amp;y=2", allowMultipleAds: true, fallbackOnNoAd: false))
         let wrapper = try #require(document.ads.first?.wrapper)
         #expect(wrapper.adTagURI == "https://ads.example.com/next?x=1&amp;y=2", "CDATA is taken literally")
         #expect(wrapper.followAdditionalWrappers)
@@ -145,7 +167,9 @@ struct VASTTests {
     }
 
     @Test func inlineAdWithoutDurationIsDropped() throws {
-        let document = try VAST.parse(#"<VAST version="3.0"><Ad id="a"><InLine><Creatives><Creative><Linear/></Creative></Creatives></InLine></Ad><Ad id="b"><InLine><AdTitle>companion only</AdTitle></InLine></Ad></VAST>"#)
+        let document = try VAST.parse(
+            #"<VAST version="3.0"><Ad id="a"><InLine><Creatives><Creative><Linear/></Creative></Creatives></InLine></Ad><Ad id="b"><InLine><AdTitle>companion only</AdTitle></InLine></Ad></VAST>"#
+        )
         #expect(document.ads.map(\.id) == ["b"])
         #expect(document.warnings.map(\.kind) == [.badDuration])
     }

@@ -65,24 +65,28 @@ struct WrapperResolverTests {
         #expect(ad.id == "final")
         #expect(ad.sequence == 3, "the resolved ad takes the outer wrapper's place in its pod")
         let inLine = try #require(ad.inLine)
-        #expect(inLine.impressions.map(\.url) == [
-            "https://final.example.com/imp?ad=final", "https://wrap.example.com/imp?w=w1", "https://wrap.example.com/imp?w=w0",
-        ])
-        #expect(inLine.errorURLs == [
-            "https://final.example.com/err?ad=final", "https://wrap.example.com/err?w=w1&code=[ERRORCODE]",
-            "https://wrap.example.com/err?w=w0&code=[ERRORCODE]",
-        ])
+        #expect(
+            inLine.impressions.map(\.url) == [
+                "https://final.example.com/imp?ad=final", "https://wrap.example.com/imp?w=w1", "https://wrap.example.com/imp?w=w0",
+            ])
+        #expect(
+            inLine.errorURLs == [
+                "https://final.example.com/err?ad=final", "https://wrap.example.com/err?w=w1&code=[ERRORCODE]",
+                "https://wrap.example.com/err?w=w0&code=[ERRORCODE]",
+            ])
         let linear = try #require(inLine.creatives.first?.linear)
         #expect(linear.duration == (try clock("00:00:15")))
-        #expect(linear.trackingEvents.map(\.url) == [
-            "https://final.example.com/start?ad=final",
-            "https://wrap.example.com/start?w=w1", "https://wrap.example.com/complete?w=w1",
-            "https://wrap.example.com/start?w=w0", "https://wrap.example.com/complete?w=w0",
-        ])
+        #expect(
+            linear.trackingEvents.map(\.url) == [
+                "https://final.example.com/start?ad=final",
+                "https://wrap.example.com/start?w=w1", "https://wrap.example.com/complete?w=w1",
+                "https://wrap.example.com/start?w=w0", "https://wrap.example.com/complete?w=w0",
+            ])
         #expect(linear.videoClicks.clickThrough?.url == "https://advertiser.example.com/final", "a wrapper's click-through is ignored")
-        #expect(linear.videoClicks.clickTracking.map(\.url) == [
-            "https://final.example.com/click?ad=final", "https://wrap.example.com/click?w=w1", "https://wrap.example.com/click?w=w0",
-        ])
+        #expect(
+            linear.videoClicks.clickTracking.map(\.url) == [
+                "https://final.example.com/click?ad=final", "https://wrap.example.com/click?w=w1", "https://wrap.example.com/click?w=w0",
+            ])
     }
 
     @Test func inlineAdsComeBackUnchanged() async throws {
@@ -178,12 +182,12 @@ struct WrapperResolverTests {
     @Test func wholeDocumentKeepsGoodAdsAndListsFailures() async throws {
         let server = FakeAdServer(["https://ads.example.com/ok": VASTDocuments.inline("ok")])
         let text = """
-        <VAST version="4.0">
-          <Ad id="a"><Wrapper><VASTAdTagURI>https://ads.example.com/ok</VASTAdTagURI></Wrapper></Ad>
-          <Ad id="b"><Wrapper><VASTAdTagURI>https://ads.example.com/down</VASTAdTagURI></Wrapper></Ad>
-          <Ad id="c"><InLine><AdTitle>c</AdTitle></InLine></Ad>
-        </VAST>
-        """
+            <VAST version="4.0">
+              <Ad id="a"><Wrapper><VASTAdTagURI>https://ads.example.com/ok</VASTAdTagURI></Wrapper></Ad>
+              <Ad id="b"><Wrapper><VASTAdTagURI>https://ads.example.com/down</VASTAdTagURI></Wrapper></Ad>
+              <Ad id="c"><InLine><AdTitle>c</AdTitle></InLine></Ad>
+            </VAST>
+            """
         let resolution = await server.resolver().resolve(try VAST.parse(text))
         #expect(resolution.ads.map(\.id) == ["ok", "c"])
         #expect(resolution.failures.map(\.kind) == [.fetchFailed])

@@ -51,7 +51,9 @@ struct ABRPolicyTests {
 
     @Test func theCapWins() {
         #expect(policy.choose(variants: Self.lowToHigh, current: nil, estimate: 100_000_000, bufferAhead: 30, segmentDuration: 2, cap: 1_500_000) == 1)
-        #expect(policy.choose(variants: Self.lowToHigh, current: nil, estimate: 100_000_000, bufferAhead: 30, segmentDuration: 2, cap: 2_000_000) == 2, "the cap is inclusive")
+        #expect(
+            policy.choose(variants: Self.lowToHigh, current: nil, estimate: 100_000_000, bufferAhead: 30, segmentDuration: 2, cap: 2_000_000) == 2,
+            "the cap is inclusive")
         // The current variant above the cap is left, hysteresis or not.
         #expect(policy.choose(variants: Self.lowToHigh, current: 3, estimate: 100_000_000, bufferAhead: 30, segmentDuration: 2, cap: 1_500_000) == 1)
         // Nothing under the cap: the lowest plays.
@@ -61,7 +63,9 @@ struct ABRPolicyTests {
     @Test func hysteresisKeepsTheCurrentVariantWhileItFitsTheDowngradeBudget() {
         // 2.3 Mb/s: 2 Mb/s is over the upgrade share (1.955) but under the downgrade share (2.185).
         #expect(policy.choose(variants: Self.lowToHigh, current: 2, estimate: 2_300_000, bufferAhead: 30, segmentDuration: 2, cap: nil) == 2)
-        #expect(policy.choose(variants: Self.lowToHigh, current: 1, estimate: 2_300_000, bufferAhead: 30, segmentDuration: 2, cap: nil) == 1, "hysteresis never upgrades")
+        #expect(
+            policy.choose(variants: Self.lowToHigh, current: 1, estimate: 2_300_000, bufferAhead: 30, segmentDuration: 2, cap: nil) == 1,
+            "hysteresis never upgrades")
         // 2.0 Mb/s: under both shares (1.9 downgrade): switch down.
         #expect(policy.choose(variants: Self.lowToHigh, current: 2, estimate: 2_000_000, bufferAhead: 30, segmentDuration: 2, cap: nil) == 1)
         // Without hysteresis (equal factors) the same wobble switches down.

@@ -14,7 +14,9 @@ struct AbandonmentRuleTests {
     static let topSegment = 3_370_400 * 2 / 8
     let rule = AbandonmentRule.default
 
-    func replacement(elapsed: Double, received: Int, recentRate: Double? = nil, expected: Int? = topSegment, buffer: Double, loading: VariantTrack = top) -> Int? {
+    func replacement(
+        elapsed: Double, received: Int, recentRate: Double? = nil, expected: Int? = topSegment, buffer: Double, loading: VariantTrack = top
+    ) -> Int? {
         rule.replacement(
             elapsed: elapsed, received: received, recentRate: recentRate, expected: expected, segmentDuration: 2, loading: loading,
             variants: Self.ladder.filter { $0.bandwidth < loading.bandwidth }, bufferAhead: buffer

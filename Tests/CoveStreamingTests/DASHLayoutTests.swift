@@ -1,7 +1,8 @@
-@testable import CoveDASH
-@testable import CoveStreaming
 import Foundation
 import Testing
+
+@testable import CoveDASH
+@testable import CoveStreaming
 
 /// The MPD as the streaming engine's presentation: which set is the ladder, which are renditions, what a
 /// protected manifest does, where live playback starts, and the sidx step of an indexed SegmentBase.
@@ -14,16 +15,16 @@ struct DASHLayoutTests {
     }
 
     static let ladder = """
-    <MPD type="static" mediaPresentationDuration="PT8S"><Period>
-      <AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="v$RepresentationID$-$Number$.m4s" initialization="v$RepresentationID$-init.mp4"/>
-        <Representation id="hi" bandwidth="3000000" width="1280" height="720" codecs="avc1.64001f"/>
-        <Representation id="lo" bandwidth="400000" width="426" height="240" codecs="avc1.42c015"/>
-      </AdaptationSet>
-      <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en"><SegmentTemplate timescale="1" duration="2" media="a-en-$Number$.m4s"/><Representation id="en" bandwidth="64000"/></AdaptationSet>
-      <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="fr"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/><SegmentTemplate timescale="1" duration="2" media="a-fr-$Number$.m4s"/><Representation id="fr" bandwidth="64000"/></AdaptationSet>
-      <AdaptationSet contentType="text" mimeType="text/vtt" lang="de"><Representation id="de" bandwidth="100"><BaseURL>de.vtt</BaseURL></Representation></AdaptationSet>
-    </Period></MPD>
-    """
+        <MPD type="static" mediaPresentationDuration="PT8S"><Period>
+          <AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="v$RepresentationID$-$Number$.m4s" initialization="v$RepresentationID$-init.mp4"/>
+            <Representation id="hi" bandwidth="3000000" width="1280" height="720" codecs="avc1.64001f"/>
+            <Representation id="lo" bandwidth="400000" width="426" height="240" codecs="avc1.42c015"/>
+          </AdaptationSet>
+          <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="en"><SegmentTemplate timescale="1" duration="2" media="a-en-$Number$.m4s"/><Representation id="en" bandwidth="64000"/></AdaptationSet>
+          <AdaptationSet contentType="audio" mimeType="audio/mp4" lang="fr"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="main"/><SegmentTemplate timescale="1" duration="2" media="a-fr-$Number$.m4s"/><Representation id="fr" bandwidth="64000"/></AdaptationSet>
+          <AdaptationSet contentType="text" mimeType="text/vtt" lang="de"><Representation id="de" bandwidth="100"><BaseURL>de.vtt</BaseURL></Representation></AdaptationSet>
+        </Period></MPD>
+        """
 
     @Test func theVideoSetIsTheLadderAndTheOtherSetsAreRenditions() throws {
         let layout = try layout(Self.ladder)
@@ -55,10 +56,12 @@ struct DASHLayoutTests {
         let widevine = "<ContentProtection schemeIdUri=\"urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed\"/>"
         let both = Self.ladder.replacingOccurrences(
             of: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">",
-            with: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">\(widevine)<SegmentTemplate timescale=\"1\" duration=\"2\" media=\"drm-$Number$.m4s\"/><Representation id=\"drm\" bandwidth=\"9000000\"/></AdaptationSet><AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">"
+            with:
+                "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">\(widevine)<SegmentTemplate timescale=\"1\" duration=\"2\" media=\"drm-$Number$.m4s\"/><Representation id=\"drm\" bandwidth=\"9000000\"/></AdaptationSet><AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">"
         )
         #expect(try layout(both).presentation.variants.map(\.bandwidth) == [3_000_000, 400_000], "the clear set")
-        let only = Self.ladder.replacingOccurrences(of: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">", with: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">\(widevine)")
+        let only = Self.ladder.replacingOccurrences(
+            of: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">", with: "<AdaptationSet contentType=\"video\" mimeType=\"video/mp4\">\(widevine)")
         do {
             _ = try layout(only)
             Issue.record("a Widevine-only video set must not play")
@@ -71,10 +74,10 @@ struct DASHLayoutTests {
 
     @Test func liveStartsTheSuggestedPresentationDelayBehindTheNewestSegment() throws {
         let live = """
-        <MPD type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z" timeShiftBufferDepth="PT20S" suggestedPresentationDelay="PT5S" minimumUpdatePeriod="PT2S">
-          <Period start="PT0S"><AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="$Number$.m4s"/>
-          <Representation id="v" bandwidth="1000000"/></AdaptationSet></Period></MPD>
-        """
+            <MPD type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z" timeShiftBufferDepth="PT20S" suggestedPresentationDelay="PT5S" minimumUpdatePeriod="PT2S">
+              <Period start="PT0S"><AdaptationSet contentType="video" mimeType="video/mp4"><SegmentTemplate timescale="1" duration="2" media="$Number$.m4s"/>
+              <Representation id="v" bandwidth="1000000"/></AdaptationSet></Period></MPD>
+            """
         let layout = try layout(live)
         let start = try #require(DASHValues.dateTime("2026-01-01T00:00:00Z"))
         guard case .ready(let timeline) = try layout.timeline(for: 0, now: start + 100.5) else { return }
@@ -87,16 +90,20 @@ struct DASHLayoutTests {
 
     @Test func anIndexedSegmentBaseAsksForItsSidxThenPlacesItsSubsegments() throws {
         let text = """
-        <MPD type="static" mediaPresentationDuration="PT4S"><Period><AdaptationSet contentType="video" mimeType="video/mp4">
-          <Representation id="v" bandwidth="1000000"><BaseURL>v.mp4</BaseURL><SegmentBase indexRange="800-855"><Initialization range="0-799"/></SegmentBase></Representation>
-        </AdaptationSet></Period></MPD>
-        """
+            <MPD type="static" mediaPresentationDuration="PT4S"><Period><AdaptationSet contentType="video" mimeType="video/mp4">
+              <Representation id="v" bandwidth="1000000"><BaseURL>v.mp4</BaseURL><SegmentBase indexRange="800-855"><Initialization range="0-799"/></SegmentBase></Representation>
+            </AdaptationSet></Period></MPD>
+            """
         let layout = try layout(text)
-        guard case .needsIndex(let period, let indexURL, let range) = try layout.timeline(for: 0, now: 0) else { Issue.record("expected a sidx request"); return }
+        guard case .needsIndex(let period, let indexURL, let range) = try layout.timeline(for: 0, now: 0) else {
+            Issue.record("expected a sidx request"); return
+        }
         #expect(period == 0 && indexURL.lastPathComponent == "v.mp4" && range == ByteSpan(offset: 800, length: 56))
         let index = try SegmentIndexBox.parse(Self.sidx(timescale: 1000, sizes: [1000, 1500], duration: 2000), offset: 800)
         guard case .ready(let timeline) = try layout.timeline(for: 0, now: 0, indexes: [0: index]) else { return }
-        #expect(timeline.segments.map(\.byteRange) == [ByteSpan(offset: 856, length: 1000), ByteSpan(offset: 1856, length: 1500)], "placed from the end of the sidx box")
+        #expect(
+            timeline.segments.map(\.byteRange) == [ByteSpan(offset: 856, length: 1000), ByteSpan(offset: 1856, length: 1500)],
+            "placed from the end of the sidx box")
         #expect(timeline.segments.map(\.start) == [0, 2])
         #expect(timeline.segments.first?.initSection?.byteRange == ByteSpan(offset: 0, length: 800))
     }

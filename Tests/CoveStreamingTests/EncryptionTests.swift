@@ -78,10 +78,14 @@ struct EncryptedLadder {
             cdn.set("\(ladder.root)/v\(variant)/index.m3u8", playlist: mediaPlaylist())
             if ladder.fmp4 {
                 let clear = initPlaintext(variant: variant)
-                cdn.set("\(ladder.root)/v\(variant)/init.mp4", contentType: "video/mp4", mapUnderKey ? encrypt(clear, key: keys[keyPath(0)]!, iv: iv ?? sequenceIV(0)) : clear)
+                cdn.set(
+                    "\(ladder.root)/v\(variant)/init.mp4", contentType: "video/mp4",
+                    mapUnderKey ? encrypt(clear, key: keys[keyPath(0)]!, iv: iv ?? sequenceIV(0)) : clear)
             }
             for sequence in 0..<ladder.segments {
-                cdn.set(ladder.segmentPath(variant: variant, sequence: sequence), contentType: ladder.fmp4 ? "video/mp4" : "video/mp2t", ciphertext(variant: variant, sequence: sequence))
+                cdn.set(
+                    ladder.segmentPath(variant: variant, sequence: sequence), contentType: ladder.fmp4 ? "video/mp4" : "video/mp2t",
+                    ciphertext(variant: variant, sequence: sequence))
             }
         }
     }
@@ -113,7 +117,9 @@ private func playToEnd(_ harness: Harness, sourceLocation: SourceLocation = #_so
     try await waitUntil("the end of the stream", sourceLocation: sourceLocation) {
         !harness.output.endOfStream.isEmpty || !harness.events.failures.isEmpty || !harness.events.downloadFailures.isEmpty
     }
-    #expect(harness.events.failures.isEmpty && harness.events.downloadFailures.isEmpty, "\(harness.events.failures + harness.events.downloadFailures)", sourceLocation: sourceLocation)
+    #expect(
+        harness.events.failures.isEmpty && harness.events.downloadFailures.isEmpty, "\(harness.events.failures + harness.events.downloadFailures)",
+        sourceLocation: sourceLocation)
 }
 
 // MARK: The decryptor
@@ -125,11 +131,15 @@ struct SegmentDecryptorTests {
     @Test func decryptsTheNISTVectorWithItsPaddingBlock() throws {
         let key = try #require(Data(hexString: "2b7e151628aed2a6abf7158809cf4f3c"))
         let iv = try #require(Data(hexString: "000102030405060708090a0b0c0d0e0f"))
-        let plaintext = try #require(Data(hexString:
-            "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710"))
-        let ciphertext = try #require(Data(hexString:
-            "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b273bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7"
-                + "8cb82807230e1321d3fae00d18cc2012"))
+        let plaintext = try #require(
+            Data(
+                hexString:
+                    "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e5130c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710"))
+        let ciphertext = try #require(
+            Data(
+                hexString:
+                    "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b273bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7"
+                    + "8cb82807230e1321d3fae00d18cc2012"))
         #expect(try SegmentDecryptor.decrypt(ciphertext, key: [UInt8](key), iv: [UInt8](iv)) == plaintext)
     }
 
@@ -145,7 +155,9 @@ struct SegmentDecryptorTests {
         #expect(try SegmentDecryptor.iv(explicit: nil, sequence: 0x0102_0304) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4])
         let explicit = (1...16).map { UInt8($0) }
         #expect(try SegmentDecryptor.iv(explicit: explicit, sequence: 7) == explicit)
-        #expect(try SegmentDecryptor.iv(explicit: [0xAB, 0xCD], sequence: 7) == [UInt8](repeating: 0, count: 14) + [0xAB, 0xCD], "a short IV is a big-endian number")
+        #expect(
+            try SegmentDecryptor.iv(explicit: [0xAB, 0xCD], sequence: 7) == [UInt8](repeating: 0, count: 14) + [0xAB, 0xCD], "a short IV is a big-endian number"
+        )
         #expect(throws: SegmentDecryptor.Failure.ivLength(17)) { try SegmentDecryptor.iv(explicit: [UInt8](repeating: 1, count: 17), sequence: 0) }
 
         // Encrypted with the sequence number's IV: only that IV gives the first block back.
@@ -157,7 +169,9 @@ struct SegmentDecryptorTests {
 
     @Test func aKeyThatIsNot16BytesIsATypedFailure() {
         let ciphertext = encrypt(Data(repeating: 1, count: 40), key: secretKey, iv: sequenceIV(0))
-        #expect(throws: SegmentDecryptor.Failure.keyLength(15)) { try SegmentDecryptor.decrypt(ciphertext, key: Array(secretKey.prefix(15)), iv: sequenceIV(0)) }
+        #expect(throws: SegmentDecryptor.Failure.keyLength(15)) {
+            try SegmentDecryptor.decrypt(ciphertext, key: Array(secretKey.prefix(15)), iv: sequenceIV(0))
+        }
         #expect(throws: SegmentDecryptor.Failure.keyLength(32)) { try SegmentDecryptor.decrypt(ciphertext, key: secretKey + secretKey, iv: sequenceIV(0)) }
     }
 
@@ -232,7 +246,9 @@ struct KeyCacheTests {
         let server = SlowKeyServer(delay: .zero, failures: 1)
         let cache = KeyCache(loader: StreamingLoader(transport: server, retry: .none))
         let key = SegmentKey(method: .aes128, keyURL: FakeCDN.url("/keys/a.bin"))
-        let error = await StreamingError.caught { () async throws(StreamingError) in try await cache.decryption(for: key, sequence: 0, segmentURL: FakeCDN.url("/s0.ts")) }
+        let error = await StreamingError.caught { () async throws(StreamingError) in
+            try await cache.decryption(for: key, sequence: 0, segmentURL: FakeCDN.url("/s0.ts"))
+        }
         #expect(error?.httpStatus == 500)
         #expect(try await cache.decryption(for: key, sequence: 0, segmentURL: FakeCDN.url("/s0.ts")) != nil)
         #expect(server.count == 2)
@@ -254,7 +270,9 @@ struct EncryptedSessionTests {
         let media = harness.output.media
         #expect(media.map(\.sequence) == Array(0..<fixture.ladder.segments), sourceLocation: sourceLocation)
         for chunk in media {
-            #expect(chunk.data == fixture.plaintext(variant: chunk.variantIndex, sequence: chunk.sequence), "segment \(chunk.sequence) of variant \(chunk.variantIndex)", sourceLocation: sourceLocation)
+            #expect(
+                chunk.data == fixture.plaintext(variant: chunk.variantIndex, sequence: chunk.sequence),
+                "segment \(chunk.sequence) of variant \(chunk.variantIndex)", sourceLocation: sourceLocation)
         }
     }
 

@@ -13,7 +13,8 @@ struct HostileInputTests {
 
     static let master = Array(PresentationReaderTests.master.utf8)
 
-    static let media = Array("""
+    static let media = Array(
+        """
         #EXTM3U
         #EXT-X-VERSION:7
         #EXT-X-TARGETDURATION:4

@@ -58,7 +58,9 @@ struct MediaSnifferTests {
     // MARK: Rejected
 
     @Test func htmlPagesAreNotMedia() throws {
-        for page in ["<!DOCTYPE html><html><body>Sign in to Wi-Fi</body></html>", "\n  <html><head><title>503</title></head></html>", "<HTML>Gateway Timeout</HTML>"] {
+        for page in [
+            "<!DOCTYPE html><html><body>Sign in to Wi-Fi</body></html>", "\n  <html><head><title>503</title></head></html>", "<HTML>Gateway Timeout</HTML>",
+        ] {
             let segment = try #require(Self.notMedia(Data(page.utf8)))
             #expect(segment.code == .notMedia)
             #expect(segment.message.contains("an HTML page"), "\(segment.message)")

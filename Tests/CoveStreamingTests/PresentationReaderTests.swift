@@ -1,7 +1,8 @@
 import CoveHLS
-@testable import CoveStreaming
 import Foundation
 import Testing
+
+@testable import CoveStreaming
 
 /// HLS into the presentation model: what a master playlist says becomes variants and renditions with
 /// absolute URLs, and a media playlist's tags (maps, byte ranges, discontinuities, keys, gaps) reach
@@ -67,11 +68,12 @@ struct PresentationReaderTests {
     /// (the master's own query string is not carried over: RFC 3986 resolution).
     @Test func variantURLsResolveAgainstTheMasterURL() throws {
         let presentation = try Self.presentation(Self.master)
-        #expect(presentation.variants.map(\.playlistURL.absoluteString) == [
-            "https://cdn.example.com/show/hi/index.m3u8",
-            "https://cdn.example.com/abs/lo.m3u8",
-            "https://other.example.net/mid.m3u8",
-        ])
+        #expect(
+            presentation.variants.map(\.playlistURL.absoluteString) == [
+                "https://cdn.example.com/show/hi/index.m3u8",
+                "https://cdn.example.com/abs/lo.m3u8",
+                "https://other.example.net/mid.m3u8",
+            ])
     }
 
     @Test func audioAndSubtitleRenditions() throws {
@@ -125,7 +127,9 @@ struct PresentationReaderTests {
     }
 
     @Test func unparsableBytesAreInvalidManifest() {
-        let error = StreamingError.caught { () throws(StreamingError) in try HLSPresentationReader.readEntry(Array("<html>nope</html>".utf8), url: Self.masterURL) }
+        let error = StreamingError.caught { () throws(StreamingError) in
+            try HLSPresentationReader.readEntry(Array("<html>nope</html>".utf8), url: Self.masterURL)
+        }
         #expect(error?.code == .invalidManifest)
     }
 
@@ -164,7 +168,8 @@ struct PresentationReaderTests {
     }
 
     @Test func segmentsAreTimedAndResolved() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:6
             #EXT-X-MEDIA-SEQUENCE:100
@@ -180,9 +185,10 @@ struct PresentationReaderTests {
         #expect(timeline.segments.map(\.sequence) == [100, 101, 102])
         #expect(timeline.segments.map(\.start) == [0, 6, 11.5])
         #expect(timeline.segments.map(\.duration) == [6, 5.5, 4])
-        #expect(timeline.segments.map(\.url.absoluteString) == [
-            "https://cdn.example.com/show/hi/s100.ts", "https://cdn.example.com/show/other/s101.ts", "https://edge.example.org/s102.ts",
-        ])
+        #expect(
+            timeline.segments.map(\.url.absoluteString) == [
+                "https://cdn.example.com/show/hi/s100.ts", "https://cdn.example.com/show/other/s101.ts", "https://edge.example.org/s102.ts",
+            ])
         #expect(timeline.end == 15.5)
         #expect(timeline.targetDuration == 6)
         #expect(!timeline.isLive)
@@ -190,7 +196,8 @@ struct PresentationReaderTests {
     }
 
     @Test func initSectionsApplyUntilTheNextMap() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-VERSION:7
             #EXT-X-TARGETDURATION:2
@@ -212,7 +219,8 @@ struct PresentationReaderTests {
     }
 
     @Test func byteRangesAreResolvedToOffsets() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-VERSION:4
             #EXT-X-TARGETDURATION:4
@@ -230,14 +238,16 @@ struct PresentationReaderTests {
             #EXT-X-ENDLIST
 
             """)
-        #expect(timeline.segments.map(\.byteRange) == [
-            ByteSpan(offset: 0, length: 1000), ByteSpan(offset: 1000, length: 2000), ByteSpan(offset: 9000, length: 500), nil,
-        ])
+        #expect(
+            timeline.segments.map(\.byteRange) == [
+                ByteSpan(offset: 0, length: 1000), ByteSpan(offset: 1000, length: 2000), ByteSpan(offset: 9000, length: 500), nil,
+            ])
         #expect(timeline.segments[1].byteRange?.rangeHeader == "bytes=1000-2999")
     }
 
     @Test func discontinuitiesCountUp() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
             #EXT-X-DISCONTINUITY-SEQUENCE:7
@@ -260,7 +270,8 @@ struct PresentationReaderTests {
     }
 
     @Test func keysApplyUntilMethodNone() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:4
             #EXTINF:4,
@@ -293,7 +304,8 @@ struct PresentationReaderTests {
     }
 
     @Test func gapsAreMarked() throws {
-        let timeline = try Self.timeline("""
+        let timeline = try Self.timeline(
+            """
             #EXTM3U
             #EXT-X-VERSION:8
             #EXT-X-TARGETDURATION:4

@@ -99,7 +99,8 @@ struct SequenceClockTests {
         var segments: [SegmentReference] = []
         var time = start
         for (offset, duration) in durations.enumerated() {
-            segments.append(SegmentReference(sequence: firstSequence + offset, start: time, duration: duration, url: URL(string: "https://cdn.example.com/\(offset).ts")!))
+            segments.append(
+                SegmentReference(sequence: firstSequence + offset, start: time, duration: duration, url: URL(string: "https://cdn.example.com/\(offset).ts")!))
             time += duration
         }
         return MediaTimeline(segments: segments, targetDuration: target, isLive: live)
@@ -128,11 +129,12 @@ struct SequenceClockTests {
         #expect(Self.timeline([]).index(ofSequence: 0) == nil)
         // Sequence numbers with a hole (segments skipped by a reader) are still found.
         let url = URL(string: "https://cdn.example.com/a.ts")!
-        let holey = MediaTimeline(segments: [
-            SegmentReference(sequence: 1, start: 0, duration: 2, url: url),
-            SegmentReference(sequence: 3, start: 4, duration: 2, url: url),
-            SegmentReference(sequence: 4, start: 6, duration: 2, url: url),
-        ], targetDuration: 2, isLive: true)
+        let holey = MediaTimeline(
+            segments: [
+                SegmentReference(sequence: 1, start: 0, duration: 2, url: url),
+                SegmentReference(sequence: 3, start: 4, duration: 2, url: url),
+                SegmentReference(sequence: 4, start: 6, duration: 2, url: url),
+            ], targetDuration: 2, isLive: true)
         #expect(holey.index(ofSequence: 3) == 1)
         #expect(holey.index(ofSequence: 4) == 2)
         #expect(holey.index(ofSequence: 2) == nil)

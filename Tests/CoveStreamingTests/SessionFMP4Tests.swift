@@ -67,7 +67,9 @@ struct SessionFMP4Tests {
         let cdn = FakeCDN()
         ladder.install(on: cdn)
         for variant in 0..<2 {
-            cdn.set("/shared/v\(variant)/index.m3u8", playlist: ladder.mediaPlaylist(variant: variant).replacingOccurrences(of: "URI=\"init.mp4\"", with: "URI=\"/shared/init.mp4\""))
+            cdn.set(
+                "/shared/v\(variant)/index.m3u8",
+                playlist: ladder.mediaPlaylist(variant: variant).replacingOccurrences(of: "URI=\"init.mp4\"", with: "URI=\"/shared/init.mp4\""))
         }
         cdn.set("/shared/init.mp4", FakeMedia.box("ftyp", size: 500, tag: 9))
         let harness = Harness(cdn: cdn, url: ladder.masterURL)

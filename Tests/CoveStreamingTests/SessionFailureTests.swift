@@ -126,7 +126,9 @@ struct SessionFailureTests {
     @Test func aSampleAESStreamIsUnsupported() async throws {
         let cdn = FakeCDN()
         cdn.set("/enc/master.m3u8", playlist: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=500000\nv/index.m3u8\n")
-        cdn.set("/enc/v/index.m3u8", playlist: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n")
+        cdn.set(
+            "/enc/v/index.m3u8",
+            playlist: "#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"key.bin\"\n#EXTINF:2,\ns0.ts\n#EXTINF:2,\ns1.ts\n#EXT-X-ENDLIST\n")
         cdn.set("/enc/v/s0.ts", FakeMedia.ts(variant: 0, sequence: 0))
         let harness = Self.start(cdn, FakeCDN.url("/enc/master.m3u8"))
         defer { harness.session.close() }

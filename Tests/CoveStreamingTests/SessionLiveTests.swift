@@ -53,7 +53,8 @@ struct SessionLiveTests {
     /// keeps the times and the sequence, so no segment is fetched twice or skipped.
     @Test func aLiveLadderSwitchesWithoutLosingItsPlace() async throws {
         let cdn = FakeCDN()
-        cdn.set("/ladder/master.m3u8", playlist: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlo/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1500000\nhi/index.m3u8\n")
+        cdn.set(
+            "/ladder/master.m3u8", playlist: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=200000\nlo/index.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=1500000\nhi/index.m3u8\n")
         for (variant, name) in ["lo", "hi"].enumerated() {
             cdn.set("/ladder/\(name)/index.m3u8", playlist: Self.window(10...17))
             for sequence in 10...17 { cdn.set("/ladder/\(name)/s\(sequence).ts", FakeMedia.ts(variant: variant, sequence: sequence)) }
@@ -91,7 +92,9 @@ struct SessionLiveTests {
     /// An EVENT playlist keeps every segment: playback starts at its beginning unless told otherwise.
     @Test func anEventPlaylistStartsAtTheBeginning() async throws {
         let cdn = Self.liveCDN(root: "/event", segments: 0...5)
-        cdn.set("/event/index.m3u8", playlist: Self.window(0...5).replacingOccurrences(of: "#EXT-X-VERSION:3\n", with: "#EXT-X-VERSION:3\n#EXT-X-PLAYLIST-TYPE:EVENT\n"))
+        cdn.set(
+            "/event/index.m3u8",
+            playlist: Self.window(0...5).replacingOccurrences(of: "#EXT-X-VERSION:3\n", with: "#EXT-X-VERSION:3\n#EXT-X-PLAYLIST-TYPE:EVENT\n"))
         let harness = Harness(cdn: cdn, url: FakeCDN.url("/event/index.m3u8"))
         defer { harness.session.close() }
         harness.session.start(at: nil)

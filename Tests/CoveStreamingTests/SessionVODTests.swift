@@ -8,7 +8,9 @@ import Testing
 /// how far ahead the session fetches, what a seek does to the chunks, and how the stream ends.
 @Suite("Streaming session: VOD")
 struct SessionVODTests {
-    static func started(_ ladder: Ladder = Ladder(), forwardBuffer: Duration? = nil, cap: Int? = nil, playhead: Double? = nil, at position: Double? = nil) -> Harness {
+    static func started(
+        _ ladder: Ladder = Ladder(), forwardBuffer: Duration? = nil, cap: Int? = nil, playhead: Double? = nil, at position: Double? = nil
+    ) -> Harness {
         let cdn = FakeCDN()
         ladder.install(on: cdn)
         let harness = Harness(cdn: cdn, url: ladder.masterURL)
@@ -22,7 +24,9 @@ struct SessionVODTests {
     /// The bytes pushed are the segment the chunk names (the fake segments carry variant and sequence).
     static func expectBytesMatch(_ chunks: [MediaChunk], sourceLocation: SourceLocation = #_sourceLocation) {
         for chunk in chunks where chunk.kind == .media {
-            #expect(chunk.data[0] == 0x47 && chunk.data[1] == UInt8(chunk.variantIndex) && chunk.data[2] == UInt8(chunk.sequence), "chunk \(chunk.sequence)", sourceLocation: sourceLocation)
+            #expect(
+                chunk.data[0] == 0x47 && chunk.data[1] == UInt8(chunk.variantIndex) && chunk.data[2] == UInt8(chunk.sequence), "chunk \(chunk.sequence)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -187,7 +191,9 @@ struct SessionVODTests {
         ladder.root = "/start"
         let cdn = FakeCDN()
         ladder.install(on: cdn)
-        cdn.set("/start/master.m3u8", playlist: ladder.master.replacingOccurrences(of: "#EXT-X-VERSION:7\n", with: "#EXT-X-VERSION:7\n#EXT-X-START:TIME-OFFSET=-3.5\n"))
+        cdn.set(
+            "/start/master.m3u8",
+            playlist: ladder.master.replacingOccurrences(of: "#EXT-X-VERSION:7\n", with: "#EXT-X-VERSION:7\n#EXT-X-START:TIME-OFFSET=-3.5\n"))
         let harness = Harness(cdn: cdn, url: ladder.masterURL)
         defer { harness.session.close() }
         harness.session.start(at: nil)
@@ -217,7 +223,9 @@ struct SessionVODTests {
         let events = EventLog()
         var configuration = Harness.fastConfiguration
         configuration.transferClock = cdn.link.clock
-        let session = StreamingSession(url: FakeCDN.url("/old/master.m3u8"), transport: transport, configuration: configuration, output: output) { events.append($0) }
+        let session = StreamingSession(url: FakeCDN.url("/old/master.m3u8"), transport: transport, configuration: configuration, output: output) {
+            events.append($0)
+        }
         defer { session.close() }
         session.start(at: nil)
         try await waitUntil("the end of the stream") { !output.endOfStream.isEmpty }
@@ -235,7 +243,9 @@ struct SessionVODTests {
         ladder.root = "/disc"
         let cdn = FakeCDN()
         ladder.install(on: cdn)
-        cdn.set("/disc/v0/index.m3u8", playlist: ladder.mediaPlaylist(variant: 0).replacingOccurrences(of: "#EXTINF:1.0,\nseg3.ts", with: "#EXT-X-DISCONTINUITY\n#EXTINF:1.0,\nseg3.ts"))
+        cdn.set(
+            "/disc/v0/index.m3u8",
+            playlist: ladder.mediaPlaylist(variant: 0).replacingOccurrences(of: "#EXTINF:1.0,\nseg3.ts", with: "#EXT-X-DISCONTINUITY\n#EXTINF:1.0,\nseg3.ts"))
         let harness = Harness(cdn: cdn, url: ladder.masterURL)
         defer { harness.session.close() }
         harness.session.start(at: nil)
@@ -250,7 +260,9 @@ struct SessionVODTests {
         ladder.root = "/gap"
         let cdn = FakeCDN()
         ladder.install(on: cdn)
-        cdn.set("/gap/v0/index.m3u8", playlist: ladder.mediaPlaylist(variant: 0).replacingOccurrences(of: "#EXTINF:1.0,\nseg2.ts", with: "#EXT-X-GAP\n#EXTINF:1.0,\nseg2.ts"))
+        cdn.set(
+            "/gap/v0/index.m3u8",
+            playlist: ladder.mediaPlaylist(variant: 0).replacingOccurrences(of: "#EXTINF:1.0,\nseg2.ts", with: "#EXT-X-GAP\n#EXTINF:1.0,\nseg2.ts"))
         let harness = Harness(cdn: cdn, url: ladder.masterURL)
         defer { harness.session.close() }
         harness.session.start(at: nil)

@@ -22,7 +22,10 @@ struct StreamingLoaderTests {
     /// Delays as a test-visible list; no time passes.
     static let noJitter = RetryPolicy(maximumAttempts: 3, initialDelay: .milliseconds(100), multiplier: 2, maximumDelay: .seconds(10), jitter: 0)
 
-    static func loader(_ transport: ScriptedHTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = noJitter, sleeps: Recorded<Duration> = Recorded(), records: Recorded<RequestRecord> = Recorded()) -> StreamingLoader {
+    static func loader(
+        _ transport: ScriptedHTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = noJitter, sleeps: Recorded<Duration> = Recorded(),
+        records: Recorded<RequestRecord> = Recorded()
+    ) -> StreamingLoader {
         StreamingLoader(transport: transport, filters: filters, retry: retry, sleep: { sleeps.append($0) }, onRecord: { records.append($0) })
     }
 
@@ -94,9 +97,10 @@ struct StreamingLoaderTests {
         let loader = Self.loader(transport, filters: [.queryItem("cdn", "edge2", kinds: [.segment])])
         _ = try await loader.load(.segment, url: URL(string: "https://cdn.example.com/show/seg1.ts?v=3")!)
         _ = try await loader.load(.manifest, url: URL(string: "https://cdn.example.com/show/index.m3u8")!)
-        #expect(transport.requests.map(\.url.absoluteString) == [
-            "https://cdn.example.com/show/seg1.ts?v=3&cdn=edge2", "https://cdn.example.com/show/index.m3u8",
-        ])
+        #expect(
+            transport.requests.map(\.url.absoluteString) == [
+                "https://cdn.example.com/show/seg1.ts?v=3&cdn=edge2", "https://cdn.example.com/show/index.m3u8",
+            ])
     }
 
     @Test func filtersRunInOrderAndCanRewriteTheURL() async throws {
@@ -168,7 +172,9 @@ struct StreamingLoaderTests {
         let sleeps = Recorded<Duration>()
         let records = Recorded<RequestRecord>()
         let error = await StreamingError.caught { () async throws(StreamingError) in
-            try await Self.loader(transport, retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(50), jitter: 0), sleeps: sleeps, records: records).load(.segment, url: Self.url)
+            try await Self.loader(
+                transport, retry: RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(50), jitter: 0), sleeps: sleeps, records: records
+            ).load(.segment, url: Self.url)
         }
         #expect(error?.code == .network)
         #expect(error?.message.contains("connection reset by peer") == true)
@@ -183,7 +189,9 @@ struct StreamingLoaderTests {
     @Test func notFoundIsFinalAndMapsToNotFound() async throws {
         let transport = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.status(404, request) }
         let sleeps = Recorded<Duration>()
-        let error = await StreamingError.caught { () async throws(StreamingError) in try await Self.loader(transport, sleeps: sleeps).load(.segment, url: Self.url) }
+        let error = await StreamingError.caught { () async throws(StreamingError) in
+            try await Self.loader(transport, sleeps: sleeps).load(.segment, url: Self.url)
+        }
         #expect(transport.requests.count == 1)
         #expect(sleeps.all.isEmpty)
         #expect(error?.code == .httpStatus)
@@ -229,7 +237,9 @@ struct StreamingLoaderTests {
         let loader = Self.loader(transport, records: records)
         let loaded = try await loader.load(.segment, url: Self.url, variantIndex: 2)
         _ = try await loader.load(.manifest, url: URL(string: "https://cdn.example.com/show/index.m3u8")!)
-        _ = await StreamingError.caught { () async throws(StreamingError) in try await loader.load(.initSegment, url: URL(string: "https://cdn.example.com/show/missing.ts")!) }
+        _ = await StreamingError.caught { () async throws(StreamingError) in
+            try await loader.load(.initSegment, url: URL(string: "https://cdn.example.com/show/missing.ts")!)
+        }
         let all = records.all
         #expect(all.map(\.kind) == [.segment, .manifest, .initSegment])
         #expect(all.map(\.status) == [200, 200, 404])
@@ -252,7 +262,9 @@ struct StreamingLoaderTests {
         let secretURL = URL(string: "https://cdn.example.com/show/seg1.ts?token=SECRET123&v=2")!
         let records = Recorded<RequestRecord>()
         let notFound = ScriptedHTTPTransport { request throws(HTTPTransportError) in Self.status(404, request) }
-        let error = await StreamingError.caught { () async throws(StreamingError) in try await Self.loader(notFound, records: records).load(.segment, url: secretURL) }
+        let error = await StreamingError.caught { () async throws(StreamingError) in
+            try await Self.loader(notFound, records: records).load(.segment, url: secretURL)
+        }
         let failure = try #require(error)
         #expect(failure.url == "https://cdn.example.com/show/seg1.ts?token=REDACTED&v=2")
         #expect(!failure.description.contains("SECRET123"))
@@ -263,7 +275,9 @@ struct StreamingLoaderTests {
         let broken = ScriptedHTTPTransport { request throws(HTTPTransportError) in
             throw HTTPTransportError(.connectionFailed, url: request.url, detail: "could not connect to \(request.url.absoluteString)")
         }
-        let networkError = await StreamingError.caught { () async throws(StreamingError) in try await Self.loader(broken, retry: .none).load(.segment, url: secretURL) }
+        let networkError = await StreamingError.caught { () async throws(StreamingError) in
+            try await Self.loader(broken, retry: .none).load(.segment, url: secretURL)
+        }
         let network = try #require(networkError)
         #expect(!network.description.contains("SECRET123"))
         #expect(network.message.contains("REDACTED"))

@@ -37,7 +37,9 @@ struct TextRenditionTests {
         var segmentsRequested: [String] { requested.filter { $0.hasSuffix(".vtt") }.map { String($0.split(separator: "/").last ?? "") } }
 
         /// Waits until the loader has nothing left to fetch in its window and `condition` holds.
-        func settle(_ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }) async throws {
+        func settle(
+            _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }
+        ) async throws {
             try await waitUntil(what, timeout: timeout, sourceLocation: sourceLocation) { loader.isIdle && condition() }
         }
     }
@@ -97,7 +99,11 @@ struct TextRenditionTests {
     @Test func cuesWithoutATimestampMapKeepTheirTimes() async throws {
         let cdn = Self.vodCDN(root: "/plain", count: 2)
         let asked = Recorded<Double>()
-        let harness = try TextHarness(cdn: cdn, path: "/plain/subs.m3u8", mapper: { asked.append($0); return $0 + 100 })
+        let harness = try TextHarness(
+            cdn: cdn, path: "/plain/subs.m3u8",
+            mapper: {
+                asked.append($0); return $0 + 100
+            })
         defer { harness.loader.stop() }
         harness.loader.start()
         try await harness.settle("two cues") { harness.cues.count == 2 }
@@ -321,21 +327,23 @@ struct TextRenditionTests {
     @Test func mpegtsToPresentationUsesTheFirstTSSegmentOfEachDiscontinuity() async throws {
         let cdn = FakeCDN()
         let wrapTicks: UInt64 = 1 << 33
-        cdn.set("/anchor/index.m3u8", playlist: """
-            #EXTM3U
-            #EXT-X-VERSION:3
-            #EXT-X-TARGETDURATION:2
-            #EXT-X-MEDIA-SEQUENCE:0
-            #EXTINF:2.0,
-            a0.ts
-            #EXTINF:2.0,
-            a1.ts
-            #EXT-X-DISCONTINUITY
-            #EXTINF:2.0,
-            b0.ts
-            #EXT-X-ENDLIST
+        cdn.set(
+            "/anchor/index.m3u8",
+            playlist: """
+                #EXTM3U
+                #EXT-X-VERSION:3
+                #EXT-X-TARGETDURATION:2
+                #EXT-X-MEDIA-SEQUENCE:0
+                #EXTINF:2.0,
+                a0.ts
+                #EXTINF:2.0,
+                a1.ts
+                #EXT-X-DISCONTINUITY
+                #EXTINF:2.0,
+                b0.ts
+                #EXT-X-ENDLIST
 
-            """)
+                """)
         cdn.set("/anchor/a0.ts", contentType: "video/mp2t", Self.tsPacket(pts: 900_000, pcr: 837_000))
         // Not the first of its discontinuity: its (inconsistent) PTS must not move the anchor.
         cdn.set("/anchor/a1.ts", contentType: "video/mp2t", Self.tsPacket(pts: 9_000_000, pcr: 8_937_000))

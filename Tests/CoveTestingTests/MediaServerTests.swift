@@ -2,6 +2,7 @@ import CoveCore
 import CoveTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -163,4 +164,3 @@ struct FixtureMediaTests {
         #expect(first.root == second.root)
     }
 }
-

@@ -3,6 +3,7 @@ import CoveSSAI
 import CoveTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,7 +54,9 @@ struct SSAITitleTests {
         #expect(timeline.breaks.map { Self.seconds($0.streamRange) } == [0..<4, 14..<22, 32..<36])
         #expect(timeline.breaks.map(\.id) == SSAIVMAP.breakIDs)
         #expect(timeline.ads.map(\.id) == ["ad-pre", "ad-mid-1", "ad-mid-2", "ad-post"])
-        #expect(timeline.ads.map { Self.seconds($0.streamRange) } == SSAIFixture.pieces.filter(\.isAd).map { Double($0.streamStart)..<Double($0.streamRange.upperBound) })
+        #expect(
+            timeline.ads.map { Self.seconds($0.streamRange) }
+                == SSAIFixture.pieces.filter(\.isAd).map { Double($0.streamStart)..<Double($0.streamRange.upperBound) })
         #expect(timeline.streamDuration?.seconds == 36)
 
         let beacons = server.url("beacons/").absoluteString

@@ -19,7 +19,8 @@ struct ActiveCueTests {
     }
 
     @Test func spanningCueAndTextTrackCueOrder() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             WEBVTT
 
             00:00:05.000 --> 00:00:07.000

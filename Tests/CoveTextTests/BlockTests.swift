@@ -23,7 +23,8 @@ struct BlockTests {
     }
 
     @Test func styleBlocksAreKeptBeforeTheFirstCueOnly() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             WEBVTT
 
             STYLE
@@ -72,7 +73,8 @@ struct BlockTests {
     }
 
     @Test func regionsWithoutIdAreDroppedAndLaterIdsReplaceEarlier() throws {
-        let document = try parse("WEBVTT\n\nREGION\nwidth:50%\n\nREGION\nid:a lines:1\n\nREGION\nid:b\n\nREGION\nid:a lines:2\n\n00:00.000 --> 00:01.000 region:a\nx")
+        let document = try parse(
+            "WEBVTT\n\nREGION\nwidth:50%\n\nREGION\nid:a lines:1\n\nREGION\nid:b\n\nREGION\nid:a lines:2\n\n00:00.000 --> 00:01.000 region:a\nx")
         #expect(document.regions.map(\.id) == ["b", "a"])
         #expect(document.regions.last?.lines == 2)
         #expect(document.warnings.map(\.kind) == [.invalidRegion])

@@ -4,7 +4,8 @@ import Testing
 @Suite("Cues, timestamps and settings")
 struct CueTests {
     @Test func identifiersAndMultiLinePayloads() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             WEBVTT
 
             first cue
@@ -26,15 +27,16 @@ struct CueTests {
         #expect(document.warnings.isEmpty)
     }
 
-    @Test(arguments: [
-        ("00:00.000", 0),
-        ("01:02.003", 62_003),
-        ("59:59.999", 3_599_999),
-        ("00:00:01.500", 1_500),
-        ("01:00:00.000", 3_600_000),
-        ("123:04:05.006", 443_045_006),
-        ("99999999999:00:00.000", 359_999_999_996_400_000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("00:00.000", 0),
+            ("01:02.003", 62_003),
+            ("59:59.999", 3_599_999),
+            ("00:00:01.500", 1_500),
+            ("01:00:00.000", 3_600_000),
+            ("123:04:05.006", 443_045_006),
+            ("99999999999:00:00.000", 359_999_999_996_400_000),
+        ] as [(String, Int64)])
     func validTimestamps(text: String, milliseconds: Int64) throws {
         let time = try #require(WebVTTTimestamp(text))
         #expect(time.milliseconds == milliseconds)
@@ -68,7 +70,8 @@ struct CueTests {
     }
 
     @Test func allSettingsTyped() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             WEBVTT
 
             REGION
@@ -134,7 +137,8 @@ struct CueTests {
     }
 
     @Test func overlappingAndOutOfOrderCuesAreKeptInDocumentOrder() throws {
-        let document = try parse("""
+        let document = try parse(
+            """
             WEBVTT
 
             00:10.000 --> 00:20.000

@@ -38,11 +38,12 @@ struct CueTextTests {
 
     @Test func fullFixtureText() throws {
         let document = try parse(Fixtures.full)
-        #expect(document.cues.map(\.text) == [
-            "Hi, my name is Fred",
-            "Overlapping & bold\nsecond line",
-            "漢kan colour bonjour",
-            "Karaoke one two",
-        ])
+        #expect(
+            document.cues.map(\.text) == [
+                "Hi, my name is Fred",
+                "Overlapping & bold\nsecond line",
+                "漢kan colour bonjour",
+                "Karaoke one two",
+            ])
     }
 }

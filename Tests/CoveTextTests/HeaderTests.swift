@@ -18,7 +18,9 @@ struct HeaderTests {
         #expect(document.warnings.isEmpty)
     }
 
-    @Test(arguments: ["WEBVTTX\n", "WEBVTT-title\n", "webvtt\n", " WEBVTT\n", "WEBVT\n", "\nWEBVTT\n", "1\n00:00:01,000 --> 00:00:02,000\nSRT\n", "<html>", "WEBVTT\u{0C}\n"])
+    @Test(arguments: [
+        "WEBVTTX\n", "WEBVTT-title\n", "webvtt\n", " WEBVTT\n", "WEBVT\n", "\nWEBVTT\n", "1\n00:00:01,000 --> 00:00:02,000\nSRT\n", "<html>", "WEBVTT\u{0C}\n",
+    ])
     func notWebVTT(text: String) {
         expectFailure(text, .missingHeader, line: 1)
     }

@@ -25,14 +25,15 @@ struct HostileInputTests {
         #expect(error?.byteOffset == 34)
     }
 
-    @Test(arguments: [
-        ([0xFF], 4),
-        ([0xC0, 0x80], 4),
-        ([0xED, 0xA0, 0x80], 4),
-        ([0xF4, 0x90, 0x80, 0x80], 4),
-        ([0xE2, 0x82], 4),
-        ([0x80], 4),
-    ] as [([UInt8], Int)])
+    @Test(
+        arguments: [
+            ([0xFF], 4),
+            ([0xC0, 0x80], 4),
+            ([0xED, 0xA0, 0x80], 4),
+            ([0xF4, 0x90, 0x80, 0x80], 4),
+            ([0xE2, 0x82], 4),
+            ([0x80], 4),
+        ] as [([UInt8], Int)])
     func invalidUTF8FailsTheWholeFile(bad: [UInt8], line: Int) {
         let prefix = Array("WEBVTT\r\n\r\n00:00.000 --> 00:01.000\r\nok ".utf8)
         let error = expectFailure(prefix + bad, .invalidUTF8, line: line)

@@ -9,7 +9,8 @@ import Testing
 /// recorded as issues rather than traps so one bad case does not hide the others.
 @Suite("Mutations")
 struct MutationTests {
-    static let interesting: [UInt8] = Array("-->:.\n\r <>&;#%,0159 NOTESTYLEREGIONxywh=".utf8)
+    static let interesting: [UInt8] =
+        Array("-->:.\n\r <>&;#%,0159 NOTESTYLEREGIONxywh=".utf8)
         + [0x00, 0x09, 0x0C, 0x7F, 0x80, 0xC3, 0xFF, 0xEF, 0xBB, 0xBF]
     static let splices: [[UInt8]] = [
         "-->", "\n\n", "\r\n", "NOTE", "STYLE\n", "REGION\nid:x\n", "00:00.000", "99:59:59.999", "&amp;", "&#x1F600;",

@@ -42,4 +42,3 @@ func expectInvariants(_ text: String, sourceLocation: SourceLocation = #_sourceL
 }
 
 func seconds(_ cues: [WebVTTCue]) -> [Double] { cues.map(\.startSeconds) }
-

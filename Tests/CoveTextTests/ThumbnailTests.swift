@@ -7,16 +7,18 @@ struct ThumbnailTests {
 
     @Test func spriteTilesResolveAgainstTheTrackURL() throws {
         let track = try ThumbnailTrack.parse(Array(Fixtures.thumbnails.utf8), baseURL: Self.base)
-        #expect(track.entries.map(\.imageURL) == [
-            "https://cdn.example.com/videos/42/thumbs/sprite.jpg",
-            "https://cdn.example.com/videos/42/thumbs/sprite.jpg",
-            "https://cdn.example.com/videos/42/images/big.jpg",
-        ])
-        #expect(track.entries.map(\.rect) == [
-            ThumbnailRect(x: 0, y: 0, width: 160, height: 90),
-            ThumbnailRect(x: 160, y: 0, width: 160, height: 90),
-            nil,
-        ])
+        #expect(
+            track.entries.map(\.imageURL) == [
+                "https://cdn.example.com/videos/42/thumbs/sprite.jpg",
+                "https://cdn.example.com/videos/42/thumbs/sprite.jpg",
+                "https://cdn.example.com/videos/42/images/big.jpg",
+            ])
+        #expect(
+            track.entries.map(\.rect) == [
+                ThumbnailRect(x: 0, y: 0, width: 160, height: 90),
+                ThumbnailRect(x: 160, y: 0, width: 160, height: 90),
+                nil,
+            ])
         #expect(track.warnings.isEmpty)
         #expect(track.thumbnail(at: 0)?.rect?.x == 0)
         #expect(track.thumbnail(at: 7.5)?.rect?.x == 160)
@@ -43,12 +45,13 @@ struct ThumbnailTests {
               padded.jpg#xywh=percent:0,0,50,50  
             """
         let track = try ThumbnailTrack.parse(Array(text.utf8), baseURL: Self.base)
-        #expect(track.entries.map(\.imageURL) == [
-            "https://other.example/a/c.png?x=1&y=2",
-            "https://img.example/t.jpg",
-            "https://cdn.example.com/root.jpg",
-            "https://cdn.example.com/videos/42/thumbs/padded.jpg",
-        ])
+        #expect(
+            track.entries.map(\.imageURL) == [
+                "https://other.example/a/c.png?x=1&y=2",
+                "https://img.example/t.jpg",
+                "https://cdn.example.com/root.jpg",
+                "https://cdn.example.com/videos/42/thumbs/padded.jpg",
+            ])
         #expect(track.entries[0].rect == ThumbnailRect(x: 1, y: 2, width: 3, height: 4))
         // A fragment without xywh means the whole image.
         #expect(track.entries[2].rect == nil)

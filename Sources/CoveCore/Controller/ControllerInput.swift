@@ -55,7 +55,8 @@ extension ControllerInput {
     func abandon() {
         switch self {
         case .command(.settle(let done)): done()
-        case .command(.seek(_, _, let completion)), .command(.seekEngine(_, _, let completion)), .command(.seekSession(_, _, let completion)): completion?(false)
+        case .command(.seek(_, _, let completion)), .command(.seekEngine(_, _, let completion)), .command(.seekSession(_, _, let completion)):
+            completion?(false)
         default: break
         }
     }

@@ -9,11 +9,15 @@ final class ControllerLoop: Sendable {
     private let input: AsyncStream<ControllerInput>.Continuation
     private let shared: ControllerShared
 
-    init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared) {
+    init(
+        engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher,
+        shared: ControllerShared
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: ControllerInput.self, bufferingPolicy: .unbounded)
         self.input = continuation
         self.shared = shared
-        let state = LoopState(engine: engine, provider: provider, configuration: configuration, dispatcher: dispatcher, shared: shared, send: { continuation.yield($0) })
+        let state = LoopState(
+            engine: engine, provider: provider, configuration: configuration, dispatcher: dispatcher, shared: shared, send: { continuation.yield($0) })
         Task.detached {
             for await item in stream {
                 await state.handle(item)
@@ -65,7 +69,10 @@ actor LoopState {
     }
     var isShutDown = false
 
-    init(engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher, shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void) {
+    init(
+        engine: any MediaEngine, provider: any PlaybackSessionProvider, configuration: PlaybackControllerConfiguration, dispatcher: EventDispatcher,
+        shared: ControllerShared, send: @escaping @Sendable (ControllerInput) -> Void
+    ) {
         self.engine = engine
         self.provider = provider
         self.configuration = configuration
@@ -140,7 +147,10 @@ actor LoopState {
         case .bumperStall:
             guard let bumper = runtime.bumper, bumper.stall.isStalled else { return }
             let waited = configuration.bumperStallTimeout
-            finishBumper(in: runtime, failure: bumper.stall.downloadFailure ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
+            finishBumper(
+                in: runtime,
+                failure: bumper.stall.downloadFailure
+                    ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
         }
     }
 

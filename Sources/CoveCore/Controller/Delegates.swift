@@ -51,7 +51,8 @@ extension PlaybackControllerDelegate {
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, determinedMediaType mediaType: MediaType) {}
     public func playbackController(_ controller: PlaybackController, determinedVideoType videoType: VideoType, for video: Video) {}
     public func playbackController(_ controller: PlaybackController, determinedCodecs codecs: [String], for video: Video) {}
-    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedAudioTrack track: MediaTrack?) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedAudioTrack track: MediaTrack?) {
+    }
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didChangeSelectedTextTrack track: MediaTrack?) {}
     public func playbackController(_ controller: PlaybackController, didCompletePlaylist videos: [Video]) {}
     public func playbackController(_ controller: PlaybackController, noPlayableVideosFound videos: [Video]) {}
@@ -59,7 +60,8 @@ extension PlaybackControllerDelegate {
     public func playbackController(_ controller: PlaybackController, failedToInsert video: Video, error: PlaybackError) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didEnterBumper bumper: Video) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didExitBumper bumper: Video) {}
-    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime) {}
+    public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, bumper: Video, didProgressTo progress: MediaTime)
+    {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didPauseBumper bumper: Video) {}
     public func playbackController(_ controller: PlaybackController, playbackSession session: PlaybackSession, didResumeBumper bumper: Video) {}
     public func playbackController(_ controller: PlaybackController, didChangeAvailableCommands commands: Set<PlayerCommand>) {}

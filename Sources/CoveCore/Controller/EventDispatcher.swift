@@ -154,15 +154,19 @@ final class EventDispatcher: Sendable {
         case .videoInserted(let v, let i): delegate.playbackController(c, didInsert: v, at: i)
         case .videoInsertionFailed(let v, let e): delegate.playbackController(c, failedToInsert: v, error: e)
         case .availableCommandsChanged(let commands): delegate.playbackController(c, didChangeAvailableCommands: commands)
-        case .adSequenceEntered(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAdSequence: q)
+        case .adSequenceEntered(let s, let q):
+            (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAdSequence: q)
         case .adSequenceExited(let s, let q): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didExitAdSequence: q)
         case .adEntered(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didEnterAd: a)
         case .adExited(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didExitAd: a)
-        case .adProgressed(let s, let p): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, ad: p.ad, didProgressTo: p.time)
+        case .adProgressed(let s, let p):
+            (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, ad: p.ad, didProgressTo: p.time)
         case .adPaused(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didPauseAd: a)
         case .adResumed(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didResumeAd: a)
         case .maxConcurrencyReached(let s, let sessions): delegate.playbackController(c, playbackSession: s, didReachMaxConcurrency: sessions)
-        case .variantChanged, .framePresented, .variantsDiscovered, .mediaTransferred, .forwardBufferChanged, .volumeChanged, .retry, .textCuesChanged, .adSkipped: break
+        case .variantChanged, .framePresented, .variantsDiscovered, .mediaTransferred, .forwardBufferChanged, .volumeChanged, .retry, .textCuesChanged,
+            .adSkipped:
+            break
         }
         delegate.playbackController(c, didReceive: event)
     }

@@ -22,7 +22,11 @@ extension LoopState {
             return
         }
         // Whole-second steps keep engine calls rare; the cap itself is always reached exactly.
-        if let applied = runtime.appliedBufferTarget, applied == target || (abs(MediaTime(target - applied).seconds) < 1 && target != settings.bufferOptimizer.maximum) { return }
+        if let applied = runtime.appliedBufferTarget,
+            applied == target || (abs(MediaTime(target - applied).seconds) < 1 && target != settings.bufferOptimizer.maximum)
+        {
+            return
+        }
         runtime.appliedBufferTarget = target
         runtime.player?.setForwardBufferDuration(target)
         emit(.forwardBufferChanged(runtime.session, target))
@@ -54,7 +58,9 @@ extension LoopState {
             reason = .initial
         } else if runtime.lowVariantSeekPending {
             reason = .seek
-        } else if runtime.capChangedSinceSwitch, let from, runtime.appliedBitrateCap.map({ to.bandwidth <= $0 && from.bandwidth > $0 }) ?? (to.bandwidth > from.bandwidth) {
+        } else if runtime.capChangedSinceSwitch, let from,
+            runtime.appliedBitrateCap.map({ to.bandwidth <= $0 && from.bandwidth > $0 }) ?? (to.bandwidth > from.bandwidth)
+        {
             reason = .cap
         } else {
             reason = .adaptive

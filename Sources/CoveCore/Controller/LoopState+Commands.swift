@@ -126,7 +126,10 @@ extension LoopState {
             return
         }
         guard let runtime = current else {
-            logger.warning(queue.isEmpty ? "play() ignored: the queue is empty; call setVideos(_:) first" : "play() ignored: there is no active session; call setVideos(_:) or advanceToNext()")
+            logger.warning(
+                queue.isEmpty
+                    ? "play() ignored: the queue is empty; call setVideos(_:) first"
+                    : "play() ignored: there is no active session; call setVideos(_:) or advanceToNext()")
             return
         }
         guard runtime.phase != .failed, let player = runtime.player else {
@@ -304,7 +307,8 @@ extension LoopState {
 
     private func insert(_ video: Video, after position: Int) {
         guard position >= 0, position < queue.count else {
-            let error = PlaybackError(.invalidArgument, "Cannot insert after index \(position): the queue has \(queue.count) videos, so valid indices are 0..<\(queue.count)")
+            let error = PlaybackError(
+                .invalidArgument, "Cannot insert after index \(position): the queue has \(queue.count) videos, so valid indices are 0..<\(queue.count)")
             emit(.videoInsertionFailed(video, error))
             return
         }

@@ -31,7 +31,11 @@ extension LoopState {
         abandonBumper(in: runtime)
         stopTicker(runtime)
         track(.inFlightEnded(succeeded: false), in: runtime)
-        let failure = error.code == .failedToPlayToEnd ? error : PlaybackError(.failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, cause: .playback(error))
+        let failure =
+            error.code == .failedToPlayToEnd
+            ? error
+            : PlaybackError(
+                .failedToPlayToEnd, "Playback cannot continue: \(error.message)", url: error.url, httpStatus: error.httpStatus, cause: .playback(error))
         emit(.lifecycle(runtime.session, .failedToPlayToEndTime(failure)))
         logger.error("playback failed mid-stream", metadata: ["session": "\(runtime.session.id)", "error": "\(failure)"])
         runtime.player?.pause()

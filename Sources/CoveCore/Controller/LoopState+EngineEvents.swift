@@ -29,7 +29,8 @@ extension LoopState {
             runtime.engineRunning = false
             if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
         case .firstFrame(let wallTime):
-            let presented = FrameTiming.Event.presented(wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
+            let presented = FrameTiming.Event.presented(
+                wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
             if let frame = runtime.frames.handle(presented) { emit(.framePresented(session, frame)) }
         case .seekCompleted(let id, let succeeded):
             // Not the seek in flight (an interrupted one, already answered): nothing finished.
@@ -139,12 +140,14 @@ extension LoopState {
     /// A live window slides: report it when either end moved by a second or more.
     func reportSeekableRangesIfMoved(_ runtime: SessionRuntime) {
         guard let ranges = runtime.player?.seekableRanges, !ranges.isEmpty else { return }
-        let moved = ranges.count != runtime.seekableRanges.count || zip(ranges, runtime.seekableRanges).contains { new, old in
-            [new.start.offset(from: old.start), new.end.offset(from: old.end)].contains { shift in
-                guard let shift else { return true }
-                return shift >= .seconds(1) || shift <= .seconds(-1)
+        let moved =
+            ranges.count != runtime.seekableRanges.count
+            || zip(ranges, runtime.seekableRanges).contains { new, old in
+                [new.start.offset(from: old.start), new.end.offset(from: old.end)].contains { shift in
+                    guard let shift else { return true }
+                    return shift >= .seconds(1) || shift <= .seconds(-1)
+                }
             }
-        }
         guard moved else { return }
         runtime.seekableRanges = ranges
         emit(.seekableRangesChanged(runtime.session, ranges))
@@ -208,7 +211,9 @@ extension LoopState {
             let chosen = trackID.flatMap { id in runtime.session.textTrackGroup.tracks.first { $0.id == id } }
             let choice: CaptionPreferences.Choice? = trackID == nil ? .off : chosen?.language.map(CaptionPreferences.Choice.language)
             if let choice {
-                do { try preferences.save(choice) } catch { logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"]) }
+                do { try preferences.save(choice) } catch {
+                    logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"])
+                }
             }
             runtime.captionPreferenceApplied = true
         }
@@ -216,7 +221,8 @@ extension LoopState {
         let streamText = sidecar == nil ? trackID : nil
         runtime.requestedStreamTextID = .some(streamText)
         // The audio last asked for, else the one the engine plays (even before the session has published it).
-        let audio = runtime.requestedAudioTrackID ?? runtime.session.selectedAudioTrack?.id
+        let audio =
+            runtime.requestedAudioTrackID ?? runtime.session.selectedAudioTrack?.id
             ?? runtime.engineTracks.first { $0.kind == .audio && runtime.selectedTrackIDs.contains($0.id) }?.id
         player.selectTracks(audio: audio, text: streamText)
         publishTracks(runtime)

@@ -114,7 +114,9 @@ extension LoopState {
         runtime.timers.cancel(.cueBoundary)
         runtime.cueWake = next.map { ($0, rate) }
         guard let next else { return }
-        let wait = max(MediaTime(nanoseconds: Int64((Double((next.nanoseconds ?? 0) - (position.nanoseconds ?? 0)) / rate).rounded(.up))), MediaTime(nanoseconds: 5_000_000))
+        let wait = max(
+            MediaTime(nanoseconds: Int64((Double((next.nanoseconds ?? 0) - (position.nanoseconds ?? 0)) / rate).rounded(.up))),
+            MediaTime(nanoseconds: 5_000_000))
         guard let delay = wait.duration else { return }
         arm(.cueBoundary, in: runtime, after: delay)
     }

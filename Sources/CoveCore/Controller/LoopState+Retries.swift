@@ -6,7 +6,10 @@ import Logging
 extension LoopState {
     /// Schedules the next rebuild attempt for `error`; false when the policy says to give up.
     func scheduleRetry(_ runtime: SessionRuntime, error: PlaybackError, kind: RetryAttempt.Kind) -> Bool {
-        guard case .retry(let attempt, let maximum, let delay) = runtime.retries.handle(.failed(error, policy: configuration.retryPolicy, random: configuration.random())) else {
+        guard
+            case .retry(let attempt, let maximum, let delay) = runtime.retries.handle(
+                .failed(error, policy: configuration.retryPolicy, random: configuration.random()))
+        else {
             return false
         }
         emit(.retry(runtime.session, RetryAttempt(kind: kind, attempt: attempt, maximumAttempts: maximum, delay: delay, error: error)))
@@ -55,7 +58,9 @@ extension LoopState {
         runtime.player?.close()
         _ = runtime.frames.handle(.pipelineReplaced)
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
-        let configuration = engineConfiguration(url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget, maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
+        let configuration = engineConfiguration(
+            url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget,
+            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -142,7 +147,13 @@ extension LoopState {
         case .resume(_, let automatic):
             runtime.rebuilding = nil
             runtime.phase = .failed
-            emit(.lifecycle(runtime.session, .resumeFail(PlaybackError(error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url, httpStatus: error.httpStatus, cause: .playback(error)))))
+            emit(
+                .lifecycle(
+                    runtime.session,
+                    .resumeFail(
+                        PlaybackError(
+                            error.code, "Resuming failed: \(error.message); call resumeVideo(at:autoPlay:) again once the network is back", url: error.url,
+                            httpStatus: error.httpStatus, cause: .playback(error)))))
             if automatic { scheduleAutomaticResume(runtime, error: error) }
         }
     }
@@ -154,7 +165,12 @@ extension LoopState {
             return
         }
         if case .resume = runtime.rebuilding {
-            emit(.lifecycle(runtime.session, .error(PlaybackError(.invalidState, "resumeVideo(at:autoPlay:) is already running; wait for ResumeComplete or ResumeFail before calling it again"))))
+            emit(
+                .lifecycle(
+                    runtime.session,
+                    .error(
+                        PlaybackError(
+                            .invalidState, "resumeVideo(at:autoPlay:) is already running; wait for ResumeComplete or ResumeFail before calling it again"))))
             return
         }
         guard runtime.bumper == nil else {

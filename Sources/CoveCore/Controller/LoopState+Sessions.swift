@@ -16,7 +16,8 @@ extension LoopState {
         let video = queue[position]
         let bumper = bumperPlayedInQueue ? nil : (video.bumper ?? carriedBumper)
         let context = SessionPreparationContext(logger: logger)
-        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil, context: context)
+        let prep = Preparation(
+            id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil, context: context)
         preparation = prep
         let provider = self.provider
         let send = self.send
@@ -53,7 +54,8 @@ extension LoopState {
             plan = p
         }
         // A hooked plan's queued seek is in reported time: it is made through the hooks once loaded.
-        let configuration = newSessionConfiguration(url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
+        let configuration = newSessionConfiguration(
+            url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -113,7 +115,13 @@ extension LoopState {
             emit(.lifecycle(session, .playRequest))
         }
         if let bumperFailure {
-            emit(.lifecycle(session, .error(PlaybackError(bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it", url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, cause: .playback(bumperFailure)))))
+            emit(
+                .lifecycle(
+                    session,
+                    .error(
+                        PlaybackError(
+                            bumperFailure.code, "The bumper could not be played: \(bumperFailure.message); the content plays without it",
+                            url: bumperFailure.url, httpStatus: bumperFailure.httpStatus, cause: .playback(bumperFailure)))))
         }
         if let bumperPlayer, let bumperVideo = session.bumper {
             let bumper = SessionRuntime.BumperRuntime(video: bumperVideo, player: bumperPlayer)
@@ -138,7 +146,8 @@ extension LoopState {
 
     /// The engine configuration for this controller's outputs and current rate.
     func engineConfiguration(
-        url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil, inAdBreak: Bool = false
+        url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil,
+        inAdBreak: Bool = false
     ) -> EnginePlayerConfiguration {
         let current = settings
         return EnginePlayerConfiguration(
@@ -159,7 +168,9 @@ extension LoopState {
     /// with it any resolution cap, is known only once the engine has read the master playlist).
     func newSessionConfiguration(url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?) -> EnginePlayerConfiguration {
         let current = settings
-        return engineConfiguration(url: url, rights: rights, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero), maxBitrate: current.peakBitrate)
+        return engineConfiguration(
+            url: url, rights: rights, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero),
+            maxBitrate: current.peakBitrate)
     }
 
     /// Tells the app the buffer target a session that just became current started with.

@@ -20,7 +20,10 @@ public final class PlaybackController: Sendable {
     private let shared: ControllerShared
 
     /// Creates a controller. Most apps use `PlayerSDKManager.makePlaybackController`.
-    public init(engine: any MediaEngine, sessionProvider: any PlaybackSessionProvider = BasicSessionProvider(), configuration: PlaybackControllerConfiguration = PlaybackControllerConfiguration()) {
+    public init(
+        engine: any MediaEngine, sessionProvider: any PlaybackSessionProvider = BasicSessionProvider(),
+        configuration: PlaybackControllerConfiguration = PlaybackControllerConfiguration()
+    ) {
         let shared = ControllerShared()
         let dispatcher = EventDispatcher(delegate: { shared.delegate }, controller: { shared.controller })
         self.shared = shared

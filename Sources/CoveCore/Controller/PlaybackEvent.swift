@@ -77,9 +77,11 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .sessionAdvanced(let s), .lifecycle(let s, _), .progress(let s, _), .durationChanged(let s, _),
             .cuePointsPassed(let s, _), .seekableRangesChanged(let s, _), .mediaTypeDetermined(let s, _),
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
-            .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _), .mediaTransferred(let s, _),
+            .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
+            .mediaTransferred(let s, _),
             .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
-            .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _), .maxConcurrencyReached(let s, _):
+            .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _),
+            .maxConcurrencyReached(let s, _):
             return s
         case .playlistCompleted, .noPlayableVideosFound, .videoInserted, .videoInsertionFailed, .availableCommandsChanged:
             return nil

@@ -188,7 +188,10 @@ public struct EngineStatus: Sendable, Hashable {
     public var renderedFrames: Int?
     public var droppedFrames: Int?
 
-    public init(position: MediaTime? = nil, duration: MediaTime? = nil, bufferedAhead: Duration? = nil, bandwidthEstimate: Int? = nil, isPlaying: Bool = false, bytesRead: Int = 0) {
+    public init(
+        position: MediaTime? = nil, duration: MediaTime? = nil, bufferedAhead: Duration? = nil, bandwidthEstimate: Int? = nil, isPlaying: Bool = false,
+        bytesRead: Int = 0
+    ) {
         self.position = position
         self.duration = duration
         self.bufferedAhead = bufferedAhead

@@ -190,11 +190,15 @@ public struct RedirectPolicy: Sendable, Hashable {
         guard hop < maxRedirects else {
             throw HTTPTransportError(.tooManyRedirects, url: request.url, detail: "more than \(maxRedirects) redirects")
         }
-        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL, let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let target = URL(string: location, relativeTo: request.url)?.absoluteURL, let scheme = target.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else {
             throw HTTPTransportError(.invalidURL, url: request.url, detail: "redirect to an unusable location")
         }
         if request.url.scheme?.lowercased() == "https" && scheme == "http" && !allowsDowngradeToHTTP {
-            throw HTTPTransportError(.insecureRedirect, url: request.url, detail: "the server redirected from HTTPS to plain HTTP (\(Redaction.redact(url: target))); refusing to send the request unencrypted")
+            throw HTTPTransportError(
+                .insecureRedirect, url: request.url,
+                detail: "the server redirected from HTTPS to plain HTTP (\(Redaction.redact(url: target))); refusing to send the request unencrypted")
         }
         var next = request
         next.url = target
@@ -283,7 +287,8 @@ extension HTTPTransport {
             }
             let response = try await exchangeHop(current)
             guard response.body.count <= request.maxResponseBytes else {
-                throw HTTPTransportError(.responseTooLarge, url: current.url, detail: "the body has \(response.body.count) bytes; the limit is \(request.maxResponseBytes)")
+                throw HTTPTransportError(
+                    .responseTooLarge, url: current.url, detail: "the body has \(response.body.count) bytes; the limit is \(request.maxResponseBytes)")
             }
             guard let next = try request.redirects.followUp(after: current, status: response.status, location: response.headers["location"], hop: hop) else {
                 return response
@@ -294,7 +299,9 @@ extension HTTPTransport {
     }
 
     /// GET `url` with the transport's rules; a convenience for plugins.
-    public func get(_ url: URL, headers: HTTPHeaders = HTTPHeaders(), timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20) async throws(HTTPTransportError) -> HTTPResponse {
+    public func get(
+        _ url: URL, headers: HTTPHeaders = HTTPHeaders(), timeout: Duration = .seconds(15), maxResponseBytes: Int = 8 << 20
+    ) async throws(HTTPTransportError) -> HTTPResponse {
         try await send(HTTPRequest(url: url, headers: headers, timeout: timeout, maxResponseBytes: maxResponseBytes))
     }
 }

@@ -64,7 +64,9 @@ public struct BufferOptimizer: Sendable, Hashable {
             }
             return .milliseconds(Int64(value * 1000))
         }
-        self.init(method: method, minimum: try seconds(OptionKey.minimumDuration, defaults.minimum), maximum: try seconds(OptionKey.maximumDuration, defaults.maximum))
+        self.init(
+            method: method, minimum: try seconds(OptionKey.minimumDuration, defaults.minimum), maximum: try seconds(OptionKey.maximumDuration, defaults.maximum)
+        )
     }
 
     /// Seconds of forward buffer added per second watched.

@@ -31,7 +31,10 @@ public struct RetryPolicy: Sendable, Hashable {
         }
     }
 
-    public init(maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(500), multiplier: Double = 2, maximumDelay: Duration = .seconds(8), jitter: Double = 0.2, automaticResume: AutomaticResume? = nil) {
+    public init(
+        maximumAttempts: Int = 4, initialDelay: Duration = .milliseconds(500), multiplier: Double = 2, maximumDelay: Duration = .seconds(8),
+        jitter: Double = 0.2, automaticResume: AutomaticResume? = nil
+    ) {
         self.maximumAttempts = max(maximumAttempts, 0)
         self.initialDelay = max(initialDelay, .zero)
         self.multiplier = multiplier.isFinite && multiplier >= 1 ? multiplier : 1

@@ -260,10 +260,13 @@ public struct QoEMeter: Sendable {
         return QualityOfExperience(
             startup: startup, rebufferCount: stalls, rebufferDuration: rebufferNow, playingDuration: playingNow, mediaPlayed: mediaPlayed,
             averageBitrate: covered > 0 ? Int((weighted / covered).rounded()) : nil,
-            timeAtVariant: byVariant.sorted { $0.key < $1.key }.map { QualityOfExperience.VariantTime(bandwidth: $0.key, height: heights[$0.key] ?? nil, played: $0.value) },
+            timeAtVariant: byVariant.sorted { $0.key < $1.key }.map {
+                QualityOfExperience.VariantTime(bandwidth: $0.key, height: heights[$0.key] ?? nil, played: $0.value)
+            },
             upSwitches: upSwitches, downSwitches: downSwitches, seekLatencies: seekLatencies,
             bytesFetched: transfers.reduce(0) { $0 + $1.bytes }, bytesWasted: wasted,
-            droppedFrames: lastFrames.map { frameBase.dropped + $0.dropped }, renderedFrames: lastFrames.map { frameBase.rendered + $0.rendered }, errors: errors
+            droppedFrames: lastFrames.map { frameBase.dropped + $0.dropped }, renderedFrames: lastFrames.map { frameBase.rendered + $0.rendered },
+            errors: errors
         )
     }
 

@@ -145,10 +145,11 @@ public struct QoETimeline: Sendable, Hashable {
         case .mediaTransferred(_, let transfer):
             guard transfer.kind == .segment, transfer.span?.stream ?? .main == .main, (200..<300).contains(transfer.status) else { break }
             let seconds = MediaTime(transfer.duration).seconds
-            segments.append(SegmentFetch(
-                time: transfer.startedAt + seconds - requestedAt.timeIntervalSince1970, variantBandwidth: transfer.variantBandwidth,
-                throughput: seconds > 0 ? Int((Double(transfer.bytes) * 8 / seconds).rounded()) : nil
-            ))
+            segments.append(
+                SegmentFetch(
+                    time: transfer.startedAt + seconds - requestedAt.timeIntervalSince1970, variantBandwidth: transfer.variantBandwidth,
+                    throughput: seconds > 0 ? Int((Double(transfer.bytes) * 8 / seconds).rounded()) : nil
+                ))
         case .variantsDiscovered(_, let discovered):
             ladder = discovered.variants.map(\.bandwidth).sorted()
         case .variantChanged(_, let change):
@@ -208,9 +209,10 @@ public struct QoETimeline: Sendable, Hashable {
         let playhead = status.position.map(\.seconds).flatMap { $0.isFinite ? $0 : nil }
         if let playhead { lastPlayhead = playhead }
         if !force, let last = samples.last, time - last.time < sampleInterval { return }
-        samples.append(Sample(
-            time: time, playhead: playhead, bufferAhead: status.bufferedAhead.map { MediaTime($0).seconds }, throughputEstimate: status.bandwidthEstimate
-        ))
+        samples.append(
+            Sample(
+                time: time, playhead: playhead, bufferAhead: status.bufferedAhead.map { MediaTime($0).seconds }, throughputEstimate: status.bandwidthEstimate
+            ))
         if samples.count > maximumSamples {
             samples = samples.enumerated().compactMap { $0.offset % 2 == 0 ? $0.element : nil }
             sampleInterval *= 2
@@ -219,8 +221,10 @@ public struct QoETimeline: Sendable, Hashable {
 
     /// The last moment the recording covers: its end, or its latest mark.
     public var lastTime: Double {
-        let marks = [end, samples.last?.time, segments.last?.time, stalls.last.map { $0.end ?? $0.start }, seeks.last.map { $0.end ?? $0.start },
-                     switches.last?.time, adBreaks.last.map { $0.end ?? $0.start }, errors.last?.time, firstFrame]
+        let marks = [
+            end, samples.last?.time, segments.last?.time, stalls.last.map { $0.end ?? $0.start }, seeks.last.map { $0.end ?? $0.start },
+            switches.last?.time, adBreaks.last.map { $0.end ?? $0.start }, errors.last?.time, firstFrame,
+        ]
         return marks.compactMap { $0 }.max() ?? 0
     }
 }
@@ -235,14 +239,20 @@ extension QoETimeline {
             "firstFrame": number(firstFrame),
             "end": number(end),
             "ladder": .array(ladder.map { .int(Int64($0)) }),
-            "samples": .array(samples.map {
-                .object(["t": number($0.time), "playhead": number($0.playhead), "bufferAhead": number($0.bufferAhead), "throughputEstimate": integer($0.throughputEstimate)])
-            }),
-            "segments": .array(segments.map { .object(["t": number($0.time), "variant": integer($0.variantBandwidth), "throughput": integer($0.throughput)]) }),
+            "samples": .array(
+                samples.map {
+                    .object([
+                        "t": number($0.time), "playhead": number($0.playhead), "bufferAhead": number($0.bufferAhead),
+                        "throughputEstimate": integer($0.throughputEstimate),
+                    ])
+                }),
+            "segments": .array(
+                segments.map { .object(["t": number($0.time), "variant": integer($0.variantBandwidth), "throughput": integer($0.throughput)]) }),
             "stalls": .array(stalls.map(span)),
             "adBreaks": .array(adBreaks.map(span)),
             "seeks": .array(seeks.map { .object(["start": number($0.start), "end": number($0.end), "from": number($0.from), "to": number($0.to)]) }),
-            "switches": .array(switches.map { .object(["t": number($0.time), "from": integer($0.from), "to": .int(Int64($0.to)), "reason": .string($0.reason)]) }),
+            "switches": .array(
+                switches.map { .object(["t": number($0.time), "from": integer($0.from), "to": .int(Int64($0.to)), "reason": .string($0.reason)]) }),
             "errors": .array(errors.map { .object(["t": number($0.time), "code": .string($0.code), "fatal": .bool($0.isFatal)]) }),
         ])
     }

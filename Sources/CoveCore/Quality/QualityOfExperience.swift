@@ -112,12 +112,14 @@ extension QualityOfExperience {
             "seekLatencies": .array(seekLatencies.map(seconds)),
             "bytesFetched": .int(Int64(bytesFetched)),
             "bytesWasted": .int(Int64(bytesWasted)),
-            "timeAtVariant": .array(timeAtVariant.map { variant in
-                var entry: JSONObject = ["bandwidth": .int(Int64(variant.bandwidth)), "playedSeconds": .seconds(variant.played)]
-                if let height = variant.height { entry["height"] = .int(Int64(height)) }
-                return .object(entry)
-            }),
-            "errors": .array(errors.map { .object(["code": .string($0.code.name), "codeValue": .int(Int64($0.code.rawValue)), "message": .string($0.message)]) }),
+            "timeAtVariant": .array(
+                timeAtVariant.map { variant in
+                    var entry: JSONObject = ["bandwidth": .int(Int64(variant.bandwidth)), "playedSeconds": .seconds(variant.played)]
+                    if let height = variant.height { entry["height"] = .int(Int64(height)) }
+                    return .object(entry)
+                }),
+            "errors": .array(
+                errors.map { .object(["code": .string($0.code.name), "codeValue": .int(Int64($0.code.rawValue)), "message": .string($0.message)]) }),
         ]
         if let averageBitrate { object["averageBitrate"] = .int(Int64(averageBitrate)) }
         if let droppedFrames { object["droppedFrames"] = .int(Int64(droppedFrames)) }

@@ -16,10 +16,12 @@ public final class GlobalConfiguration: Sendable {
     /// Sets the proxy host: a bare domain name such as `"bcovproxy.example.cn"` (no scheme, no path).
     public func setProxyDomain(_ host: String?) throws(PlaybackError) {
         if let host {
-            let valid = !host.isEmpty && host.count <= 253 && !host.contains("/") && !host.contains(":")
+            let valid =
+                !host.isEmpty && host.count <= 253 && !host.contains("/") && !host.contains(":")
                 && host.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
             guard valid else {
-                throw PlaybackError(.invalidArgument, "The proxy domain must be a bare host name like 'proxy.example.cn' (no scheme, port or path); got '\(host)'")
+                throw PlaybackError(
+                    .invalidArgument, "The proxy domain must be a bare host name like 'proxy.example.cn' (no scheme, port or path); got '\(host)'")
             }
         }
         domain.withLock { $0 = host?.lowercased() }

@@ -16,7 +16,9 @@ public struct MediaTrack: Sendable, Hashable, Identifiable {
     public let isAccessibility: Bool
     public let isDefault: Bool
 
-    public init(id: String, kind: Kind, language: String? = nil, title: String? = nil, codec: String? = nil, isAccessibility: Bool = false, isDefault: Bool = false) {
+    public init(
+        id: String, kind: Kind, language: String? = nil, title: String? = nil, codec: String? = nil, isAccessibility: Bool = false, isDefault: Bool = false
+    ) {
         self.id = id
         self.kind = kind
         self.language = language

@@ -49,7 +49,10 @@ extension PlaybackSession {
 
     private func availableThumbnailSource() throws(ThumbnailError) -> any ThumbnailSource {
         guard let thumbnailSource else {
-            throw ThumbnailError(.unavailable, "This session has no thumbnail track: give the video a thumbnailVTTURL (or a thumbnails text track) and add a thumbnails provider (ThumbnailSeekingProvider) to the provider chain")
+            throw ThumbnailError(
+                .unavailable,
+                "This session has no thumbnail track: give the video a thumbnailVTTURL (or a thumbnails text track) and add a thumbnails provider (ThumbnailSeekingProvider) to the provider chain"
+            )
         }
         guard thumbnailSeekingEnabled() else {
             throw ThumbnailError(.unavailable, "Thumbnail seeking is turned off on the controller; set thumbnailSeekingEnabled = true to use it")

@@ -208,8 +208,11 @@ public struct BasicSessionProvider: PlaybackSessionProvider {
         }
         guard let source = options.sourceSelectionPolicy(video) else {
             let kinds = video.sources.map { $0.resolvedDeliveryType?.rawValue ?? $0.url.pathExtension }
-            let detail = video.sources.isEmpty ? "it has no sources" : "none of its \(video.sources.count) sources (\(kinds.joined(separator: ", "))) is playable without DRM"
-            throw PlaybackError(.noPlayableSource, "Video \(Self.label(video)) has no playable source: \(detail); give it an HLS or MP4 source or set a sourceSelectionPolicy")
+            let detail =
+                video.sources.isEmpty
+                ? "it has no sources" : "none of its \(video.sources.count) sources (\(kinds.joined(separator: ", "))) is playable without DRM"
+            throw PlaybackError(
+                .noPlayableSource, "Video \(Self.label(video)) has no playable source: \(detail); give it an HLS or MP4 source or set a sourceSelectionPolicy")
         }
         return SessionPlan(video: video, source: source)
     }

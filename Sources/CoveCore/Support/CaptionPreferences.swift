@@ -23,7 +23,8 @@ public final class CaptionPreferences: Sendable {
     /// `$XDG_CONFIG_HOME/cove/preferences.json`, else `~/.config/cove/preferences.json`.
     public static var defaultFileURL: URL {
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         return base.appendingPathComponent("cove").appendingPathComponent("preferences.json")
     }

@@ -21,14 +21,22 @@ public struct ImageLimits: Sendable, Hashable {
     public func check(_ data: Data, url: URL? = nil) throws(ThumbnailError) -> ImageHeader {
         let location = url.map { " at \(Redaction.redact(url: $0))" } ?? ""
         guard data.count <= maxBytes else {
-            throw ThumbnailError(.imageTooLarge, "The image\(location) is \(data.count) bytes, over the \(maxBytes)-byte limit; serve smaller sprite sheets or raise ImageLimits.maxBytes", url: url?.absoluteString)
+            throw ThumbnailError(
+                .imageTooLarge,
+                "The image\(location) is \(data.count) bytes, over the \(maxBytes)-byte limit; serve smaller sprite sheets or raise ImageLimits.maxBytes",
+                url: url?.absoluteString)
         }
         guard let header = ImageHeader.read(data) else {
-            throw ThumbnailError(.notAnImage, "The body\(location) (\(data.count) bytes) is neither PNG nor JPEG; check that the thumbnail track points at image files", url: url?.absoluteString)
+            throw ThumbnailError(
+                .notAnImage, "The body\(location) (\(data.count) bytes) is neither PNG nor JPEG; check that the thumbnail track points at image files",
+                url: url?.absoluteString)
         }
         let area = header.width.multipliedReportingOverflow(by: header.height)
         guard header.width <= maxSide, header.height <= maxSide, !area.overflow, area.partialValue <= maxPixels else {
-            throw ThumbnailError(.imageTooLarge, "The image\(location) is \(header.width)×\(header.height), over the limit (\(maxSide) a side, \(maxPixels) pixels); split the sprite sheet or raise ImageLimits", url: url?.absoluteString)
+            throw ThumbnailError(
+                .imageTooLarge,
+                "The image\(location) is \(header.width)×\(header.height), over the limit (\(maxSide) a side, \(maxPixels) pixels); split the sprite sheet or raise ImageLimits",
+                url: url?.absoluteString)
         }
         return header
     }

@@ -50,7 +50,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard peek == UInt8(ascii: "\"") else { throw malformed(peek == UInt8(ascii: "}") ? "trailing comma before '}'" : "expected a quoted member name, found \(describePeek)") }
+            guard peek == UInt8(ascii: "\"") else {
+                throw malformed(peek == UInt8(ascii: "}") ? "trailing comma before '}'" : "expected a quoted member name, found \(describePeek)")
+            }
             let key = try parseString()
             skipWhitespace()
             guard peek == UInt8(ascii: ":") else { throw malformed("expected ':' after member name \"\(key.prefix(40))\", found \(describePeek)") }

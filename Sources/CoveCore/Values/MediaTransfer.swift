@@ -49,7 +49,10 @@ public struct MediaTransfer: Sendable, Hashable {
         case text
     }
 
-    public init(kind: Kind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, variantBandwidth: Int? = nil, attempt: Int = 1, span: Span? = nil) {
+    public init(
+        kind: Kind, url: String, status: Int, bytes: Int, startedAt: Double, duration: Duration, variantBandwidth: Int? = nil, attempt: Int = 1,
+        span: Span? = nil
+    ) {
         self.kind = kind
         self.url = url
         self.status = status

@@ -72,7 +72,8 @@ public enum PlaybackRightsDenial: Sendable, Hashable, CustomStringConvertible {
     public var advice: String {
         switch self {
         case .tokenRequired: return "This content needs a Playback Rights token: pass one (PlaybackServiceConfiguration(authToken:), --auth-token)."
-        case .tokenRejected: return "The auth token was rejected: get a fresh Playback Rights token, signed with the key registered for this account and not expired."
+        case .tokenRejected:
+            return "The auth token was rejected: get a fresh Playback Rights token, signed with the key registered for this account and not expired."
         case .wrongAccount: return "The token or key belongs to another account: use one issued for this account."
         case .geoRestricted: return "This content is geo-restricted: it is not available in the viewer's country."
         case .ipRestricted: return "This content is not available from the viewer's network address."

@@ -177,7 +177,8 @@ public enum PlaybackRightsTokenError: Error, Sendable, Hashable, CustomStringCon
         case .malformed(let why):
             return "The Playback Rights token is malformed: \(why). Pass the JWT your entitlement service issued, unchanged"
         case .unsigned:
-            return "The Playback Rights token is unsigned (alg none or no signature); the rights service refuses it. Sign it with the key registered for the account"
+            return
+                "The Playback Rights token is unsigned (alg none or no signature); the rights service refuses it. Sign it with the key registered for the account"
         case .expired(let at):
             return "The Playback Rights token expired at \(Self.format(at)); get a new one from your entitlement service"
         case .notYetValid(let from):
@@ -218,10 +219,12 @@ extension PlaybackRightsToken: CustomReflectable {
 extension PlaybackRightsClaims: CustomReflectable {
     /// As `description`: the viewer's ID is shown as set or not, not its value.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "accountID": accountID as Any, "expiresAt": expiresAt as Any, "notBefore": notBefore as Any, "issuedAt": issuedAt as Any,
-            "userID": userID == nil ? "nil" : "set", "concurrencyLimit": concurrencyLimit as Any, "concurrencyBehaviour": concurrencyBehaviour as Any,
-            "sessionID": sessionID == nil ? "nil" : "set", "deviceLimit": deviceLimit as Any, "contentID": contentID as Any,
-        ], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "accountID": accountID as Any, "expiresAt": expiresAt as Any, "notBefore": notBefore as Any, "issuedAt": issuedAt as Any,
+                "userID": userID == nil ? "nil" : "set", "concurrencyLimit": concurrencyLimit as Any, "concurrencyBehaviour": concurrencyBehaviour as Any,
+                "sessionID": sessionID == nil ? "nil" : "set", "deviceLimit": deviceLimit as Any, "contentID": contentID as Any,
+            ], displayStyle: .struct)
     }
 }

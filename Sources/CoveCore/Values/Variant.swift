@@ -11,7 +11,9 @@ public struct Variant: Sendable, Hashable, CustomStringConvertible {
     /// The variant's media playlist, redacted.
     public let url: String
 
-    public init(bandwidth: Int, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil, codecs: [String] = [], frameRate: Double? = nil, url: String) {
+    public init(
+        bandwidth: Int, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil, codecs: [String] = [], frameRate: Double? = nil, url: String
+    ) {
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
         self.width = width

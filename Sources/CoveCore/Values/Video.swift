@@ -41,7 +41,10 @@ public struct Video: Sendable, Hashable {
         self.init(sources: [], cuePoints: .empty, properties: properties, thumbnailVTTOverride: nil, error: error, playbackRights: nil, bumper: nil)
     }
 
-    private init(sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?, playbackRights: PlaybackRightsToken?, bumper: Video?) {
+    private init(
+        sources: [Source], cuePoints: CuePointCollection, properties: JSONObject, thumbnailVTTOverride: URL?, error: VideoError?,
+        playbackRights: PlaybackRightsToken?, bumper: Video?
+    ) {
         self.sources = sources
         self.cuePoints = cuePoints
         self.properties = properties
@@ -64,10 +67,13 @@ public struct Video: Sendable, Hashable {
 
     /// Returns a modified copy; `self` is unchanged (the seed's `update {}`).
     public func update(_ change: (inout Mutable) throws -> Void) rethrows -> Video {
-        var m = Mutable(sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error, playbackRights: playbackRights, bumper: bumper)
+        var m = Mutable(
+            sources: sources, cuePoints: cuePoints, properties: properties, thumbnailVTTURL: thumbnailVTTOverride, error: error, playbackRights: playbackRights,
+            bumper: bumper)
         try change(&m)
         return Video(
-            sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error, playbackRights: m.playbackRights, bumper: m.bumper
+            sources: m.sources, cuePoints: m.cuePoints, properties: m.properties, thumbnailVTTOverride: m.thumbnailVTTURL, error: m.error,
+            playbackRights: m.playbackRights, bumper: m.bumper
         )
     }
 

@@ -33,12 +33,12 @@ enum ISO8601 {
     static func parse(_ text: String) -> Date? {
         var reader = DigitReader(Array(text.utf8))
         guard let year = reader.digits(4), reader.skip("-"),
-              let month = reader.digits(2), reader.skip("-"),
-              let day = reader.digits(2),
-              reader.skip("T") || reader.skip("t") || reader.skip(" "),
-              let hour = reader.digits(2), reader.skip(":"),
-              let minute = reader.digits(2), reader.skip(":"),
-              let second = reader.digits(2)
+            let month = reader.digits(2), reader.skip("-"),
+            let day = reader.digits(2),
+            reader.skip("T") || reader.skip("t") || reader.skip(" "),
+            let hour = reader.digits(2), reader.skip(":"),
+            let minute = reader.digits(2), reader.skip(":"),
+            let second = reader.digits(2)
         else { return nil }
         var fraction = 0.0
         if reader.skip(".") || reader.skip(",") {
@@ -68,8 +68,8 @@ enum ISO8601 {
             return nil
         }
         guard reader.atEnd,
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 60
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour <= 23, minute <= 59, second <= 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds

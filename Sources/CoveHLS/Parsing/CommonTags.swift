@@ -8,7 +8,8 @@ struct CommonTagState {
     mutating func handle(_ reader: TagReader) throws(HLSParseError) -> Bool {
         switch reader.name {
         case "EXTM3U":
-            throw reader.error(.duplicateTag, "The #EXTM3U header appears again.", advice: "Keep #EXTM3U only on the first line; two playlists may have been concatenated.")
+            throw reader.error(
+                .duplicateTag, "The #EXTM3U header appears again.", advice: "Keep #EXTM3U only on the first line; two playlists may have been concatenated.")
         case "EXT-X-VERSION":
             version = try reader.once(version) { () throws(HLSParseError) in try reader.integerValue() }
         case "EXT-X-INDEPENDENT-SEGMENTS":

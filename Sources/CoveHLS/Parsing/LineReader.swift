@@ -28,7 +28,9 @@ enum LineReader {
 
     static func read(_ bytes: [UInt8], limits: HLSParseLimits) throws(HLSParseError) -> [PlaylistLine] {
         guard !bytes.isEmpty else {
-            throw HLSParseError(.notAPlaylist, line: nil, detail: "The data is empty.", advice: "Check that the URL serves an HLS playlist and that the response body was read completely.")
+            throw HLSParseError(
+                .notAPlaylist, line: nil, detail: "The data is empty.",
+                advice: "Check that the URL serves an HLS playlist and that the response body was read completely.")
         }
         let start = TextInput.byteOrderMarkLength(bytes)
         try checkHeader(bytes, from: start)

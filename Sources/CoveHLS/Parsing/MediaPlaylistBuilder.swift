@@ -84,7 +84,9 @@ struct MediaPlaylistBuilder {
             playlistType = try reader.once(playlistType) { () throws(HLSParseError) in
                 let text = try reader.requireValue()
                 guard let type = PlaylistType(rawValue: String(text)) else {
-                    throw reader.error(.invalidTagValue, "\(HLSParseError.snippet(text, limit: 20)) is not a playlist type.", advice: "Write VOD or EVENT, or leave the tag out for a sliding-window live playlist.")
+                    throw reader.error(
+                        .invalidTagValue, "\(HLSParseError.snippet(text, limit: 20)) is not a playlist type.",
+                        advice: "Write VOD or EVENT, or leave the tag out for a sliding-window live playlist.")
                 }
                 return type
             }
@@ -96,7 +98,9 @@ struct MediaPlaylistBuilder {
             isIFramesOnly = true
         case "EXT-X-DATERANGE":
             guard dateRanges.count < limits.maxDateRanges else {
-                throw reader.error(.tooManyEntries, "The playlist has more than \(limits.maxDateRanges) date ranges.", advice: "Drop expired date ranges, or raise HLSParseLimits.maxDateRanges if they are legitimate.")
+                throw reader.error(
+                    .tooManyEntries, "The playlist has more than \(limits.maxDateRanges) date ranges.",
+                    advice: "Drop expired date ranges, or raise HLSParseLimits.maxDateRanges if they are legitimate.")
             }
             dateRanges.append(try DateRangeTag.read(reader))
         case "EXTINF":
@@ -165,7 +169,8 @@ struct MediaPlaylistBuilder {
         }
         let discontinuities = discontinuityCount + (pendingDiscontinuity ? 1 : 0)
         if (mediaSequence?.value ?? 0).addingReportingOverflow(segments.count).overflow
-            || (discontinuitySequence?.value ?? 0).addingReportingOverflow(discontinuities).overflow {
+            || (discontinuitySequence?.value ?? 0).addingReportingOverflow(discontinuities).overflow
+        {
             throw HLSParseError(
                 .numberOutOfRange, line: line.number,
                 detail: "This segment's media or discontinuity sequence number does not fit in 64 bits.",
@@ -177,7 +182,8 @@ struct MediaPlaylistBuilder {
             if let offset = pending.offset {
                 range = ByteRange(length: pending.length, offset: offset)
             } else if let previous = segments.last, previous.uri == line.text, let previousRange = previous.byteRange,
-                      !previousRange.end.addingReportingOverflow(pending.length).overflow {
+                !previousRange.end.addingReportingOverflow(pending.length).overflow
+            {
                 range = ByteRange(length: pending.length, offset: previousRange.end)
             } else {
                 throw HLSParseError(
@@ -187,11 +193,12 @@ struct MediaPlaylistBuilder {
                 )
             }
         }
-        segments.append(MediaSegment(
-            uri: line.text, duration: info.duration, title: info.title, byteRange: range,
-            isDiscontinuity: pendingDiscontinuity, keys: keys, map: map, programDateTime: pendingDateTime?.value,
-            isGap: pendingGap, unknownTags: pendingUnknown
-        ))
+        segments.append(
+            MediaSegment(
+                uri: line.text, duration: info.duration, title: info.title, byteRange: range,
+                isDiscontinuity: pendingDiscontinuity, keys: keys, map: map, programDateTime: pendingDateTime?.value,
+                isGap: pendingGap, unknownTags: pendingUnknown
+            ))
         discontinuityCount = discontinuities
         pendingInfo = nil
         pendingByteRange = nil
@@ -216,7 +223,9 @@ struct MediaPlaylistBuilder {
             let negative = durationText.first == "-"
             throw reader.error(
                 .invalidTagValue,
-                negative ? "The duration \(HLSParseError.snippet(durationText, limit: 24)) is negative." : "The duration \(HLSParseError.snippet(durationText, limit: 24)) is not a decimal number.",
+                negative
+                    ? "The duration \(HLSParseError.snippet(durationText, limit: 24)) is negative."
+                    : "The duration \(HLSParseError.snippet(durationText, limit: 24)) is not a decimal number.",
                 advice: "Write #EXTINF:<seconds>,[title] with a non-negative decimal duration such as 6.006 (no exponent, inf or nan)."
             )
         }
@@ -227,9 +236,12 @@ struct MediaPlaylistBuilder {
         switch Numbers.byteRange(text) {
         case .value(let range): return (range.length, range.offset, reader.line.number)
         case .malformed:
-            throw reader.error(.invalidTagValue, "\(HLSParseError.snippet(text, limit: 24)) is not <length>[@<offset>].", advice: "Write #EXT-X-BYTERANGE:<length>@<offset> with decimal integers.")
+            throw reader.error(
+                .invalidTagValue, "\(HLSParseError.snippet(text, limit: 24)) is not <length>[@<offset>].",
+                advice: "Write #EXT-X-BYTERANGE:<length>@<offset> with decimal integers.")
         case .outOfRange:
-            throw reader.error(.numberOutOfRange, "The byte range is too large to represent.", advice: "Check the length and offset; their sum must fit in 64 bits.")
+            throw reader.error(
+                .numberOutOfRange, "The byte range is too large to represent.", advice: "Check the length and offset; their sum must fit in 64 bits.")
         }
     }
 }

@@ -29,7 +29,8 @@ enum PlaylistParser {
                 let earlierKind = laterKind == "master" ? "media" : "master"
                 throw HLSParseError(
                     .mixedPlaylistKinds, line: later.number, tag: later.tagName.map(String.init),
-                    detail: "\(later.tagName ?? "") is a \(laterKind)-playlist tag, but line \(earlier.number) has \(earlier.tagName ?? ""), a \(earlierKind)-playlist tag.",
+                    detail:
+                        "\(later.tagName ?? "") is a \(laterKind)-playlist tag, but line \(earlier.number) has \(earlier.tagName ?? ""), a \(earlierKind)-playlist tag.",
                     advice: "A playlist is either a master playlist (variants) or a media playlist (segments); split it into two files."
                 )
             }
@@ -47,7 +48,8 @@ enum PlaylistParser {
             detail: firstURI == nil
                 ? "The playlist has no variants, no segments and no EXT-X-TARGETDURATION."
                 : "The playlist lists URIs but has neither EXT-X-STREAM-INF (master) nor EXT-X-TARGETDURATION and EXTINF (media) tags.",
-            advice: "Add EXT-X-TARGETDURATION and an EXTINF before each segment URI for a media playlist, or an EXT-X-STREAM-INF before each variant URI for a master playlist."
+            advice:
+                "Add EXT-X-TARGETDURATION and an EXTINF before each segment URI for a media playlist, or an EXT-X-STREAM-INF before each variant URI for a master playlist."
         )
     }
 }

@@ -32,9 +32,13 @@ struct TagReader {
         switch Numbers.decimalInteger(text) {
         case .value(let number): return number
         case .malformed:
-            throw error(.invalidTagValue, "\(HLSParseError.snippet(text, limit: 24)) is not a decimal integer.", advice: "Write a whole number of digits, without sign, decimal point or spaces.")
+            throw error(
+                .invalidTagValue, "\(HLSParseError.snippet(text, limit: 24)) is not a decimal integer.",
+                advice: "Write a whole number of digits, without sign, decimal point or spaces.")
         case .outOfRange:
-            throw error(.numberOutOfRange, "\(HLSParseError.snippet(text, limit: 24)) is too large to represent.", advice: "Check the value; it must fit in 64 bits (at most \(Int.max)).")
+            throw error(
+                .numberOutOfRange, "\(HLSParseError.snippet(text, limit: 24)) is too large to represent.",
+                advice: "Check the value; it must fit in 64 bits (at most \(Int.max)).")
         }
     }
 

@@ -48,7 +48,9 @@ struct DownloadPlanner: Sendable {
             throw OfflineError(.invalidParameter, "The video could not be loaded from the catalog (\(error.code)); there is nothing to download")
         }
         let candidates = video.sources.filter { ($0.isHLS || $0.isDASH) && $0.keySystems.isEmpty && $0.vmapURL == nil }
-        guard let source = SourceSelectionPolicy.capabilities(PlaybackCapabilities(formats: [.hls, .dash]))(video.update { $0.sources = candidates }), candidates.contains(source) else {
+        guard let source = SourceSelectionPolicy.capabilities(PlaybackCapabilities(formats: [.hls, .dash]))(video.update { $0.sources = candidates }),
+            candidates.contains(source)
+        else {
             let kinds = Set(video.sources.map { $0.resolvedDeliveryType?.rawValue ?? $0.url.pathExtension }).sorted().joined(separator: ", ")
             throw OfflineError(
                 .unsupported,
@@ -95,7 +97,8 @@ struct DownloadPlanner: Sendable {
         var textTracks: [(AlternateRendition, MediaTimeline)] = []
         for rendition in text {
             var renditionClock = SequenceClock()
-            textTracks.append((rendition, try await hlsTimeline(rendition.playlistURL!, clock: &renditionClock, what: "the \(rendition.name) subtitle playlist")))
+            textTracks.append(
+                (rendition, try await hlsTimeline(rendition.playlistURL!, clock: &renditionClock, what: "the \(rendition.name) subtitle playlist")))
         }
         return try Self.assemble(
             variant: variant, videoTimeline: videoTimeline, audio: audioTracks, text: textTracks, sidecarTexts: [], extraCodecs: [], originFormat: "hls"
@@ -197,7 +200,8 @@ struct DownloadPlanner: Sendable {
     static func chooseAudio(_ renditions: [AlternateRendition], languages: [String]) throws(OfflineError) -> [AlternateRendition] {
         guard !renditions.isEmpty else {
             if let first = languages.first {
-                throw OfflineError(.invalidParameter, "The video has no alternate audio renditions, so audio in \"\(first)\" cannot be chosen; download it without --audio")
+                throw OfflineError(
+                    .invalidParameter, "The video has no alternate audio renditions, so audio in \"\(first)\" cannot be chosen; download it without --audio")
             }
             return []
         }
@@ -258,7 +262,8 @@ struct DownloadPlanner: Sendable {
         var audioParts: [[PlannedFile]] = []
         for (index, (rendition, timeline, bitrate)) in audio.enumerated() {
             let path = "audio-\(index).m3u8"
-            let part = try OfflinePlaylistWriter.mediaPlaylist(for: .init(playlistPath: path, folder: "audio-\(index)", timeline: timeline), bitrate: bitrate, keyNames: &keyNames)
+            let part = try OfflinePlaylistWriter.mediaPlaylist(
+                for: .init(playlistPath: path, folder: "audio-\(index)", timeline: timeline), bitrate: bitrate, keyNames: &keyNames)
             documents[path] = part.playlist
             audioParts.append(part.files)
             keys += part.keys
@@ -268,11 +273,13 @@ struct DownloadPlanner: Sendable {
         var textFiles: [PlannedFile] = []
         for (index, (rendition, timeline)) in text.enumerated() {
             let path = "text-\(index).m3u8"
-            let part = try OfflinePlaylistWriter.mediaPlaylist(for: .init(playlistPath: path, folder: "text-\(index)", timeline: timeline), bitrate: 8_000, keyNames: &keyNames)
+            let part = try OfflinePlaylistWriter.mediaPlaylist(
+                for: .init(playlistPath: path, folder: "text-\(index)", timeline: timeline), bitrate: 8_000, keyNames: &keyNames)
             documents[path] = part.playlist
             keys += part.keys
             textFiles += part.files.map { PlannedFile(path: $0.path, url: $0.url, byteRange: $0.byteRange, kind: .text, estimatedBytes: $0.estimatedBytes) }
-            textEntries.append(.init(name: rendition.name, language: rendition.language, isDefault: rendition.isDefault, isForced: rendition.isForced, playlistPath: path))
+            textEntries.append(
+                .init(name: rendition.name, language: rendition.language, isDefault: rendition.isDefault, isForced: rendition.isForced, playlistPath: path))
         }
         // Video and audio interleaved by position: a download that stops half way holds the first half of each.
         let longest = max(videoPart.files.count, audioParts.map(\.count).max() ?? 0)
@@ -287,7 +294,10 @@ struct DownloadPlanner: Sendable {
             guard let url = rendition.playlistURL else { continue }
             let path = "captions/manifest-\(index).\(OfflinePlaylistWriter.fileExtension(url, fallback: "vtt"))"
             files.append(PlannedFile(path: path, url: url, byteRange: nil, kind: .text, estimatedBytes: 16_384))
-            sidecars.append(.init(path: path, language: rendition.language, label: rendition.name, kind: TextTrack.Kind.subtitles.rawValue, isDefault: rendition.isDefault, properties: nil))
+            sidecars.append(
+                .init(
+                    path: path, language: rendition.language, label: rendition.name, kind: TextTrack.Kind.subtitles.rawValue, isDefault: rendition.isDefault,
+                    properties: nil))
         }
         documents["master.m3u8"] = OfflinePlaylistWriter.masterPlaylist(
             variant: variant, videoPath: "video.m3u8", audio: audioEntries, text: textEntries, extraCodecs: extraCodecs
@@ -308,14 +318,18 @@ struct DownloadPlanner: Sendable {
     private func addSidecars(of video: Video, to plan: inout DownloadPlan, parameters: OfflineDownloadParameters) async throws(OfflineError) {
         let textKinds: Set<TextTrack.Kind> = [.captions, .subtitles, .descriptions]
         let tracks = video.textTracks.filter { textKinds.contains($0.kind) }
-        let chosen = parameters.captionLanguages.map { languages in
-            tracks.filter { track in languages.contains { Self.matches(track.language ?? track.label ?? "", $0) } }
-        } ?? tracks
+        let chosen =
+            parameters.captionLanguages.map { languages in
+                tracks.filter { track in languages.contains { Self.matches(track.language ?? track.label ?? "", $0) } }
+            } ?? tracks
         if let languages = parameters.captionLanguages {
             let have = plan.layout.manifestTextLanguages + plan.layout.sidecars.compactMap(\.language) + chosen.compactMap { $0.language ?? $0.label }
             for language in languages where !have.contains(where: { Self.matches($0, language) }) {
-                let available = (plan.layout.manifestTextLanguages + plan.layout.sidecars.compactMap(\.language) + tracks.compactMap { $0.language ?? $0.label })
-                throw OfflineError(.invalidParameter, "The video has no captions in \"\(language)\"; it has: \(available.isEmpty ? "none" : available.joined(separator: ", "))")
+                let available =
+                    (plan.layout.manifestTextLanguages + plan.layout.sidecars.compactMap(\.language) + tracks.compactMap { $0.language ?? $0.label })
+                throw OfflineError(
+                    .invalidParameter, "The video has no captions in \"\(language)\"; it has: \(available.isEmpty ? "none" : available.joined(separator: ", "))"
+                )
             }
         }
         for (index, track) in chosen.enumerated() {
@@ -323,10 +337,11 @@ struct DownloadPlanner: Sendable {
             plan.files.append(PlannedFile(path: path, url: track.source, byteRange: nil, kind: .text, estimatedBytes: 16_384))
             var extra = track.properties
             for key in [TextTrack.PropertyKey.source, TextTrack.PropertyKey.sources] { extra.removeValue(forKey: key) }
-            plan.layout.sidecars.append(.init(
-                path: path, language: track.language, label: track.label, kind: track.kind.rawValue, isDefault: track.isDefault,
-                properties: JSONValue.object(extra).serialized()
-            ))
+            plan.layout.sidecars.append(
+                .init(
+                    path: path, language: track.language, label: track.label, kind: track.kind.rawValue, isDefault: track.isDefault,
+                    properties: JSONValue.object(extra).serialized()
+                ))
         }
     }
 

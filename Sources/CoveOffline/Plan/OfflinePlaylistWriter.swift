@@ -41,7 +41,10 @@ enum OfflinePlaylistWriter {
                 } else {
                     name = "\(track.folder)/init-\(initNames.count).\(fileExtension(section.url, fallback: "mp4"))"
                     initNames[section] = name
-                    files.append(PlannedFile(path: name, url: section.url, byteRange: section.byteRange, kind: .initSegment, estimatedBytes: Int64(section.byteRange?.length ?? 4_096)))
+                    files.append(
+                        PlannedFile(
+                            path: name, url: section.url, byteRange: section.byteRange, kind: .initSegment,
+                            estimatedBytes: Int64(section.byteRange?.length ?? 4_096)))
                 }
                 text += "#EXT-X-MAP:URI=\"\(name)\"\n"
                 currentInit = section

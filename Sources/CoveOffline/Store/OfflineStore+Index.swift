@@ -177,11 +177,15 @@ extension OfflineStore {
                 for (ordinal, file) in plan.files.enumerated() {
                     try db.execute(
                         sql: "INSERT INTO file (token, path, ordinal, url, range_offset, range_length, kind, estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [row.token.rawValue, file.path, ordinal, file.url.absoluteString, file.byteRange?.offset, file.byteRange?.length, file.kind.rawValue, file.estimatedBytes]
+                        arguments: [
+                            row.token.rawValue, file.path, ordinal, file.url.absoluteString, file.byteRange?.offset, file.byteRange?.length, file.kind.rawValue,
+                            file.estimatedBytes,
+                        ]
                     )
                 }
                 for key in plan.keys {
-                    try db.execute(sql: "INSERT INTO key (token, name, url) VALUES (?, ?, ?)", arguments: [row.token.rawValue, key.name, key.url.absoluteString])
+                    try db.execute(
+                        sql: "INSERT INTO key (token, name, url) VALUES (?, ?, ?)", arguments: [row.token.rawValue, key.name, key.url.absoluteString])
                 }
             }
         } catch {
@@ -192,7 +196,9 @@ extension OfflineStore {
 
     func download(_ token: OfflineVideoToken) throws(OfflineError) -> DownloadRow? {
         do {
-            return try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM download WHERE token = ?", arguments: [token.rawValue]).map(DownloadRow.init) }
+            return try database.read { db in
+                try Row.fetchOne(db, sql: "SELECT * FROM download WHERE token = ?", arguments: [token.rawValue]).map(DownloadRow.init)
+            }
         } catch {
             throw fail("be read", error)
         }
@@ -209,7 +215,9 @@ extension OfflineStore {
     func files(of token: OfflineVideoToken, pendingOnly: Bool = false) throws(OfflineError) -> [FileRow] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT * FROM file WHERE token = ? \(pendingOnly ? "AND done = 0" : "") ORDER BY ordinal", arguments: [token.rawValue]).map(FileRow.init)
+                try Row.fetchAll(
+                    db, sql: "SELECT * FROM file WHERE token = ? \(pendingOnly ? "AND done = 0" : "") ORDER BY ordinal", arguments: [token.rawValue]
+                ).map(FileRow.init)
             }
         } catch {
             throw fail("be read", error)
@@ -272,14 +280,16 @@ extension OfflineStore {
     /// Marks a verified file done (it is already at its final name).
     func markDone(_ token: OfflineVideoToken, path: String, length: Int, sha256: String) throws(OfflineError) {
         try transaction("record a finished file") { db in
-            try db.execute(sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?", arguments: [length, sha256, token.rawValue, path])
+            try db.execute(
+                sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?", arguments: [length, sha256, token.rawValue, path])
         }
     }
 
     /// Keeps a file's announced length (a resume then knows when its part is already whole).
     func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int, validator: String?) throws(OfflineError) {
         try transaction("record a file's length") { db in
-            try db.execute(sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
+            try db.execute(
+                sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
         }
     }
 
@@ -288,7 +298,9 @@ extension OfflineStore {
         do {
             return try database.write { db in
                 let allowed = from.map { String($0.rawValue) }.joined(separator: ",")
-                try db.execute(sql: "UPDATE download SET state = ?, error_code = NULL, error_message = NULL WHERE token = ? AND state IN (\(allowed))", arguments: [state.rawValue, token.rawValue])
+                try db.execute(
+                    sql: "UPDATE download SET state = ?, error_code = NULL, error_message = NULL WHERE token = ? AND state IN (\(allowed))",
+                    arguments: [state.rawValue, token.rawValue])
                 return db.changesCount > 0
             }
         } catch {
@@ -296,14 +308,19 @@ extension OfflineStore {
         }
     }
 
-    func setState(_ token: OfflineVideoToken, _ state: OfflineDownloadState, error: OfflineError? = nil, started: Date? = nil, ended: Date? = nil) throws(OfflineError) {
+    func setState(
+        _ token: OfflineVideoToken, _ state: OfflineDownloadState, error: OfflineError? = nil, started: Date? = nil, ended: Date? = nil
+    ) throws(OfflineError) {
         try transaction("record the download's state") { db in
             try db.execute(
                 sql: """
                     UPDATE download SET state = ?, error_code = ?, error_message = ?, started_at = COALESCE(?, started_at),
                         ended_at = CASE WHEN ? = 4 THEN ? ELSE ended_at END WHERE token = ?
                     """,
-                arguments: [state.rawValue, error?.code.rawValue, error?.message, started?.timeIntervalSince1970, state.rawValue, ended?.timeIntervalSince1970, token.rawValue]
+                arguments: [
+                    state.rawValue, error?.code.rawValue, error?.message, started?.timeIntervalSince1970, state.rawValue, ended?.timeIntervalSince1970,
+                    token.rawValue,
+                ]
             )
         }
     }
@@ -311,7 +328,9 @@ extension OfflineStore {
     /// Forgets which files were finished (the files themselves are removed by the caller).
     func resetFiles(_ token: OfflineVideoToken) throws(OfflineError) {
         try transaction("reset the download") { db in
-            try db.execute(sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL, validator = NULL WHERE token = ?", arguments: [token.rawValue])
+            try db.execute(
+                sql: "UPDATE file SET done = 0, length = NULL, sha256 = NULL, expected_length = NULL, validator = NULL WHERE token = ?",
+                arguments: [token.rawValue])
             try db.execute(sql: "UPDATE key SET material = NULL WHERE token = ?", arguments: [token.rawValue])
         }
     }
@@ -328,9 +347,10 @@ extension OfflineStore {
     func pendingKeys(_ token: OfflineVideoToken) throws(OfflineError) -> [PlannedKey] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: "SELECT name, url FROM key WHERE token = ? AND material IS NULL ORDER BY name", arguments: [token.rawValue]).compactMap { row in
-                    URL(string: row["url"]).map { PlannedKey(name: row["name"], url: $0) }
-                }
+                try Row.fetchAll(db, sql: "SELECT name, url FROM key WHERE token = ? AND material IS NULL ORDER BY name", arguments: [token.rawValue])
+                    .compactMap { row in
+                        URL(string: row["url"]).map { PlannedKey(name: row["name"], url: $0) }
+                    }
             }
         } catch {
             throw fail("be read", error)
@@ -346,7 +366,9 @@ extension OfflineStore {
     func key(_ token: OfflineVideoToken, name: String) throws(OfflineError) -> Data? {
         do {
             return try database.read { db in
-                try Row.fetchOne(db, sql: "SELECT material FROM key WHERE token = ? AND name = ?", arguments: [token.rawValue, name]).flatMap { $0["material"] as Data? }
+                try Row.fetchOne(db, sql: "SELECT material FROM key WHERE token = ? AND name = ?", arguments: [token.rawValue, name]).flatMap {
+                    $0["material"] as Data?
+                }
             }
         } catch {
             throw fail("be read", error)
@@ -360,7 +382,9 @@ extension OfflineStore {
                     UPDATE download SET license_requested_at = ?, rental_expires_at = ?, play_duration = ?, first_played_at = NULL,
                         license_invalidated = 0 WHERE token = ?
                     """,
-                arguments: [requestedAt.timeIntervalSince1970, terms.rentalDuration.map { requestedAt.timeIntervalSince1970 + $0 }, terms.playDuration, token.rawValue]
+                arguments: [
+                    requestedAt.timeIntervalSince1970, terms.rentalDuration.map { requestedAt.timeIntervalSince1970 + $0 }, terms.playDuration, token.rawValue,
+                ]
             )
         }
     }
@@ -376,7 +400,9 @@ extension OfflineStore {
     /// Records the first offline play (the play-duration clock starts there); later plays change nothing.
     func notePlayed(_ token: OfflineVideoToken, at date: Date) throws(OfflineError) {
         try transaction("record the first play") { db in
-            try db.execute(sql: "UPDATE download SET first_played_at = ? WHERE token = ? AND first_played_at IS NULL", arguments: [date.timeIntervalSince1970, token.rawValue])
+            try db.execute(
+                sql: "UPDATE download SET first_played_at = ? WHERE token = ? AND first_played_at IS NULL",
+                arguments: [date.timeIntervalSince1970, token.rawValue])
         }
     }
 }

@@ -32,12 +32,14 @@ final class OfflineStore: Sendable {
         do {
             try fm.createDirectory(at: self.root.appendingPathComponent(Self.downloadsFolder), withIntermediateDirectories: true)
         } catch {
-            throw OfflineError(.storageFailed, "The offline store at \(self.root.path) could not be set up: \(Self.reason(error)); choose a folder this process can write to")
+            throw OfflineError(
+                .storageFailed, "The offline store at \(self.root.path) could not be set up: \(Self.reason(error)); choose a folder this process can write to")
         }
         let lockPath = self.root.appendingPathComponent(".lock").path
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw OfflineError(.storageFailed, "The offline store's lock file \(lockPath) could not be opened: \(String(cString: strerror(errno))); choose a writable folder")
+            throw OfflineError(
+                .storageFailed, "The offline store's lock file \(lockPath) could not be opened: \(String(cString: strerror(errno))); choose a writable folder")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -98,51 +100,52 @@ final class OfflineStore: Sendable {
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE download (
-                    token TEXT PRIMARY KEY NOT NULL,
-                    state INTEGER NOT NULL,
-                    display_name TEXT NOT NULL,
-                    video_id TEXT,
-                    source_url TEXT NOT NULL,
-                    video_json TEXT NOT NULL,
-                    parameters_json TEXT NOT NULL,
-                    offline_json TEXT NOT NULL,
-                    requested_at REAL NOT NULL,
-                    started_at REAL,
-                    ended_at REAL,
-                    error_code INTEGER,
-                    error_message TEXT,
-                    license_requested_at REAL NOT NULL,
-                    rental_expires_at REAL,
-                    play_duration REAL,
-                    first_played_at REAL,
-                    license_invalidated INTEGER NOT NULL DEFAULT 0
-                );
-                CREATE TABLE file (
-                    token TEXT NOT NULL REFERENCES download(token) ON DELETE CASCADE,
-                    path TEXT NOT NULL,
-                    ordinal INTEGER NOT NULL,
-                    url TEXT NOT NULL,
-                    range_offset INTEGER,
-                    range_length INTEGER,
-                    kind TEXT NOT NULL,
-                    estimated_bytes INTEGER NOT NULL,
-                    expected_length INTEGER,
-                    done INTEGER NOT NULL DEFAULT 0,
-                    length INTEGER,
-                    sha256 TEXT,
-                    PRIMARY KEY (token, path)
-                );
-                CREATE INDEX file_pending ON file(token, done, ordinal);
-                CREATE TABLE key (
-                    token TEXT NOT NULL REFERENCES download(token) ON DELETE CASCADE,
-                    name TEXT NOT NULL,
-                    url TEXT NOT NULL,
-                    material BLOB,
-                    PRIMARY KEY (token, name)
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE download (
+                        token TEXT PRIMARY KEY NOT NULL,
+                        state INTEGER NOT NULL,
+                        display_name TEXT NOT NULL,
+                        video_id TEXT,
+                        source_url TEXT NOT NULL,
+                        video_json TEXT NOT NULL,
+                        parameters_json TEXT NOT NULL,
+                        offline_json TEXT NOT NULL,
+                        requested_at REAL NOT NULL,
+                        started_at REAL,
+                        ended_at REAL,
+                        error_code INTEGER,
+                        error_message TEXT,
+                        license_requested_at REAL NOT NULL,
+                        rental_expires_at REAL,
+                        play_duration REAL,
+                        first_played_at REAL,
+                        license_invalidated INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE TABLE file (
+                        token TEXT NOT NULL REFERENCES download(token) ON DELETE CASCADE,
+                        path TEXT NOT NULL,
+                        ordinal INTEGER NOT NULL,
+                        url TEXT NOT NULL,
+                        range_offset INTEGER,
+                        range_length INTEGER,
+                        kind TEXT NOT NULL,
+                        estimated_bytes INTEGER NOT NULL,
+                        expected_length INTEGER,
+                        done INTEGER NOT NULL DEFAULT 0,
+                        length INTEGER,
+                        sha256 TEXT,
+                        PRIMARY KEY (token, path)
+                    );
+                    CREATE INDEX file_pending ON file(token, done, ordinal);
+                    CREATE TABLE key (
+                        token TEXT NOT NULL REFERENCES download(token) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        url TEXT NOT NULL,
+                        material BLOB,
+                        PRIMARY KEY (token, name)
+                    );
+                    """)
         }
         migrator.registerMigration("v2: file validators") { db in
             try db.execute(sql: "ALTER TABLE file ADD COLUMN validator TEXT")

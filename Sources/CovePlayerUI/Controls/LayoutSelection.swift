@@ -22,7 +22,9 @@ extension ControlLayout {
         case .bumper where options.automaticControlTypeSelection || appLayout == nil:
             layout = .automatic(mediaType: mediaType, videoType: .vod)
         case .bumper, .content:
-            layout = options.automaticControlTypeSelection ? .automatic(mediaType: mediaType, videoType: videoType)
+            layout =
+                options.automaticControlTypeSelection
+                ? .automatic(mediaType: mediaType, videoType: videoType)
                 : appLayout ?? .automatic(mediaType: mediaType, videoType: videoType)
         }
         if options.bitrateMenu != nil { layout = layout.settingRemoved(false, for: .preferredBitrate) }

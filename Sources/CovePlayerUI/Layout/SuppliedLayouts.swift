@@ -51,10 +51,12 @@ extension ControlLayout {
 
     /// On-demand video: one row standard; time and slider above the buttons compact.
     public static let vod = ControlLayout(
-        standard: [[
-            LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator),
-            LayoutView(.duration), slider, captions, bitrate, LayoutView(.screenMode),
-        ]],
+        standard: [
+            [
+                LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator),
+                LayoutView(.duration), slider, captions, bitrate, LayoutView(.screenMode),
+            ]
+        ],
         compact: [
             [LayoutView(.currentTime), slider, LayoutView(.duration)],
             [LayoutView(.playback), LayoutView(.jumpBack), spacer, captions, bitrate, LayoutView(.screenMode)],
@@ -67,10 +69,12 @@ extension ControlLayout {
 
     /// Live video with a DVR window: the slider covers the window and the live button returns to the edge.
     public static let liveDVR = ControlLayout(
-        standard: [[
-            LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), slider, LayoutView(.live),
-            captions, bitrate, LayoutView(.screenMode),
-        ]],
+        standard: [
+            [
+                LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), slider, LayoutView(.live),
+                captions, bitrate, LayoutView(.screenMode),
+            ]
+        ],
         compact: [
             [LayoutView(.currentTime), slider, LayoutView(.live)],
             [LayoutView(.playback), LayoutView(.jumpBack), spacer, captions, bitrate, LayoutView(.screenMode)],
@@ -78,10 +82,12 @@ extension ControlLayout {
 
     /// Audio on demand (AOD).
     public static let audioOnly = ControlLayout(
-        standard: [[
-            LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator),
-            LayoutView(.duration), slider, captions,
-        ]],
+        standard: [
+            [
+                LayoutView(.playback), LayoutView(.jumpBack), LayoutView(.currentTime), LayoutView(.timeSeparator),
+                LayoutView(.duration), slider, captions,
+            ]
+        ],
         compact: [
             [LayoutView(.currentTime), slider, LayoutView(.duration)],
             [LayoutView(.playback), LayoutView(.jumpBack), spacer, captions],

@@ -22,12 +22,13 @@ extension ControlLayout {
     /// "Learn more", and a Chinese character takes two columns (`TerminalColumns`).
     public func sizedForText(_ localizer: Localizer) -> ControlLayout {
         func widen(_ bar: ControlBar) -> ControlBar {
-            ControlBar(bar.views.map { view in
-                guard let text = view.tag.longestText(localizer) else { return view }
-                let needed = TerminalColumns.width(of: text) + 2
-                guard needed > view.width else { return view }
-                return LayoutView(view.tag, width: needed, elasticity: view.elasticity, isRemoved: view.isRemoved)
-            })
+            ControlBar(
+                bar.views.map { view in
+                    guard let text = view.tag.longestText(localizer) else { return view }
+                    let needed = TerminalColumns.width(of: text) + 2
+                    guard needed > view.width else { return view }
+                    return LayoutView(view.tag, width: needed, elasticity: view.elasticity, isRemoved: view.isRemoved)
+                })
         }
         return ControlLayout(
             standard: standardBars.map(widen), compact: compactBars.map(widen),

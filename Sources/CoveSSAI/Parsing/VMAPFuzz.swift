@@ -23,10 +23,11 @@ public enum VMAPFuzz {
     }
 
     private static func checkFragments(_ ad: VASTAd) {
-        let (extensions, creatives) = switch ad.content {
-        case .inLine(let inLine): (inLine.extensions, inLine.creatives)
-        case .wrapper(let wrapper): (wrapper.extensions, wrapper.creatives)
-        }
+        let (extensions, creatives) =
+            switch ad.content {
+            case .inLine(let inLine): (inLine.extensions, inLine.creatives)
+            case .wrapper(let wrapper): (wrapper.extensions, wrapper.creatives)
+            }
         extensions.forEach(checkFragment)
         creatives.flatMap(\.creativeExtensions).forEach(checkFragment)
         creatives.compactMap(\.nonLinearAds).flatMap(\.nonLinears).map(\.raw).forEach(checkFragment)

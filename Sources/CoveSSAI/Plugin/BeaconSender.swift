@@ -93,10 +93,11 @@ public actor BeaconSender {
         fired.insert(key)
         for template in urls {
             let filled = Self.fill(template, macros: macros, cacheBuster: random())
-            inFlight.append(Task { [weak self] in
-                let result = await self?.send(filled, key: key)
-                if let result { await self?.record(result) }
-            })
+            inFlight.append(
+                Task { [weak self] in
+                    let result = await self?.send(filled, key: key)
+                    if let result { await self?.record(result) }
+                })
         }
         return true
     }
@@ -114,7 +115,12 @@ public actor BeaconSender {
     private func record(_ result: BeaconResult) {
         results.append(result)
         if !result.succeeded {
-            logger.notice("ad beacon failed; playback is not affected", metadata: ["beacon": "\(result.key)", "url": "\(result.url)", "status": "\(result.status.map(String.init) ?? "none")", "attempts": "\(result.attempts)"])
+            logger.notice(
+                "ad beacon failed; playback is not affected",
+                metadata: [
+                    "beacon": "\(result.key)", "url": "\(result.url)", "status": "\(result.status.map(String.init) ?? "none")",
+                    "attempts": "\(result.attempts)",
+                ])
         }
     }
 
@@ -148,7 +154,8 @@ public actor BeaconSender {
     public static func fill(_ template: String, macros: BeaconMacros, cacheBuster: UInt64) -> String {
         guard template.contains("[") else { return template }
         var url = template
-        let encode = { (value: String) in value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value }
+        let encode = { (value: String) in value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+        }
         url = url.replacingOccurrences(of: "[CACHEBUSTING]", with: String(format: "%08llu", cacheBuster % 100_000_000))
         url = url.replacingOccurrences(of: "[TIMESTAMP]", with: encode(ISO8601DateFormatter().string(from: Date())))
         if let playhead = macros.contentPlayhead {
@@ -164,6 +171,7 @@ public actor BeaconSender {
     /// VAST's `HH:MM:SS.mmm`.
     static func clockText(_ duration: Duration) -> String {
         let milliseconds = max(0, Int64(duration.components.seconds) * 1000 + Int64(duration.components.attoseconds / 1_000_000_000_000_000))
-        return String(format: "%02lld:%02lld:%02lld.%03lld", milliseconds / 3_600_000, (milliseconds / 60_000) % 60, (milliseconds / 1000) % 60, milliseconds % 1000)
+        return String(
+            format: "%02lld:%02lld:%02lld.%03lld", milliseconds / 3_600_000, (milliseconds / 60_000) % 60, (milliseconds / 1000) % 60, milliseconds % 1000)
     }
 }

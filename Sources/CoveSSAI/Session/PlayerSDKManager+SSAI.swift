@@ -14,6 +14,7 @@ extension PlayerSDKManager {
         engine: any MediaEngine, transport: any HTTPTransport, upstream: (any PlaybackSessionProvider)? = nil,
         options: SSAISessionProviderOptions = SSAISessionProviderOptions(), configuration: PlaybackControllerConfiguration = PlaybackControllerConfiguration()
     ) -> PlaybackController {
-        makePlaybackController(engine: engine, sessionProvider: makeSSAISessionProvider(upstream: upstream, transport: transport, options: options), configuration: configuration)
+        makePlaybackController(
+            engine: engine, sessionProvider: makeSSAISessionProvider(upstream: upstream, transport: transport, options: options), configuration: configuration)
     }
 }

@@ -312,7 +312,9 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
         }
         guard let (control, session) = report else { return }
         let actual = Self.ad(duration)
-        guard let lastAd = timeline.ads.last, lastAd.streamRange.upperBound.nanoseconds > actual.nanoseconds + AdTimeline.lengthTolerance.nanoseconds else { return }
+        guard let lastAd = timeline.ads.last, lastAd.streamRange.upperBound.nanoseconds > actual.nanoseconds + AdTimeline.lengthTolerance.nanoseconds else {
+            return
+        }
         let error = PlaybackError(
             .ssaiTimelineAdjusted,
             "The VMAP's ads run past the end of the stream (the timeline needs \(Self.media(expected)), the stream is \(duration)); ads after the end will not play and their beacons are not sent"

@@ -55,7 +55,10 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
     public let options: SSAISessionProviderOptions
     private let transport: any HTTPTransport
 
-    public init(upstream: any PlaybackSessionProvider = BasicSessionProvider(), transport: any HTTPTransport, options: SSAISessionProviderOptions = SSAISessionProviderOptions()) {
+    public init(
+        upstream: any PlaybackSessionProvider = BasicSessionProvider(), transport: any HTTPTransport,
+        options: SSAISessionProviderOptions = SSAISessionProviderOptions()
+    ) {
         self.upstream = upstream
         self.transport = transport
         self.options = options
@@ -73,7 +76,10 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         let loaded: LoadedVMAP
         do throws(PlaybackError) {
             guard let input else {
-                throw PlaybackError(.ssaiVMAPMissing, "Video \(video.messageLabel) has no VMAP: no source has a vmap URL or VMAP data; request the video with an ad_config_id, or make it with Video(url: vmapURL)")
+                throw PlaybackError(
+                    .ssaiVMAPMissing,
+                    "Video \(video.messageLabel) has no VMAP: no source has a vmap URL or VMAP data; request the video with an ad_config_id, or make it with Video(url: vmapURL)"
+                )
             }
             loaded = try await load(input, logger: logger)
         } catch {
@@ -93,10 +99,12 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         plan.providerExtension = session
         plan.hooks = session
         if let source = plan.thumbnailSource { plan.thumbnailSource = ContentTimeThumbnails(base: source, session: session) }
-        logger.info("SSAI session prepared", metadata: [
-            "breaks": "\(loaded.timeline.breaks.count)", "ads": "\(loaded.timeline.ads.count)",
-            "stream": "\(Redaction.redact(url: loaded.streamURL))",
-        ])
+        logger.info(
+            "SSAI session prepared",
+            metadata: [
+                "breaks": "\(loaded.timeline.breaks.count)", "ads": "\(loaded.timeline.ads.count)",
+                "stream": "\(Redaction.redact(url: loaded.streamURL))",
+            ])
         return plan
     }
 
@@ -149,13 +157,18 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         var problems: [PlaybackError] = []
         document = await resolveWrappers(document, problems: &problems)
         guard let content = document.stream.contentURL, let streamURL = URL(string: content, relativeTo: input.url)?.absoluteURL else {
-            throw PlaybackError(.ssaiVMAPInvalid, "The VMAP names no stream to play (no bc:Brightcove or uo:unicornOnce contenturi); check the ad configuration", url: input.url?.absoluteString)
+            throw PlaybackError(
+                .ssaiVMAPInvalid, "The VMAP names no stream to play (no bc:Brightcove or uo:unicornOnce contenturi); check the ad configuration",
+                url: input.url?.absoluteString)
         }
         let timeline: AdTimeline
         do {
             timeline = try AdTimeline.make(from: document)
         } catch {
-            problems.append(PlaybackError(.ssaiTimelineLoadFailed, "The ad timeline could not be built: \(error.description); the stream plays without ad events", url: input.url?.absoluteString))
+            problems.append(
+                PlaybackError(
+                    .ssaiTimelineLoadFailed, "The ad timeline could not be built: \(error.description); the stream plays without ad events",
+                    url: input.url?.absoluteString))
             timeline = .contentOnly(contentDuration: document.stream.contentLength)
         }
         for warning in timeline.warnings {
@@ -171,10 +184,14 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         do {
             response = try await transport.send(HTTPRequest(url: url, timeout: options.vmapTimeout, maxResponseBytes: options.parseLimits.maxBytes + 1))
         } catch {
-            throw PlaybackError(code, "The \(what) could not be downloaded: \(error.detail); check the network and the URL", url: url.absoluteString, cause: .underlying(PlaybackError.UnderlyingError(domain: "http", message: error.description)))
+            throw PlaybackError(
+                code, "The \(what) could not be downloaded: \(error.detail); check the network and the URL", url: url.absoluteString,
+                cause: .underlying(PlaybackError.UnderlyingError(domain: "http", message: error.description)))
         }
         guard response.isSuccess else {
-            throw PlaybackError(code, "The \(what) request was answered with HTTP \(response.status); check the URL (a Brightcove vmap URL expires with its bc_token)", url: url.absoluteString, httpStatus: response.status)
+            throw PlaybackError(
+                code, "The \(what) request was answered with HTTP \(response.status); check the URL (a Brightcove vmap URL expires with its bc_token)",
+                url: url.absoluteString, httpStatus: response.status)
         }
         return Array(response.body)
     }
@@ -189,7 +206,9 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         let resolver = VASTWrapperResolver(maxDepth: options.maxWrapperDepth, limits: options.parseLimits) { uri in
             guard let url = URL(string: uri) else { throw PlaybackError(.ssaiWrapperFailed, "A wrapper's VASTAdTagURI is not a URL") }
             let response = try await transport.send(HTTPRequest(url: url, timeout: timeout, maxResponseBytes: limit))
-            guard response.isSuccess else { throw PlaybackError(.ssaiWrapperFailed, "A wrapper's ad server answered HTTP \(response.status)", url: uri, httpStatus: response.status) }
+            guard response.isSuccess else {
+                throw PlaybackError(.ssaiWrapperFailed, "A wrapper's ad server answered HTTP \(response.status)", url: uri, httpStatus: response.status)
+            }
             return Array(response.body)
         }
         var breaks: [VMAPAdBreak] = []
@@ -200,14 +219,17 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
             }
             let resolution = await resolver.resolve(vast)
             for failure in resolution.failures {
-                problems.append(PlaybackError(.ssaiWrapperFailed, "An ad of break \(adBreak.breakId ?? "?") was left out: its wrapper chain failed (\(failure))"))
+                problems.append(
+                    PlaybackError(.ssaiWrapperFailed, "An ad of break \(adBreak.breakId ?? "?") was left out: its wrapper chain failed (\(failure))"))
             }
             let resolved = VASTDocument(version: vast.version, ads: resolution.ads, errorURLs: vast.errorURLs, warnings: vast.warnings)
-            breaks.append(VMAPAdBreak(
-                timeOffset: adBreak.timeOffset, breakType: adBreak.breakType, breakId: adBreak.breakId, repeatAfter: adBreak.repeatAfter,
-                adSource: VMAPAdSource(id: source.id, allowMultipleAds: source.allowMultipleAds, followRedirects: source.followRedirects, content: .vast(resolved)),
-                trackingEvents: adBreak.trackingEvents, extensions: adBreak.extensions
-            ))
+            breaks.append(
+                VMAPAdBreak(
+                    timeOffset: adBreak.timeOffset, breakType: adBreak.breakType, breakId: adBreak.breakId, repeatAfter: adBreak.repeatAfter,
+                    adSource: VMAPAdSource(
+                        id: source.id, allowMultipleAds: source.allowMultipleAds, followRedirects: source.followRedirects, content: .vast(resolved)),
+                    trackingEvents: adBreak.trackingEvents, extensions: adBreak.extensions
+                ))
         }
         return VMAPDocument(version: document.version, adBreaks: breaks, stream: document.stream, extensions: document.extensions, warnings: document.warnings)
     }
@@ -215,7 +237,9 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
     // MARK: Without ads
 
     /// The VMAP failed: report why, and play a source that needs no VMAP if the video has one.
-    private func playWithoutAds(_ video: Video, error: PlaybackError, context: SessionPreparationContext, vmapURL: URL?) async throws(PlaybackError) -> SessionPlan {
+    private func playWithoutAds(
+        _ video: Video, error: PlaybackError, context: SessionPreparationContext, vmapURL: URL?
+    ) async throws(PlaybackError) -> SessionPlan {
         let playable = video.update { $0.sources = $0.sources.filter { !Self.isVMAPSource($0) && $0.properties[Source.vmapXMLKey] == nil } }
         guard !playable.sources.isEmpty else { throw error }
         context.logger.warning("SSAI: no usable VMAP; the video plays without ad events", metadata: ["error": "\(error)"])

@@ -39,7 +39,7 @@ extension AdTimeline {
     /// What plays at stream time `streamTime`: content (at a content time) or an ad.
     public func position(atStreamTime streamTime: AdTime) -> Position {
         guard let index = lastBreak(withStreamStartAtOrBefore: streamTime),
-              streamTime < breaks[index].streamRange.upperBound
+            streamTime < breaks[index].streamRange.upperBound
         else { return .content(contentTime(forStreamTime: streamTime)) }
         let adBreak = breaks[index]
         let adIndex = adBreak.ads.lastIndex { $0.streamRange.lowerBound <= streamTime } ?? 0

@@ -14,26 +14,29 @@ struct PlacedAd: Sendable, Hashable {
             let here = location.step("Ad", position + 1, id: ad.id)
             switch ad.content {
             case .wrapper:
-                warnings.append(AdTimelineWarning(
-                    .unresolvedWrapper, location: here,
-                    message: "The ad is a VAST wrapper; resolve wrappers with VASTWrapperResolver before building the timeline. The ad was dropped."
-                ))
+                warnings.append(
+                    AdTimelineWarning(
+                        .unresolvedWrapper, location: here,
+                        message: "The ad is a VAST wrapper; resolve wrappers with VASTWrapperResolver before building the timeline. The ad was dropped."
+                    ))
                 return nil
             case .inLine(let inLine):
                 guard let linear = inLine.creatives.lazy.compactMap(\.linear).first(where: { $0.duration != nil }),
-                      let duration = linear.duration
+                    let duration = linear.duration
                 else {
-                    warnings.append(AdTimelineWarning(
-                        .adWithoutDuration, location: here,
-                        message: "The ad has no linear creative with a Duration, so its place in the stream is unknown. The ad was dropped."
-                    ))
+                    warnings.append(
+                        AdTimelineWarning(
+                            .adWithoutDuration, location: here,
+                            message: "The ad has no linear creative with a Duration, so its place in the stream is unknown. The ad was dropped."
+                        ))
                     return nil
                 }
                 guard duration > .zero else {
-                    warnings.append(AdTimelineWarning(
-                        .zeroDurationAd, location: here,
-                        message: "The ad's Duration is zero; it takes no time in the stream. The ad was dropped."
-                    ))
+                    warnings.append(
+                        AdTimelineWarning(
+                            .zeroDurationAd, location: here,
+                            message: "The ad's Duration is zero; it takes no time in the stream. The ad was dropped."
+                        ))
                     return nil
                 }
                 return PlacedAd(vastAd: ad, inLine: inLine, linear: linear, duration: duration, location: here)

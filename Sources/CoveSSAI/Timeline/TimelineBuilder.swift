@@ -53,7 +53,9 @@ struct TimelineBuilder {
             }
             switch source.timeOffset {
             case .position:
-                warn(.positionOffsetUnsupported, location, "The offset \(source.timeOffset) names a cue point; SSAI places breaks by content time only. The break was dropped.")
+                warn(
+                    .positionOffsetUnsupported, location,
+                    "The offset \(source.timeOffset) names a cue point; SSAI places breaks by content time only. The break was dropped.")
                 continue
             case .time(let time) where time.nanoseconds < 0:
                 warn(.invalidOffset, location, "The offset is negative. The break was dropped.")
@@ -117,7 +119,9 @@ struct TimelineBuilder {
     private mutating func flushMerged(_ locations: inout [String], into group: Group?) {
         defer { locations = [] }
         guard locations.count > 1, let group else { return }
-        warn(.mergedBreaks, locations.joined(separator: " + "), "These breaks share content offset \(group.offset); they were merged into one break, ads in document order.")
+        warn(
+            .mergedBreaks, locations.joined(separator: " + "),
+            "These breaks share content offset \(group.offset); they were merged into one break, ads in document order.")
     }
 
     private mutating func offset(of candidate: Candidate, content: AdTime?) throws(AdTimelineError) -> AdTime {
@@ -129,7 +133,8 @@ struct TimelineBuilder {
             guard let content else {
                 throw AdTimelineError(
                     .unknownContentDuration, location: candidate.location,
-                    detail: "The break's offset \(offset) is relative to the content's end, but the content duration is unknown (no contentlength in the VMAP).",
+                    detail:
+                        "The break's offset \(offset) is relative to the content's end, but the content duration is unknown (no contentlength in the VMAP).",
                     advice: "Pass contentDuration (for example the video's duration from the Playback API) or streamDuration once the stream is loaded."
                 )
             }
@@ -141,12 +146,13 @@ struct TimelineBuilder {
             return content.fraction(percent: percent)
         case .time(let time):
             if let content, time > content {
-                warn(.offsetBeyondContent, candidate.location, "The offset \(time) is past the end of the content (\(content)); the break plays as a post-roll.")
+                warn(
+                    .offsetBeyondContent, candidate.location, "The offset \(time) is past the end of the content (\(content)); the break plays as a post-roll.")
                 return content
             }
             return time
         case .position:
-            return .zero // Filtered out in `collect`.
+            return .zero  // Filtered out in `collect`.
         }
     }
 
@@ -154,7 +160,9 @@ struct TimelineBuilder {
         guard let payload = document.stream.payloadLength, let content else { return }
         let expected = content.saturatingAdding(adTotal)
         guard expected.distance(to: payload) > AdTimeline.lengthTolerance else { return }
-        warn(.payloadMismatch, "document", "payloadlength is \(payload) but content plus ads is \(expected); ad positions may be off. The timeline follows the ad durations.")
+        warn(
+            .payloadMismatch, "document",
+            "payloadlength is \(payload) but content plus ads is \(expected); ad positions may be off. The timeline follows the ad durations.")
     }
 
     /// Ads are laid out back to back, so once one ends past the stream every later one does too:
@@ -173,13 +181,18 @@ struct TimelineBuilder {
                     trimmed.ads.append(ad)
                     adTotal = adTotal.saturatingAdding(ad.duration)
                 } else {
-                    warn(.adsBeyondStream, ad.location, "The ad would end at stream time \(placed.streamRange.upperBound), after the stream's end (\(streamDuration)); it was dropped.")
+                    warn(
+                        .adsBeyondStream, ad.location,
+                        "The ad would end at stream time \(placed.streamRange.upperBound), after the stream's end (\(streamDuration)); it was dropped.")
                 }
             }
             if !trimmed.ads.isEmpty { kept.append(trimmed) }
         }
         if let content, content.saturatingAdding(adTotal) > limit {
-            warn(.streamShorterThanContent, "document", "The stream (\(streamDuration)) ends before content plus the remaining ads (\(content.saturatingAdding(adTotal))); the end of the content is missing.")
+            warn(
+                .streamShorterThanContent, "document",
+                "The stream (\(streamDuration)) ends before content plus the remaining ads (\(content.saturatingAdding(adTotal))); the end of the content is missing."
+            )
         }
         return kept
     }

@@ -15,9 +15,10 @@ extension TimelineBuilder {
             }
             let kind: AdTimeline.Break.Kind =
                 group.offset == .zero ? .preRoll : (group.offset == content ? .postRoll : .midRoll)
-            breaks.append(AdTimeline.Break(
-                index: index, contentOffset: group.offset, streamRange: start..<cursor, ads: ads, sources: group.sources, kind: kind
-            ))
+            breaks.append(
+                AdTimeline.Break(
+                    index: index, contentOffset: group.offset, streamRange: start..<cursor, ads: ads, sources: group.sources, kind: kind
+                ))
             prior = try sum([prior, cursor.saturatingSubtracting(start)])
         }
         return breaks

@@ -52,7 +52,8 @@ public struct ABRPolicy: Sendable, Hashable {
         }
         // Hysteresis: stay on the current variant while it still fits the looser downgrade share, so a
         // small wobble of the estimate does not flip between neighbours.
-        if let current, let playing = allowed.first(where: { $0.index == current }), playing.bandwidth > choice.bandwidth, fits(playing, share: downgradeFactor) {
+        if let current, let playing = allowed.first(where: { $0.index == current }), playing.bandwidth > choice.bandwidth, fits(playing, share: downgradeFactor)
+        {
             return playing.index
         }
         return choice.index

@@ -70,12 +70,13 @@ public final class KeyCache: Sendable, CustomStringConvertible {
             return .success([UInt8](loaded.body))
         } catch {
             if error.code == .httpStatus, let status = error.httpStatus, status == 401 || status == 403 {
-                return .failure(StreamingError(
-                    .keyAuthorizationFailed,
-                    "The key server refused the decryption key \(Redaction.redact(url: url)) (HTTP \(status)): the key request needs the app's token or a fresh one; "
-                        + "a request filter for key requests can add it (RequestFilter.header or .queryItem with kinds: [.key])",
-                    url: url, httpStatus: status
-                ))
+                return .failure(
+                    StreamingError(
+                        .keyAuthorizationFailed,
+                        "The key server refused the decryption key \(Redaction.redact(url: url)) (HTTP \(status)): the key request needs the app's token or a fresh one; "
+                            + "a request filter for key requests can add it (RequestFilter.header or .queryItem with kinds: [.key])",
+                        url: url, httpStatus: status
+                    ))
             }
             return .failure(error)
         }

@@ -38,10 +38,11 @@ public struct DASHLayout: Sendable {
                 for (position, index) in audioSets.enumerated() {
                     let set = first.adaptationSets[index]
                     let isDefault = set.isMain || (position == 0 && !audioSets.contains { first.adaptationSets[$0].isMain })
-                    renditions.append(AlternateRendition(
-                        kind: .audio, groupID: Self.audioGroup, name: set.label ?? set.language ?? "Audio \(position + 1)", language: set.language,
-                        isDefault: isDefault, isAutoselect: true, playlistURL: mpd.url, selection: .dashAudio(position)
-                    ))
+                    renditions.append(
+                        AlternateRendition(
+                            kind: .audio, groupID: Self.audioGroup, name: set.label ?? set.language ?? "Audio \(position + 1)", language: set.language,
+                            isDefault: isDefault, isAutoselect: true, playlistURL: mpd.url, selection: .dashAudio(position)
+                        ))
                 }
             } else if let audio = audioSets.first {
                 chosenSet = audio
@@ -58,7 +59,9 @@ public struct DASHLayout: Sendable {
         }
         let texts = selection == .main ? Self.textRenditions(first, mpd: mpd) : []
         let set = first.adaptationSets[chosenSet]
-        guard !set.representations.isEmpty else { throw StreamingError(.invalidManifest, "The DASH manifest's chosen adaptation set has no representation", url: mpd.url) }
+        guard !set.representations.isEmpty else {
+            throw StreamingError(.invalidManifest, "The DASH manifest's chosen adaptation set has no representation", url: mpd.url)
+        }
         let variants = set.representations.enumerated().map { index, representation in
             VariantTrack(
                 index: index, bandwidth: representation.bandwidth, width: representation.width, height: representation.height,
@@ -76,7 +79,8 @@ public struct DASHLayout: Sendable {
         let firstRanks = Self.ranks(set.representations)
         for period in mpd.periods {
             let candidates = Self.playable(period.adaptationSets, of: kind)
-            let match = candidates.first { period.adaptationSets[$0].language == set.language && period.adaptationSets[$0].id == set.id }
+            let match =
+                candidates.first { period.adaptationSets[$0].language == set.language && period.adaptationSets[$0].id == set.id }
                 ?? candidates.first { period.adaptationSets[$0].language == set.language && set.language != nil }
                 ?? (candidates.indices.contains(kindPosition) ? candidates[kindPosition] : candidates.first)
             for variant in variants.indices {
@@ -127,17 +131,19 @@ public struct DASHLayout: Sendable {
                 let number = sequence.map { $0 + 1 } ?? segment.number
                 sequence = number
                 longest = max(longest, segment.duration)
-                segments.append(SegmentReference(
-                    sequence: number, start: segment.start, duration: segment.duration, url: segment.url,
-                    byteRange: segment.range.map { ByteSpan(offset: $0.first, length: $0.length) },
-                    initSection: initSection, discontinuity: periodIndex
-                ))
+                segments.append(
+                    SegmentReference(
+                        sequence: number, start: segment.start, duration: segment.duration, url: segment.url,
+                        byteRange: segment.range.map { ByteSpan(offset: $0.first, length: $0.length) },
+                        initSection: initSection, discontinuity: periodIndex
+                    ))
             }
         }
-        return .ready(MediaTimeline(
-            segments: segments, targetDuration: max(longest, mpd.maxSegmentDuration ?? 0, 0.5), isLive: mpd.kind == .dynamic,
-            liveDelay: mpd.suggestedPresentationDelay
-        ))
+        return .ready(
+            MediaTimeline(
+                segments: segments, targetDuration: max(longest, mpd.maxSegmentDuration ?? 0, 0.5), isLive: mpd.kind == .dynamic,
+                liveDelay: mpd.suggestedPresentationDelay
+            ))
     }
 
     /// Text sets whose representation is one WebVTT or TTML file (`text/vtt`, `application/ttml+xml`; no
@@ -149,13 +155,14 @@ public struct DASHLayout: Sendable {
         for set in period.adaptationSets where set.contentType == .text {
             let mime = (set.representations.first?.mimeType ?? set.mimeType)?.lowercased()
             guard let representation = set.representations.first, mime == "text/vtt" || mime == "application/ttml+xml",
-                  case .base(let base) = representation.addressing, base.indexRange == nil
+                case .base(let base) = representation.addressing, base.indexRange == nil
             else { continue }
-            result.append(AlternateRendition(
-                kind: .text, groupID: textGroup, name: set.label ?? set.language ?? "Subtitles \(result.count + 1)", language: set.language,
-                isDefault: set.isMain, isAutoselect: true, isForced: set.roles.contains("forced-subtitle"),
-                playlistURL: representation.baseURL, selection: .wholeFile(duration: duration)
-            ))
+            result.append(
+                AlternateRendition(
+                    kind: .text, groupID: textGroup, name: set.label ?? set.language ?? "Subtitles \(result.count + 1)", language: set.language,
+                    isDefault: set.isMain, isAutoselect: true, isForced: set.roles.contains("forced-subtitle"),
+                    playlistURL: representation.baseURL, selection: .wholeFile(duration: duration)
+                ))
         }
         return result
     }

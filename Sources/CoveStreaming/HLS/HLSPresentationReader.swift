@@ -27,7 +27,8 @@ public enum HLSPresentationReader {
     /// Reads a media playlist (a variant's or a rendition's). A master playlist here is an error.
     public static func readMediaPlaylist(_ bytes: some Collection<UInt8>, url: URL, limits: HLSParseLimits = .init()) throws(StreamingError) -> MediaPlaylist {
         guard case .media(let media) = try parse(bytes, url: url, limits: limits) else {
-            throw StreamingError(.invalidManifest, "A variant's playlist is itself a master playlist; the stream's variants must point at media playlists", url: url)
+            throw StreamingError(
+                .invalidManifest, "A variant's playlist is itself a master playlist; the stream's variants must point at media playlists", url: url)
         }
         return media
     }
@@ -44,17 +45,20 @@ public enum HLSPresentationReader {
         var variants: [VariantTrack] = []
         for stream in master.variants {
             guard let playlistURL = HLSURI.resolve(stream.uri, against: url) else { continue }
-            variants.append(VariantTrack(
-                index: variants.count, bandwidth: stream.bandwidth, averageBandwidth: stream.averageBandwidth,
-                width: stream.resolution.map(\.width), height: stream.resolution.map(\.height), codecs: stream.codecs,
-                frameRate: stream.frameRate, playlistURL: playlistURL, audioGroup: stream.audioGroup, subtitlesGroup: stream.subtitlesGroup
-            ))
+            variants.append(
+                VariantTrack(
+                    index: variants.count, bandwidth: stream.bandwidth, averageBandwidth: stream.averageBandwidth,
+                    width: stream.resolution.map(\.width), height: stream.resolution.map(\.height), codecs: stream.codecs,
+                    frameRate: stream.frameRate, playlistURL: playlistURL, audioGroup: stream.audioGroup, subtitlesGroup: stream.subtitlesGroup
+                ))
         }
         guard !variants.isEmpty else {
             throw StreamingError(.invalidManifest, "The master playlist lists no playable variant (no EXT-X-STREAM-INF with a usable URI)", url: url)
         }
         if variants.contains(where: { $0.playlistURL == url }) {
-            throw StreamingError(.invalidManifest, "The master playlist lists itself as a variant; it would load forever. Point EXT-X-STREAM-INF at the media playlists", url: url)
+            throw StreamingError(
+                .invalidManifest, "The master playlist lists itself as a variant; it would load forever. Point EXT-X-STREAM-INF at the media playlists",
+                url: url)
         }
         let renditions = master.renditions.compactMap { rendition -> AlternateRendition? in
             let kind: AlternateRendition.Kind
@@ -85,16 +89,20 @@ public enum HLSPresentationReader {
         segments.reserveCapacity(playlist.segments.count)
         for segment in playlist.segments {
             guard let segmentURL = HLSURI.resolve(segment.uri, against: url) else { continue }
-            segments.append(SegmentReference(
-                sequence: segment.mediaSequence, start: segment.startTime + offset, duration: segment.duration,
-                url: segmentURL, byteRange: segment.byteRange.map { ByteSpan(offset: $0.offset, length: $0.length) },
-                initSection: segment.map.flatMap { map in
-                    HLSURI.resolve(map.uri, against: url).map { InitSection(url: $0, byteRange: map.byteRange.map { ByteSpan(offset: $0.offset, length: $0.length) }) }
-                },
-                discontinuity: segment.discontinuitySequence, key: segment.key.flatMap { key(from: $0, base: url) }, isGap: segment.isGap
-            ))
+            segments.append(
+                SegmentReference(
+                    sequence: segment.mediaSequence, start: segment.startTime + offset, duration: segment.duration,
+                    url: segmentURL, byteRange: segment.byteRange.map { ByteSpan(offset: $0.offset, length: $0.length) },
+                    initSection: segment.map.flatMap { map in
+                        HLSURI.resolve(map.uri, against: url).map {
+                            InitSection(url: $0, byteRange: map.byteRange.map { ByteSpan(offset: $0.offset, length: $0.length) })
+                        }
+                    },
+                    discontinuity: segment.discontinuitySequence, key: segment.key.flatMap { key(from: $0, base: url) }, isGap: segment.isGap
+                ))
         }
-        let timeline = MediaTimeline(segments: segments, targetDuration: Double(playlist.targetDuration), isLive: playlist.isLive, isEvent: playlist.playlistType == .event)
+        let timeline = MediaTimeline(
+            segments: segments, targetDuration: Double(playlist.targetDuration), isLive: playlist.isLive, isEvent: playlist.playlistType == .event)
         clock.learn(timeline)
         return timeline
     }

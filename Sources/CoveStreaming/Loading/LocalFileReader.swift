@@ -15,7 +15,8 @@ enum LocalFileReader {
         }
         // Only a regular file: a FIFO or a device would block the read (or never end).
         guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            throw StreamingError(.fileUnreadable, "\(path) is not a regular file (a folder, a pipe or a device); a presentation's files are plain files", url: url)
+            throw StreamingError(
+                .fileUnreadable, "\(path) is not a regular file (a folder, a pipe or a device); a presentation's files are plain files", url: url)
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StreamingError(.fileUnreadable, "The file \(path) cannot be opened: check its permissions", url: url)
@@ -31,7 +32,9 @@ enum LocalFileReader {
         if let byteRange {
             let start = UInt64(byteRange.offset)
             guard start < size else {
-                throw StreamingError(.fileUnreadable, "The byte range \(byteRange) starts past the end of \(path) (\(size) bytes): the playlist does not match the file", url: url)
+                throw StreamingError(
+                    .fileUnreadable, "The byte range \(byteRange) starts past the end of \(path) (\(size) bytes): the playlist does not match the file",
+                    url: url)
             }
             span = start..<min(start + UInt64(max(byteRange.length, 1)), size)
         } else {

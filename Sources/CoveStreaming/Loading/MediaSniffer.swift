@@ -20,7 +20,10 @@ public enum MediaSniffer {
     public static func checkPlaylist(_ body: Data, contentType: String?, url: URL) throws(StreamingError) {
         let head = significantHead(body)
         if head.starts(with: Array("#EXTM3U".utf8)) { return }
-        throw StreamingError(.notMedia, "Expected an HLS playlist but the server sent \(describe(head, contentType: contentType)); check the URL (a captive portal or CDN error page answers like this)", url: url)
+        throw StreamingError(
+            .notMedia,
+            "Expected an HLS playlist but the server sent \(describe(head, contentType: contentType)); check the URL (a captive portal or CDN error page answers like this)",
+            url: url)
     }
 
     /// A DASH manifest: XML whose first element (within the first 4 kB, after the declaration and any

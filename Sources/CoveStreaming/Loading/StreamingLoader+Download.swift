@@ -51,7 +51,8 @@ extension StreamingLoader {
         var fetched = 0
         while true {
             do {
-                let outcome = try await downloadOnce(kind, url: url, byteRange: byteRange, into: sink, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, progress: progress)
+                let outcome = try await downloadOnce(
+                    kind, url: url, byteRange: byteRange, into: sink, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, progress: progress)
                 fetched += outcome.bytesFetched
                 return DownloadOutcome(bytesFetched: fetched, length: outcome.length, expectedLength: outcome.expectedLength)
             } catch {
@@ -128,26 +129,37 @@ extension StreamingLoader {
             response = try await transport.send(http, consumingBody: consumer)
         } catch {
             let received = state.withLock { $0 }
-            onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
+            onRecord(
+                RequestRecord(
+                    kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: received.fetched, startedAt: started, duration: clock.now() - begin,
+                    attempt: attempt, variantIndex: variantIndex))
             if error.kind == .cancelled || Task.isCancelled { throw fail(.cancelled, "The request was cancelled", fetched: received.fetched) }
             if error.kind == .bodyConsumerFailed, let mismatch = received.mismatch {
-                throw fail(received.mismatchRetryable ? .network : .notMedia, "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)", fetched: received.fetched)
+                throw fail(
+                    received.mismatchRetryable ? .network : .notMedia,
+                    "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)",
+                    fetched: received.fetched)
             }
             throw AttemptFailure(failure: Self.streamingError(error, kind: kind, url: request.url), fetched: received.fetched)
         }
         let received = state.withLock { $0 }
-        onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
+        onRecord(
+            RequestRecord(
+                kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: received.fetched, startedAt: started,
+                duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex))
         if response.status == 416, held > 0 {
             // Nothing left to send from `held` on: whole when the resource is exactly that long, else start over.
             let total = response.headers["Content-Range"].flatMap { $0.split(separator: "/").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
             let whole = byteRange.map { held == $0.length } ?? (total == held)
             if whole { return DownloadOutcome(bytesFetched: 0, length: held, expectedLength: held) }
             do { try sink.restart() } catch { throw fail(.storageFailed, "The download could not be started again: \(error)") }
-            throw fail(.network, "The server could not send the rest of the \(kind.rawValue) from byte \(resumeFrom) (HTTP 416); fetching it again", status: 416)
+            throw fail(
+                .network, "The server could not send the rest of the \(kind.rawValue) from byte \(resumeFrom) (HTTP 416); fetching it again", status: 416)
         }
         guard response.isSuccess else {
             throw fail(
-                .httpStatus, "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
+                .httpStatus,
+                "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
                 status: response.status
             )
         }
@@ -157,7 +169,9 @@ extension StreamingLoader {
             if received.held > expected {
                 do { try sink.restart() } catch { throw fail(.storageFailed, "The download could not be started again: \(error)", fetched: received.fetched) }
             }
-            throw fail(.network, "The \(kind.rawValue) \(Redaction.redact(url: response.url)) arrived with \(received.held) of its \(expected) bytes", fetched: received.fetched)
+            throw fail(
+                .network, "The \(kind.rawValue) \(Redaction.redact(url: response.url)) arrived with \(received.held) of its \(expected) bytes",
+                fetched: received.fetched)
         }
         return DownloadOutcome(bytesFetched: received.fetched, length: received.held, expectedLength: expected)
     }

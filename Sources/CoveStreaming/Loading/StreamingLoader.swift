@@ -23,7 +23,8 @@ public struct StreamingLoader: Sendable {
     let sleep: @Sendable (Duration) async throws -> Void
 
     public init(
-        transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20), clock: TransferClock = .continuous,
+        transport: any HTTPTransport, filters: [RequestFilter] = [], retry: RetryPolicy = .default, timeout: Duration = .seconds(20),
+        clock: TransferClock = .continuous,
         origin: URL? = nil, stream: MediaTransfer.Stream? = nil, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         onRecord: @escaping @Sendable (RequestRecord) -> Void = { _ in }
     ) {
@@ -57,7 +58,8 @@ public struct StreamingLoader: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await loadOnce(kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, span: span, progress: progress)
+                return try await loadOnce(
+                    kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, span: span, progress: progress)
             } catch {
                 guard error.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error }
                 do {
@@ -85,7 +87,8 @@ public struct StreamingLoader: Sendable {
     }
 
     private func loadOnce(
-        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, span: MediaTransfer.Span?, progress: TransferProgress.Handler?
+        _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, span: MediaTransfer.Span?,
+        progress: TransferProgress.Handler?
     ) async throws(StreamingError) -> Loaded {
         guard !Task.isCancelled else { throw StreamingError(.cancelled, "The request was cancelled", url: url) }
         var request = StreamingRequest(kind: kind, url: url, byteRange: byteRange, attempt: attempt)
@@ -115,7 +118,10 @@ public struct StreamingLoader: Sendable {
                 }
                 response = try LocalFileReader.read(request.url, byteRange: request.byteRange, maxBytes: maxBytes)
             } catch {
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream))
+                onRecord(
+                    RequestRecord(
+                        kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: 0, startedAt: started, duration: clock.now() - begin,
+                        attempt: attempt, variantIndex: variantIndex, span: span, stream: stream))
                 throw error
             }
             progress?(TransferProgress(received: response.body.count, expected: response.body.count))
@@ -128,17 +134,23 @@ public struct StreamingLoader: Sendable {
             } catch {
                 let elapsed = clock.now() - begin
                 let bytes = arrived.get()?.received ?? 0
-                onRecord(RequestRecord(kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream))
+                onRecord(
+                    RequestRecord(
+                        kind: kind, url: Redaction.redact(url: request.url), status: 0, bytes: bytes, startedAt: started, duration: elapsed, attempt: attempt,
+                        variantIndex: variantIndex, span: span, stream: stream))
                 if error.kind == .cancelled || Task.isCancelled { throw StreamingError(.cancelled, "The request was cancelled", url: request.url) }
                 throw Self.streamingError(error, kind: kind, url: request.url)
             }
         }
         let elapsed = clock.now() - begin
-        let record = RequestRecord(kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed, attempt: attempt, variantIndex: variantIndex, span: span, stream: stream)
+        let record = RequestRecord(
+            kind: kind, url: Redaction.redact(url: response.url), status: response.status, bytes: response.body.count, startedAt: started, duration: elapsed,
+            attempt: attempt, variantIndex: variantIndex, span: span, stream: stream)
         onRecord(record)
         guard response.isSuccess else {
             throw StreamingError(
-                .httpStatus, "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
+                .httpStatus,
+                "The server answered HTTP \(response.status) for the \(kind.rawValue) \(Redaction.redact(url: response.url)): \(StreamingError.advice(forStatus: response.status))",
                 url: response.url, httpStatus: response.status
             )
         }

@@ -36,7 +36,9 @@ public struct RequestFilter: Sendable {
     private let body: @Sendable (inout StreamingRequest) async throws -> Void
 
     /// A filter for `kinds` (every kind by default).
-    public init(kinds: Set<StreamingRequestKind> = Set(StreamingRequestKind.allCases), _ body: @escaping @Sendable (inout StreamingRequest) async throws -> Void) {
+    public init(
+        kinds: Set<StreamingRequestKind> = Set(StreamingRequestKind.allCases), _ body: @escaping @Sendable (inout StreamingRequest) async throws -> Void
+    ) {
         self.kinds = kinds
         self.body = body
     }

@@ -43,7 +43,9 @@ public struct MPEGTSTiming: Sendable, Hashable {
                     let length = Int(bytes[offset + 4])
                     if length >= 7, firstPCR == nil, bytes[offset + 5] & 0x10 != 0 {
                         let p = offset + 6
-                        firstPCR = UInt64(bytes[p]) << 25 | UInt64(bytes[p + 1]) << 17 | UInt64(bytes[p + 2]) << 9 | UInt64(bytes[p + 3]) << 1 | UInt64(bytes[p + 4]) >> 7
+                        firstPCR =
+                            UInt64(bytes[p]) << 25 | UInt64(bytes[p + 1]) << 17 | UInt64(bytes[p + 2]) << 9 | UInt64(bytes[p + 3]) << 1 | UInt64(bytes[p + 4])
+                            >> 7
                     }
                     payload = offset + 5 + length
                 }
@@ -54,7 +56,9 @@ public struct MPEGTSTiming: Sendable, Hashable {
                 // Audio, video and private streams carry timestamps; padding and tables do not.
                 guard (0xC0...0xEF).contains(streamID) || streamID == 0xBD else { continue }
                 guard bytes[p + 7] & 0x80 != 0 else { continue }
-                let pts = UInt64(bytes[p + 9] >> 1 & 0x07) << 30 | UInt64(bytes[p + 10]) << 22 | UInt64(bytes[p + 11] >> 1) << 15 | UInt64(bytes[p + 12]) << 7 | UInt64(bytes[p + 13] >> 1)
+                let pts =
+                    UInt64(bytes[p + 9] >> 1 & 0x07) << 30 | UInt64(bytes[p + 10]) << 22 | UInt64(bytes[p + 11] >> 1) << 15 | UInt64(bytes[p + 12]) << 7
+                    | UInt64(bytes[p + 13] >> 1)
                 firstPTSByPID[pid] = pts
             }
             let earliest: UInt64?

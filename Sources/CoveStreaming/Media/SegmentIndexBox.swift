@@ -22,7 +22,9 @@ public enum SegmentIndexBox {
     public static func parse(_ bytes: Data, offset: Int, maxReferences: Int = 100_000) throws(StreamingError) -> Index {
         let b = [UInt8](bytes.prefix(16 << 20))
         func fail(_ why: String) -> StreamingError {
-            StreamingError(.invalidManifest, "The segment index (sidx) of a DASH representation is unreadable: \(why); the stream's SegmentBase@indexRange must point at a sidx box")
+            StreamingError(
+                .invalidManifest,
+                "The segment index (sidx) of a DASH representation is unreadable: \(why); the stream's SegmentBase@indexRange must point at a sidx box")
         }
         var reader = ByteReader(bytes: b)
         guard let size32 = reader.u32(), let type = reader.u32() else { throw fail("it is shorter than a box header") }

@@ -64,7 +64,10 @@ public struct SegmentReference: Sendable, Hashable {
     /// A segment the server says is missing (HLS `EXT-X-GAP`): skipped, never fetched.
     public let isGap: Bool
 
-    public init(sequence: Int, start: Double, duration: Double, url: URL, byteRange: ByteSpan? = nil, initSection: InitSection? = nil, discontinuity: Int = 0, key: SegmentKey? = nil, isGap: Bool = false) {
+    public init(
+        sequence: Int, start: Double, duration: Double, url: URL, byteRange: ByteSpan? = nil, initSection: InitSection? = nil, discontinuity: Int = 0,
+        key: SegmentKey? = nil, isGap: Bool = false
+    ) {
         self.sequence = sequence
         self.start = start
         self.duration = duration

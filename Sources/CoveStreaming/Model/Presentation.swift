@@ -20,7 +20,10 @@ public struct Presentation: Sendable, Hashable {
     /// timeline when positive, from its end when negative.
     public let startOffset: Double?
 
-    public init(manifestURL: URL, variants: [VariantTrack], audioRenditions: [AlternateRendition] = [], textRenditions: [AlternateRendition] = [], startOffset: Double? = nil) {
+    public init(
+        manifestURL: URL, variants: [VariantTrack], audioRenditions: [AlternateRendition] = [], textRenditions: [AlternateRendition] = [],
+        startOffset: Double? = nil
+    ) {
         self.manifestURL = manifestURL
         self.variants = variants
         self.audioRenditions = audioRenditions
@@ -54,7 +57,10 @@ public struct VariantTrack: Sendable, Hashable {
     public let audioGroup: String?
     public let subtitlesGroup: String?
 
-    public init(index: Int, bandwidth: Int, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil, codecs: [String] = [], frameRate: Double? = nil, playlistURL: URL, audioGroup: String? = nil, subtitlesGroup: String? = nil) {
+    public init(
+        index: Int, bandwidth: Int, averageBandwidth: Int? = nil, width: Int? = nil, height: Int? = nil, codecs: [String] = [], frameRate: Double? = nil,
+        playlistURL: URL, audioGroup: String? = nil, subtitlesGroup: String? = nil
+    ) {
         self.index = index
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
@@ -69,7 +75,9 @@ public struct VariantTrack: Sendable, Hashable {
 
     /// CoveCore's value for this variant (URL redacted, as every reported URL is).
     public var variant: Variant {
-        Variant(bandwidth: bandwidth, averageBandwidth: averageBandwidth, width: width, height: height, codecs: codecs, frameRate: frameRate, url: playlistURL.absoluteString)
+        Variant(
+            bandwidth: bandwidth, averageBandwidth: averageBandwidth, width: width, height: height, codecs: codecs, frameRate: frameRate,
+            url: playlistURL.absoluteString)
     }
 }
 
@@ -101,7 +109,10 @@ public struct AlternateRendition: Sendable, Hashable {
     /// Which part of the manifest at `playlistURL` is this rendition (`.main` for an HLS playlist).
     public let selection: ManifestSelection
 
-    public init(kind: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, isAutoselect: Bool = false, isForced: Bool = false, playlistURL: URL? = nil, selection: ManifestSelection = .main) {
+    public init(
+        kind: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false, isAutoselect: Bool = false, isForced: Bool = false,
+        playlistURL: URL? = nil, selection: ManifestSelection = .main
+    ) {
         self.selection = selection
         self.kind = kind
         self.groupID = groupID

@@ -29,7 +29,8 @@ public struct StreamingConfiguration: Sendable {
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),
-        abr: ABRPolicy = .default, abandonment: AbandonmentRule = .default, throughput: ThroughputEstimator.Configuration = .init(), defaultForwardBuffer: Duration = .seconds(30),
+        abr: ABRPolicy = .default, abandonment: AbandonmentRule = .default, throughput: ThroughputEstimator.Configuration = .init(),
+        defaultForwardBuffer: Duration = .seconds(30),
         startsOnLowestVariant: Bool = true, requestTimeout: Duration = .seconds(20), decoderTimeOffset: Double = 10
     ) {
         self.decoderTimeOffset = decoderTimeOffset.isFinite ? min(max(decoderTimeOffset, 0), 3_600) : 10

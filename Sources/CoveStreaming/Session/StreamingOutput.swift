@@ -23,7 +23,10 @@ public struct MediaChunk: Sendable {
     public let variantIndex: Int
     public let sequence: Int
 
-    public init(kind: Kind, data: Data, start: Double, decoderTime: Double? = nil, duration: Double, discontinuity: Bool, generation: Int, variantIndex: Int, sequence: Int) {
+    public init(
+        kind: Kind, data: Data, start: Double, decoderTime: Double? = nil, duration: Double, discontinuity: Bool, generation: Int, variantIndex: Int,
+        sequence: Int
+    ) {
         self.kind = kind
         self.data = data
         self.start = start

@@ -100,8 +100,10 @@ public final class StreamingSession: Sendable {
         state = Mutex(initial)
         let tally = bytesTally
         self.loader = StreamingLoader(
-            transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout, clock: configuration.transferClock,
-            origin: origin ?? url, stream: self.stream, onRecord: { record in
+            transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
+            clock: configuration.transferClock,
+            origin: origin ?? url, stream: self.stream,
+            onRecord: { record in
                 tally.withLock { $0 += record.bytes }
                 onEvent(.request(record))
             }
@@ -197,7 +199,8 @@ public final class StreamingSession: Sendable {
     public func makeTextRenditionLoader(
         for rendition: AlternateRendition, onCues: @escaping @Sendable ([TextCue]) -> Void, onError: @escaping @Sendable (StreamingError) -> Void
     ) throws(StreamingError) -> TextRenditionLoader {
-        try TextRenditionLoader(loader: loader, rendition: rendition, mapper: { [weak self] in self?.mpegtsToPresentation($0) }, logger: logger, onCues: onCues, onError: onError)
+        try TextRenditionLoader(
+            loader: loader, rendition: rendition, mapper: { [weak self] in self?.mpegtsToPresentation($0) }, logger: logger, onCues: onCues, onError: onError)
     }
 
     /// Decoder time minus presentation time (see `StreamingConfiguration.decoderTimeOffset`).
@@ -394,10 +397,13 @@ public final class StreamingSession: Sendable {
                 }
                 let estimate = s.estimator.estimate
                 let fresh = Self.fresh(presentation.variants, excluded: s.excludedVariants)
-                return (target, max(
-                    2 * ABRPolicy.fetchSeconds(bandwidth: playing.bandwidth, segmentDuration: segmentDuration, estimate: estimate),
-                    configuration.abr.bufferToAfford(variants: fresh, estimate: estimate, segmentDuration: segmentDuration, cap: s.maxBitrate)
-                ))
+                return (
+                    target,
+                    max(
+                        2 * ABRPolicy.fetchSeconds(bandwidth: playing.bandwidth, segmentDuration: segmentDuration, estimate: estimate),
+                        configuration.abr.bufferToAfford(variants: fresh, estimate: estimate, segmentDuration: segmentDuration, cap: s.maxBitrate)
+                    )
+                )
             }
             let targetSeconds = max(MediaTime(target).seconds, min(floor, MediaTime(configuration.defaultForwardBuffer).seconds))
             guard let ahead = bufferedAhead, ahead >= targetSeconds else { return true }
@@ -422,7 +428,8 @@ public final class StreamingSession: Sendable {
             }
             let duration = segmentDuration ?? s.timelines.values.first?.timeline.targetDuration ?? 6
             return configuration.abr.choose(
-                variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, segmentDuration: duration, cap: s.maxBitrate
+                variants: candidates, current: s.currentVariant, estimate: s.estimator.estimate, bufferAhead: bufferAhead, segmentDuration: duration,
+                cap: s.maxBitrate
             )
         }
     }
@@ -468,7 +475,7 @@ public final class StreamingSession: Sendable {
         let head: StreamingLoader.Loaded
         do {
             head = try await loader.load(.manifest, url: url, byteRange: ByteSpan(offset: 0, length: 64 << 10), maxBytes: 1 << 20)
-        } catch where error.code == .tooLarge {
+        } catch  where error.code == .tooLarge {
             throw StreamingError(.notStreamable, "The URL answers with more than a playlist holds: a media file", url: url)
         }
         if MediaSniffer.significantHead(head.body).starts(with: Array("#EXTM3U".utf8)) || MediaSniffer.isMPD(head.body) {
@@ -588,7 +595,9 @@ public final class StreamingSession: Sendable {
         case abandoned(for: Int)
     }
 
-    private func fetchAndPush(_ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int) async throws(StreamingError) -> SegmentOutcome {
+    private func fetchAndPush(
+        _ segment: SegmentReference, variant: Int, presentation: Presentation, generation: Int
+    ) async throws(StreamingError) -> SegmentOutcome {
         let decryption = try await keys.decryption(for: segment.key, sequence: segment.sequence, segmentURL: segment.url)
         let (switched, needsInit) = state.withLock { s -> (Bool, Bool) in
             let switched = s.currentVariant != variant
@@ -628,7 +637,9 @@ public final class StreamingSession: Sendable {
                 }
             }
         case .isoBMFF:
-            if let timescales = state.withLock({ $0.timescales[variant] }), let retimed = ISOBMFFTiming.retimed(fragment: body, timescales: timescales, target: target) {
+            if let timescales = state.withLock({ $0.timescales[variant] }),
+                let retimed = ISOBMFFTiming.retimed(fragment: body, timescales: timescales, target: target)
+            {
                 body = retimed
             }
         default:
@@ -642,11 +653,17 @@ public final class StreamingSession: Sendable {
         guard current, !Task.isCancelled else { return .pushed }
         let discontinuity = switched || firstOfGeneration || needsInit || newDiscontinuity || (previousEnd.map { abs($0 - segment.start) > 0.5 } ?? true)
         if let initData, let section = segment.initSection {
-            output.push(MediaChunk(kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant, sequence: segment.sequence))
+            output.push(
+                MediaChunk(
+                    kind: .initSegment, data: initData, start: segment.start, duration: 0, discontinuity: true, generation: generation, variantIndex: variant,
+                    sequence: segment.sequence))
             // Only for this generation: a seek that came meanwhile reset it, and its decoder needs its own.
             state.withLock { s in if s.generation == generation { s.initPushed = (variant, section) } }
         }
-        output.push(MediaChunk(kind: .media, data: body, start: segment.start, decoderTime: decoderTime, duration: segment.duration, discontinuity: discontinuity, generation: generation, variantIndex: variant, sequence: segment.sequence))
+        output.push(
+            MediaChunk(
+                kind: .media, data: body, start: segment.start, decoderTime: decoderTime, duration: segment.duration, discontinuity: discontinuity,
+                generation: generation, variantIndex: variant, sequence: segment.sequence))
         let announce = state.withLock { s -> Bool in
             guard s.generation == generation else { return false }
             s.pushedEnd = segment.end
@@ -657,10 +674,12 @@ public final class StreamingSession: Sendable {
             defer { s.reportedVariant = variant }
             return s.reportedVariant != variant
         }
-        logger.debug("segment pushed", metadata: [
-            "sequence": "\(segment.sequence)", "variant": "\(variant)", "bytes": "\(body.count)",
-            "ms": "\(Int(seconds * 1000))", "start": "\(segment.start)", "generation": "\(generation)", "discontinuity": "\(discontinuity)",
-        ])
+        logger.debug(
+            "segment pushed",
+            metadata: [
+                "sequence": "\(segment.sequence)", "variant": "\(variant)", "bytes": "\(body.count)",
+                "ms": "\(Int(seconds * 1000))", "start": "\(segment.start)", "generation": "\(generation)", "discontinuity": "\(discontinuity)",
+            ])
         if announce { onEvent(.variantSelected(presentation.variants[variant])) }
         return .pushed
     }
@@ -700,7 +719,8 @@ public final class StreamingSession: Sendable {
         do {
             return try await withThrowingTaskGroup(of: SegmentLoad.self) { group in
                 group.addTask { [loader] in
-                    let loaded = try await loader.load(.segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, span: span, progress: { progress.set($0) })
+                    let loaded = try await loader.load(
+                        .segment, url: segment.url, byteRange: segment.byteRange, variantIndex: variant, span: span, progress: { progress.set($0) })
                     // What the watch has not given the estimator yet, on the watch's clock.
                     let done = cursor.done
                     return .loaded(loaded, unsampled: (loaded.body.count - done.bytes, MediaTime(clock.now() - begin).seconds - done.seconds))
@@ -729,20 +749,24 @@ public final class StreamingSession: Sendable {
                         let recentRate = history.first.flatMap { first -> Double? in
                             elapsed - first.at >= 0.45 ? Double(now.received - first.received) / (elapsed - first.at) : nil
                         }
-                        guard let replacement = rule.replacement(
-                            elapsed: attemptElapsed, received: now.received, recentRate: recentRate, expected: now.expected,
-                            segmentDuration: segment.duration, loading: loading, variants: lower, bufferAhead: ahead
-                        ) else { continue }
+                        guard
+                            let replacement = rule.replacement(
+                                elapsed: attemptElapsed, received: now.received, recentRate: recentRate, expected: now.expected,
+                                segmentDuration: segment.duration, loading: loading, variants: lower, bufferAhead: ahead
+                            )
+                        else { continue }
                         // The link is now what this download measured (the slower of its average and its last
                         // half second); nothing measured: what the replacement needs.
                         let average = attemptElapsed > 0 ? Double(now.received) / attemptElapsed : 0
                         let measured = min(average, recentRate ?? average) * 8
                         let replacementBandwidth = lower.first { $0.index == replacement }.map { Double($0.bandwidth) } ?? 0
                         state.withLock { $0.estimator.restart(at: measured > 0 ? measured : replacementBandwidth) }
-                        logger.notice("slow segment download abandoned for a lower variant", metadata: [
-                            "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
-                            "received": "\(now.received)", "elapsed": "\(attemptElapsed)", "ahead": "\(ahead)",
-                        ])
+                        logger.notice(
+                            "slow segment download abandoned for a lower variant",
+                            metadata: [
+                                "sequence": "\(segment.sequence)", "variant": "\(variant)", "replacement": "\(replacement)",
+                                "received": "\(now.received)", "elapsed": "\(attemptElapsed)", "ahead": "\(ahead)",
+                            ])
                         return .abandoned(for: replacement)
                     }
                 }
@@ -758,7 +782,6 @@ public final class StreamingSession: Sendable {
     }
 
 }
-
 
 /// A counter shared with escaping closures (a `Mutex` itself cannot be captured).
 final class SharedCounter: Sendable {

@@ -90,7 +90,8 @@ public final class TextRenditionLoader: Sendable {
             throw StreamingError(.invalidManifest, "The rendition '\(rendition.name)' is not a subtitle rendition")
         }
         guard let url = rendition.playlistURL else {
-            throw StreamingError(.unsupportedFeature, "The subtitle rendition '\(rendition.name)' has no playlist of its own (its cues are carried in the media)")
+            throw StreamingError(
+                .unsupportedFeature, "The subtitle rendition '\(rendition.name)' has no playlist of its own (its cues are carried in the media)")
         }
         self.rendition = rendition
         self.playlistURL = url
@@ -240,7 +241,9 @@ public final class TextRenditionLoader: Sendable {
     private func loadPlaylist(generation: Int) async throws(StreamingError) {
         if case .wholeFile(let duration) = rendition.selection {
             // One WebVTT file for the whole presentation (DASH sidecar text): one segment, cue times as written.
-            let timeline = MediaTimeline(segments: [SegmentReference(sequence: 0, start: 0, duration: max(duration, 0), url: playlistURL)], targetDuration: max(duration, 1), isLive: false)
+            let timeline = MediaTimeline(
+                segments: [SegmentReference(sequence: 0, start: 0, duration: max(duration, 0), url: playlistURL)], targetDuration: max(duration, 1),
+                isLive: false)
             state.withLock { s in
                 guard s.running, s.generation == generation else { return }
                 s.timeline = timeline
@@ -357,7 +360,8 @@ public final class TextRenditionLoader: Sendable {
     /// Parses one WebVTT segment (or a whole TTML file) into cues on the presentation or the MPEG-TS timeline.
     private static func cues(from body: Data, contentType: String?, url: URL) throws(StreamingError) -> [PendingCue] {
         if MediaSniffer.segmentFormat(body) == .isoBMFF {
-            throw StreamingError(.unsupportedFeature, "The subtitle segment is WebVTT or IMSC in fMP4, which Cove's streaming engine does not read yet", url: url)
+            throw StreamingError(
+                .unsupportedFeature, "The subtitle segment is WebVTT or IMSC in fMP4, which Cove's streaming engine does not read yet", url: url)
         }
         let head = MediaSniffer.significantHead(body)
         if head.first == UInt8(ascii: "<"), Self.looksLikeTTML(body) {
@@ -370,7 +374,10 @@ public final class TextRenditionLoader: Sendable {
             return cues.map { PendingCue(base: .presentation, start: $0.start, end: $0.end, identifier: $0.identifier, text: $0.text, settings: "") }
         }
         guard head.starts(with: Array("WEBVTT".utf8)) else {
-            throw StreamingError(.notMedia, "Expected a WebVTT subtitle segment but the server sent \(MediaSniffer.describe(head, contentType: contentType)); the segment is skipped", url: url)
+            throw StreamingError(
+                .notMedia,
+                "Expected a WebVTT subtitle segment but the server sent \(MediaSniffer.describe(head, contentType: contentType)); the segment is skipped",
+                url: url)
         }
         let document: WebVTTDocument
         do {

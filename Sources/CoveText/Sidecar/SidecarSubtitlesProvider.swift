@@ -83,7 +83,9 @@ private struct TrackLoad: Sendable {
             throw PlaybackError(.downloadFailed, "The text track could not be downloaded: \(error)", url: Redaction.redact(url: url))
         }
         guard (200..<300).contains(response.status) else {
-            throw PlaybackError(response.status == 404 ? .notFound : .httpStatus, "The text track answered HTTP \(response.status); check its URL in the catalog's text_tracks", url: Redaction.redact(url: url), httpStatus: response.status)
+            throw PlaybackError(
+                response.status == 404 ? .notFound : .httpStatus, "The text track answered HTTP \(response.status); check its URL in the catalog's text_tracks",
+                url: Redaction.redact(url: url), httpStatus: response.status)
         }
         let bytes = Array(response.body)
         let options = self.options

@@ -44,7 +44,9 @@ public actor WebVTTThumbnailSource: ThumbnailSource {
     public func thumbnail(at time: MediaTime) async throws(ThumbnailError) -> Thumbnail? {
         guard time.isFinite, let entry = try await track().thumbnail(at: time.seconds) else { return nil }
         guard let url = URL(string: entry.imageURL) else {
-            throw ThumbnailError(.trackInvalid, "The thumbnail cue at \(entry.start) names '\(entry.imageURL.prefix(80))', which is not a URL; fix the thumbnail track", url: trackURL.absoluteString)
+            throw ThumbnailError(
+                .trackInvalid, "The thumbnail cue at \(entry.start) names '\(entry.imageURL.prefix(80))', which is not a URL; fix the thumbnail track",
+                url: trackURL.absoluteString)
         }
         return Thumbnail(start: MediaTime(seconds: entry.startSeconds), end: MediaTime(seconds: entry.endSeconds), imageURL: url, rect: entry.rect)
     }

@@ -1,6 +1,6 @@
-import CovePlayerControls
 import ArgumentParser
 import CoveCore
+import CovePlayerControls
 import CovePlayerUI
 import Foundation
 
@@ -36,10 +36,13 @@ struct ControlOptions: ParsableArguments {
     func runner(controller: PlaybackController, captionLanguage: String?) -> TerminalPlayerControls? {
         guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
         let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
-        let options = (try? PlayerUIOptions(
-            jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)),
-            hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)),
-            keepControlsVisible: hideControls == nil)) ?? .standard
-        return TerminalPlayerControls(controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible, captionLanguage: captionLanguage)
+        let options =
+            (try? PlayerUIOptions(
+                jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)),
+                hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)),
+                keepControlsVisible: hideControls == nil)) ?? .standard
+        return TerminalPlayerControls(
+            controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible,
+            captionLanguage: captionLanguage)
     }
 }

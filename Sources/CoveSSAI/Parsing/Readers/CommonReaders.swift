@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Readers for the small structures InLine, Wrapper and creatives share: URL lists, tracking,
 /// clicks, extensions and verifications. Empty URL elements (`<Error></Error>`,
 /// `<ClickThrough/>`) are skipped silently: servers emit them as placeholders.
@@ -79,24 +80,25 @@ enum CommonReaders {
         for list in lists {
             for (index, element) in list.children("Verification").enumerated() {
                 let here = location.step("Verification", index + 1, id: element.attribute("vendor"))
-                result.append(VASTVerification(
-                    vendor: element.attribute("vendor"),
-                    javaScriptResources: element.children("JavaScriptResource").compactMap { resource in
-                        resource.nonEmptyText.map {
-                            VASTVerificationResource(
-                                apiFramework: resource.attribute("apiFramework"),
-                                browserOptional: context.bool(resource, "browserOptional", at: here), url: $0
-                            )
-                        }
-                    },
-                    executableResources: element.children("ExecutableResource").compactMap { resource in
-                        resource.nonEmptyText.map {
-                            VASTVerificationResource(apiFramework: resource.attribute("apiFramework"), type: resource.attribute("type"), url: $0)
-                        }
-                    },
-                    verificationParameters: element.child("VerificationParameters")?.nonEmptyText,
-                    trackingEvents: trackingEvents(element, context: &context, at: here)
-                ))
+                result.append(
+                    VASTVerification(
+                        vendor: element.attribute("vendor"),
+                        javaScriptResources: element.children("JavaScriptResource").compactMap { resource in
+                            resource.nonEmptyText.map {
+                                VASTVerificationResource(
+                                    apiFramework: resource.attribute("apiFramework"),
+                                    browserOptional: context.bool(resource, "browserOptional", at: here), url: $0
+                                )
+                            }
+                        },
+                        executableResources: element.children("ExecutableResource").compactMap { resource in
+                            resource.nonEmptyText.map {
+                                VASTVerificationResource(apiFramework: resource.attribute("apiFramework"), type: resource.attribute("type"), url: $0)
+                            }
+                        },
+                        verificationParameters: element.child("VerificationParameters")?.nonEmptyText,
+                        trackingEvents: trackingEvents(element, context: &context, at: here)
+                    ))
             }
         }
         return result

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Reads `<CompanionAds>` and, minimally, `<NonLinearAds>`.
 enum CompanionReader {
     static func companionAds(_ element: XMLTreeElement, context: inout ReadContext, at location: String) -> VASTCompanionAds {

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Reads `<Creatives>`. An inline ad whose linear creative has no readable `Duration` cannot be
 /// placed on the timeline, so the whole ad is dropped (returns nil) with a warning; every other
 /// bad value only loses itself.
@@ -18,19 +19,21 @@ enum CreativeReader {
             let universalAdIds = element.children("UniversalAdId").compactMap { id in
                 id.nonEmptyText.map { VASTUniversalAdId(idRegistry: id.attribute("idRegistry"), value: $0) }
             }
-            let creativeExtensions = CommonReaders.extensions(element, container: "CreativeExtensions")
+            let creativeExtensions =
+                CommonReaders.extensions(element, container: "CreativeExtensions")
                 + (element.child("Linear").map { CommonReaders.extensions($0, container: "CreativeExtensions") } ?? [])
-            result.append(VASTCreative(
-                id: element.attribute("id"),
-                adId: element.attribute("adId") ?? element.attribute("AdID"),
-                sequence: context.integer(element, "sequence", at: here),
-                apiFramework: element.attribute("apiFramework"),
-                universalAdIds: universalAdIds,
-                linear: linear,
-                companionAds: element.child("CompanionAds").map { CompanionReader.companionAds($0, context: &context, at: here) },
-                nonLinearAds: element.child("NonLinearAds").map { CompanionReader.nonLinearAds($0, context: &context, at: here) },
-                creativeExtensions: creativeExtensions
-            ))
+            result.append(
+                VASTCreative(
+                    id: element.attribute("id"),
+                    adId: element.attribute("adId") ?? element.attribute("AdID"),
+                    sequence: context.integer(element, "sequence", at: here),
+                    apiFramework: element.attribute("apiFramework"),
+                    universalAdIds: universalAdIds,
+                    linear: linear,
+                    companionAds: element.child("CompanionAds").map { CompanionReader.companionAds($0, context: &context, at: here) },
+                    nonLinearAds: element.child("NonLinearAds").map { CompanionReader.nonLinearAds($0, context: &context, at: here) },
+                    creativeExtensions: creativeExtensions
+                ))
         }
         return result
     }

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// What the readers carry while walking one document: the limits and the warnings so far, plus
 /// the small typed readers for attribute values, which all turn a bad value into "absent plus a
 /// warning" the same way.
@@ -15,7 +16,9 @@ struct ReadContext {
     init(for tree: XMLTreeBuilder.Result, limits: VMAPParseLimits) {
         self.limits = limits
         if tree.recoverableProblem {
-            warn(.xmlWarning, at: "document", "The XML parser reported a recoverable problem (such as an undeclared namespace prefix); elements were matched by local name.")
+            warn(
+                .xmlWarning, at: "document",
+                "The XML parser reported a recoverable problem (such as an undeclared namespace prefix); elements were matched by local name.")
         }
     }
 
@@ -30,10 +33,12 @@ struct ReadContext {
     /// The warnings, ending with a summary when some were not stored.
     var finishedWarnings: [VMAPParseWarning] {
         guard unrecorded > 0 else { return warnings }
-        return warnings + [VMAPParseWarning(
-            .tooManyWarnings, location: "document",
-            message: "\(unrecorded) more warning(s) were not stored (VMAPParseLimits.maxWarnings is \(limits.maxWarnings))."
-        )]
+        return warnings + [
+            VMAPParseWarning(
+                .tooManyWarnings, location: "document",
+                message: "\(unrecorded) more warning(s) were not stored (VMAPParseLimits.maxWarnings is \(limits.maxWarnings))."
+            )
+        ]
     }
 
     /// A non-negative decimal integer attribute; absent when missing, a warning when unreadable.
@@ -41,7 +46,8 @@ struct ReadContext {
         guard let text = element.attribute(name) else { return nil }
         let digits = text.utf8
         if !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-           let value = Int(text) {
+            let value = Int(text)
+        {
             return value
         }
         warn(.badAttribute, at: location, "<\(element.name)> \(name)=\"\(Self.snippet(text))\" is not a non-negative whole number; ignored.")

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Reads the Brightcove stream extension out of the top-level `<vmap:Extensions>`, in either
 /// flavour (see `VMAPStream`). Vendor elements are matched by local name in any prefix, directly
 /// under `Extensions` or one level down inside an `<Extension>` wrapper, and their attributes in

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Reads a `<VAST>` element, standalone or inside a VMAP `AdSource`. One bad ad is dropped with
 /// a warning; the rest of the response is kept.
 enum VASTReader {

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Reads a `<vmap:VMAP>` element. Elements are matched by local name, so `vmap:`, another
 /// prefix or none all work. A break with a missing or bad `timeOffset` is dropped with a warning;
 /// everything else about a break is best effort.
@@ -96,7 +97,9 @@ enum VMAPReader {
             }
             return VASTReader.document(tree.root, context: &context, at: location)
         } catch {
-            context.warn(.badInlineVAST, at: location, "The VAST text inside <\(data.name)> could not be read (\(error.kind.rawValue)); the break is kept without an ad source.")
+            context.warn(
+                .badInlineVAST, at: location,
+                "The VAST text inside <\(data.name)> could not be read (\(error.kind.rawValue)); the break is kept without an ad source.")
             return nil
         }
     }

@@ -73,7 +73,8 @@ public struct VMAPParseError: Error, Sendable, Hashable, CustomStringConvertible
     init(_ error: XMLReadError) {
         // Every XMLReadError kind has a VMAPParseError kind of the same name.
         let kind = Kind(rawValue: error.kind.rawValue) ?? .malformedXML
-        self.init(kind, line: error.line, column: error.column, byteOffset: error.byteOffset, element: error.element, detail: error.detail, advice: error.advice)
+        self.init(
+            kind, line: error.line, column: error.column, byteOffset: error.byteOffset, element: error.element, detail: error.detail, advice: error.advice)
     }
 
     public var description: String {

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Readers for the time forms ad documents use. All work on the UTF-8 bytes with checked
 /// arithmetic, so no input can trap, and all refuse signs, exponents, `nan` and `inf`,
 /// which a permissive `Double(_:)` would let through.
@@ -68,7 +69,7 @@ extension AdTime {
     /// One to eighteen fractional digits, as nanoseconds (digits past the ninth are cut).
     private static func fractionNanoseconds(_ digits: some Collection<UInt8>, original: String) throws(AdTimeError) -> Int64 {
         guard !digits.isEmpty, digits.count <= 18,
-              digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { throw AdTimeError(.malformed, value: original) }
         var value: Int64 = 0
         for (index, digit) in digits.prefix(9).enumerated() {

@@ -1,4 +1,5 @@
 import CoveXML
+
 /// A point inside one creative: a `skipoffset` or a progress `Tracking` event's `offset`.
 /// VAST allows either a time or a percentage of the creative's duration.
 public enum VASTOffset: Sendable, Hashable, CustomStringConvertible {

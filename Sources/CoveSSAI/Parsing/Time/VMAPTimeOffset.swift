@@ -1,4 +1,5 @@
 import CoveXML
+
 /// Where a VMAP ad break sits, as the `timeOffset` attribute says, kept in the form written:
 /// turning `end`, `n%` or `#n` into a stream position needs the content length and the other
 /// breaks, which is the timeline layer's job, not the parser's.

@@ -43,35 +43,47 @@ public struct VASTWrapperError: Error, Sendable, Hashable, CustomStringConvertib
         self.fallbackOnNoAd = fallbackOnNoAd
         self.parseError = parseError
         self.fetchErrorType = fetchErrorType
-        self.vastErrorCode = switch kind {
-        case .depthExceeded, .cycle: 302
-        case .fetchFailed: 301
-        case .parseFailed: 100
-        case .noAd: 303
-        case .cancelled: nil
-        }
+        self.vastErrorCode =
+            switch kind {
+            case .depthExceeded, .cycle: 302
+            case .fetchFailed: 301
+            case .parseFailed: 100
+            case .noAd: 303
+            case .cancelled: nil
+            }
     }
 
     public var description: String {
-        let (detail, advice): (String, String) = switch kind {
-        case .depthExceeded:
-            ("The wrapper chain is longer than the limit (stopped at wrapper \(depth)).",
-             "Ask the ad operations team to shorten the redirect chain, or raise VASTWrapperResolver.maxDepth.")
-        case .cycle:
-            ("Wrapper \(depth) points back at an ad tag already followed in this chain.",
-             "The ad server's wrappers form a loop; report it to the ad operations team.")
-        case .fetchFailed:
-            ("Fetching the ad tag of wrapper \(depth) failed (\(fetchErrorType ?? "unknown error")).",
-             "Check the network and the ad server; the ad is skipped.")
-        case .parseFailed:
-            ("The response to wrapper \(depth) is not readable VAST (\(parseError?.kind.rawValue ?? "unknown")).",
-             "Check what the ad tag returns; the ad is skipped.")
-        case .noAd:
-            ("The response to wrapper \(depth) holds no usable ad.",
-             fallbackOnNoAd == true ? "The wrapper allows falling back to the next ad in the pod." : "The ad is skipped.")
-        case .cancelled:
-            ("Resolving was cancelled at wrapper \(depth).", "Nothing to do; no error beacon is due.")
-        }
+        let (detail, advice): (String, String) =
+            switch kind {
+            case .depthExceeded:
+                (
+                    "The wrapper chain is longer than the limit (stopped at wrapper \(depth)).",
+                    "Ask the ad operations team to shorten the redirect chain, or raise VASTWrapperResolver.maxDepth."
+                )
+            case .cycle:
+                (
+                    "Wrapper \(depth) points back at an ad tag already followed in this chain.",
+                    "The ad server's wrappers form a loop; report it to the ad operations team."
+                )
+            case .fetchFailed:
+                (
+                    "Fetching the ad tag of wrapper \(depth) failed (\(fetchErrorType ?? "unknown error")).",
+                    "Check the network and the ad server; the ad is skipped."
+                )
+            case .parseFailed:
+                (
+                    "The response to wrapper \(depth) is not readable VAST (\(parseError?.kind.rawValue ?? "unknown")).",
+                    "Check what the ad tag returns; the ad is skipped."
+                )
+            case .noAd:
+                (
+                    "The response to wrapper \(depth) holds no usable ad.",
+                    fallbackOnNoAd == true ? "The wrapper allows falling back to the next ad in the pod." : "The ad is skipped."
+                )
+            case .cancelled:
+                ("Resolving was cancelled at wrapper \(depth).", "Nothing to do; no error beacon is due.")
+            }
         return "VAST wrapper not resolved (\(kind.rawValue)): \(detail) \(advice)"
     }
 }

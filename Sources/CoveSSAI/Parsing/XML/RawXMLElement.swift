@@ -1,4 +1,5 @@
 import CoveXML
+
 /// An element kept as XML rather than interpreted: VAST `Extension`s, `CreativeExtension`s,
 /// VMAP extensions and the Brightcove stream extension. Vendors put anything there, so the
 /// player hands it on untouched (Brightcove exposes the same as `{tag, attributes, content}`).

@@ -3,8 +3,8 @@ import Foundation
 /// The entry point for fuzzers (libFuzzer, AFL, the mutation tests): any bytes either parse, with every
 /// representation's segments expanded, or throw `DASHParseError`; never a crash, a hang or unbounded
 /// memory.
-public enum MPDFuzz {
-    public static func run(_ bytes: [UInt8]) {
+package enum MPDFuzz {
+    package static func run(_ bytes: [UInt8]) {
         let url = URL(string: "https://fuzz.invalid/manifest.mpd")!
         let limits = DASHParseLimits(maxSegments: 20_000)
         guard let mpd = try? MPD.parse(bytes, url: url, limits: limits) else { return }

@@ -1,7 +1,7 @@
 /// The entry point for fuzzers (libFuzzer, AFL, the mutation tests): any bytes either parse or
 /// throw, and whatever parses must survive write → parse unchanged.
-public enum HLSFuzz {
-    public static func run(_ bytes: [UInt8]) {
+package enum HLSFuzz {
+    package static func run(_ bytes: [UInt8]) {
         guard let playlist = try? HLSPlaylist.parse(bytes) else { return }
         let text = playlist.serialized()
         let reparsed: HLSPlaylist

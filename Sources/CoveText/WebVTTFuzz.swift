@@ -1,9 +1,9 @@
 /// The entry point for fuzzers (libFuzzer, AFL, the mutation tests): any bytes either parse or
 /// throw, and whatever parses must satisfy the document's invariants and survive
 /// write → parse unchanged.
-public enum WebVTTFuzz {
+package enum WebVTTFuzz {
     /// Traps with a description when `check` finds a violation.
-    public static func run(_ bytes: [UInt8]) {
+    package static func run(_ bytes: [UInt8]) {
         if let violation = check(bytes) {
             preconditionFailure("CoveText invariant violated: \(violation)")
         }
@@ -11,7 +11,7 @@ public enum WebVTTFuzz {
 
     /// The first invariant `bytes` violates, or nil. Tests call this to record failures
     /// instead of trapping.
-    public static func check(_ bytes: [UInt8]) -> String? {
+    package static func check(_ bytes: [UInt8]) -> String? {
         let options = WebVTTParseOptions(keepNotes: true)
         let document: WebVTTDocument
         do {

@@ -84,6 +84,8 @@ struct PublicAPITests {
             return
         }
         guard declarationKinds.contains(kind), let declKind = node["declKind"] as? String else { return }
+        // `package` declarations (the digester marks them internal) are for the package's own targets, not apps.
+        if (node["isInternal"] as? Bool) == true { return }
         let named = ["Constructor", "Function", "Subscript"].contains(kind) ? node["printedName"] : node["name"]
         let name = named as? String ?? "?"
         let inner = path + [name]

@@ -5,8 +5,8 @@
 /// For libFuzzer, compile the module's sources with a harness whose `LLVMFuzzerTestOneInput`
 /// calls `run`, using `swiftc -O -sanitize=fuzzer,address -parse-as-library`, and pass
 /// `-detect_leaks=0`: Foundation's `XMLParser` on Linux leaks a little per reported XML error.
-public enum VMAPFuzz {
-    public static func run(_ bytes: [UInt8]) {
+package enum VMAPFuzz {
+    package static func run(_ bytes: [UInt8]) {
         if let document = try? VMAP.parse(bytes) {
             for fragment in document.extensions + [document.stream.rawExtensions].compactMap(\.self) {
                 checkFragment(fragment)

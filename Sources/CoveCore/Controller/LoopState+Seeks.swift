@@ -69,15 +69,25 @@ extension LoopState {
             seekByRebuilding(runtime, request)
             return
         }
+        begin(request, in: runtime, byRebuilding: false)
+        runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
+    }
+
+    /// What every seek starts with, in place or by rebuilding: it becomes the one in flight, the next frame is
+    /// its frame, watching and cue points start over from the target, and the buffer is empty until it lands.
+    private func begin(_ request: PendingSeek, in runtime: SessionRuntime, byRebuilding: Bool) {
         track(.sent(request), in: runtime)
         _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
         runtime.hooksPlayheadJumped = true
-        runtime.lowVariantSeekPending = false
+        runtime.lowVariantSeekPending = byRebuilding
+        if byRebuilding {
+            runtime.resumePosition = request.target
+            runtime.rebuilding = .seek
+        }
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .bufferEmpty))
-        runtime.player?.seek(to: request.target, tolerance: request.tolerance, id: request.id)
     }
 
     /// An engine that does not choose a seek's variant fetches its first segment at the variant it is on:
@@ -99,16 +109,7 @@ extension LoopState {
     }
 
     private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
-        track(.sent(request), in: runtime)
-        _ = runtime.frames.handle(.seekIssued)
-        runtime.lastWatchedPosition = nil
-        runtime.cueHighWater = .before
-        runtime.hooksPlayheadJumped = true
-        runtime.lowVariantSeekPending = true
-        runtime.resumePosition = request.target
-        runtime.rebuilding = .seek
-        stopTicker(runtime)
-        emit(.lifecycle(runtime.session, .bufferEmpty))
+        begin(request, in: runtime, byRebuilding: true)
         rebuild(runtime, at: request.target, playWhenReady: runtime.playRequested)
     }
 

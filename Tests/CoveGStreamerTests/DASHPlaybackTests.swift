@@ -37,6 +37,23 @@ extension RealEngineTests {
             }
         }
 
+        /// A stall with unsynchronized sinks recovers and plays to the end: the audio set runs to its end at
+        /// once while the video set waits for a slow 720p index (CI at 34597d8 hung here, at be13785 too:
+        /// the stall's pause left the pipeline unable to return to PLAYING).
+        @Test func aStallWithUnsynchronizedSinksRecoversAndPlaysToTheEnd() async throws {
+            let d = try await DASHHarness.start()
+            defer { Task { await d.stop() } }
+            d.server.delayResponses(forPathsContaining: "v720", by: .milliseconds(500), count: 3)
+            let controller = d.h.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([d.video(.base)])
+            defer { controller.shutdown() }
+            try await d.h.diagnosingFailure(server: d.server) { try await recorder.waitFor(.end) }
+            #expect(recorder.lifecycleKinds.contains(.stalled) && recorder.lifecycleKinds.contains(.recovered), "\(recorder.lifecycleNames)")
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+        }
+
         @Test(arguments: DASHFixture.Asset.allCases)
         func eachAddressingModePlaysToTheEndThroughAppsrc(_ asset: DASHFixture.Asset) async throws {
             let d = try await DASHHarness.start()

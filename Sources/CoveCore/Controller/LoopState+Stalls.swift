@@ -15,7 +15,11 @@ extension LoopState {
                 retryOrFail(runtime, error: failure)
                 return
             }
-            runtime.player?.pause()
+            // Paused until the buffer refills, so the clock waits for the starved stream. Unsynchronized sinks
+            // play against no clock, so there is nothing to hold back; and pausing there can hang GStreamer
+            // 1.22: the other stream has already run to its end, the starved one cannot preroll, and the
+            // pipeline never returns to PLAYING (a DASH stall in fast mode never reached End).
+            if configuration.pacing == .realTime { runtime.player?.pause() }
         case .recovered:
             emit(.lifecycle(session, .likelyToKeepUp))
             if runtime.playRequested {

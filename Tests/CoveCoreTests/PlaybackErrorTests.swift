@@ -13,6 +13,7 @@ struct PlaybackErrorTests {
         #expect(plugin != other)
         #expect(plugin == PlaybackError.Code(plugin: "com.example.drm", rawValue: 1001, name: "renamed"), "the name is for people")
         #expect(Set([plugin, other, .loadFailed]).count == 3)
+        #expect(PlaybackError.Code(plugin: "core", rawValue: 1001, name: "loadFailed") != .loadFailed, "a plugin named core is still a plugin")
         #expect(plugin.description == "com.example.drm.loadFailed" && PlaybackError.Code.loadFailed.description == "loadFailed")
         #expect(PlaybackError.Code.allCore.allSatisfy { $0.namespace == .core })
         #expect(Set(PlaybackError.Code.allCore).count == PlaybackError.Code.allCore.count, "no two core codes share a number")

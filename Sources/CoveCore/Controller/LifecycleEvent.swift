@@ -134,7 +134,7 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     public var error: PlaybackError? {
         switch self {
         case .fail(let e), .failedToPlayToEndTime(let e), .bumperFailedToPlayToEndTime(let e), .error(let e), .resumeFail(let e): return e
-        case .thumbnailAssetFailedToLoad(let e): return e.playbackError.with(severity: .recoverable)
+        case .thumbnailAssetFailedToLoad(let e): return e.playbackError.with(severity: errorSeverity ?? .recoverable)
         default: return nil
         }
     }
@@ -153,13 +153,16 @@ public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The event with its error's severity set to `errorSeverity`: whoever built the error (the engine,
     /// a plugin), the event it travels in says whether playback goes on.
     func withErrorSeverity() -> LifecycleEvent {
+        // `errorSeverity` is the one table; this only puts its answer into the error.
+        guard let severity = errorSeverity else { return self }
         switch self {
-        case .fail(let e): .fail(e.with(severity: .fatal))
-        case .failedToPlayToEndTime(let e): .failedToPlayToEndTime(e.with(severity: .fatal))
-        case .resumeFail(let e): .resumeFail(e.with(severity: .fatal))
-        case .error(let e): .error(e.with(severity: .recoverable))
-        case .bumperFailedToPlayToEndTime(let e): .bumperFailedToPlayToEndTime(e.with(severity: .recoverable))
-        default: self
+        case .fail(let e): return .fail(e.with(severity: severity))
+        case .failedToPlayToEndTime(let e): return .failedToPlayToEndTime(e.with(severity: severity))
+        case .resumeFail(let e): return .resumeFail(e.with(severity: severity))
+        case .error(let e): return .error(e.with(severity: severity))
+        case .bumperFailedToPlayToEndTime(let e): return .bumperFailedToPlayToEndTime(e.with(severity: severity))
+        // A thumbnail failure carries a `ThumbnailError`; `error` converts it with this severity.
+        default: return self
         }
     }
 

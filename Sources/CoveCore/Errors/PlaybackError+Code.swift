@@ -34,11 +34,11 @@ extension PlaybackError {
 
         /// A plugin's or an app's own code, in its own namespace.
         /// - Parameters:
-        ///   - plugin: The namespace: the plugin's or app's name (not `core`).
+        ///   - plugin: The namespace: the plugin's or app's name. Even a plugin named "core" stays apart
+        ///     from Cove's codes: `.plugin("core")` is not `.core`.
         ///   - rawValue: The number within that namespace.
         ///   - name: A name for logs.
         public init(plugin: String, rawValue: Int, name: String) {
-            precondition(plugin != "core" && !plugin.isEmpty, "A plugin's error namespace needs its own name; `core` is Cove's")
             self.namespace = .plugin(plugin)
             self.rawValue = rawValue
             self.name = name

@@ -14,6 +14,8 @@ struct DownloadRunner: Sendable {
     let connections: Int
     let checkStorage: @Sendable (Int64) throws(OfflineError) -> Void
     let onPartial: @Sendable (String, Int) -> Void
+    /// How often at most a file's partial progress reaches `onPartial`.
+    let progressInterval: Duration
     let onFile: @Sendable (String, Int64) -> Void
     /// Where files are made final and the index written (see `StoreThread`).
     private let storeThread = StoreThread(label: "cove.offline.store")
@@ -24,12 +26,7 @@ struct DownloadRunner: Sendable {
     func run() async throws {
         try await fetchKeys()
         let pending = try store.files(of: token, pendingOnly: true)
-        // A file renamed into place whose "done" never reached the index (the process ended in between) is
-        // fetched again: the index is the only proof a file is whole.
-        for file in pending {
-            let url = store.file(file.path, of: token)
-            if FileManager.default.fileExists(atPath: url.path) { try? FileManager.default.removeItem(at: url) }
-        }
+        removeUnrecordedFiles(pending)
         let next = NextIndex()
         // Files whose bytes are in: flushed, renamed and recorded one after another by one task, while the
         // connections go on with the next files (an fsync per file would otherwise stall each connection),
@@ -63,6 +60,19 @@ struct DownloadRunner: Sendable {
                 group.cancelAll()
                 throw error
             }
+        }
+    }
+
+    /// A file renamed into place whose "done" never reached the index (the process ended in between) is
+    /// fetched again: the index is the only proof a file is whole. Each folder is listed once, rather than
+    /// asking after every pending file (a fresh download's files are all pending, and none is there).
+    private func removeUnrecordedFiles(_ pending: [FileRow]) {
+        var listed: [String: Set<String>] = [:]
+        for file in pending {
+            let url = store.file(file.path, of: token)
+            let folder = url.deletingLastPathComponent().path
+            if listed[folder] == nil { listed[folder] = Set((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []) }
+            if listed[folder]?.contains(url.lastPathComponent) == true { try? FileManager.default.removeItem(at: url) }
         }
     }
 
@@ -114,10 +124,9 @@ struct DownloadRunner: Sendable {
         do {
             // Progress is reported from the store thread, in order with the file's commit: the consumer runs
             // on the event loop that reads every connection, where an index read or an app callback must not.
-            let onPartial = self.onPartial
-            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in
-                storeThread.submit { onPartial(path, held) }
-            }
+            // Throttled at the source: a hop per chunk cost a thread wake-up per 64 KiB.
+            let report = ThrottledProgress(path: path, thread: storeThread, interval: progressInterval, deliver: onPartial)
+            outcome = try await loader.download(file.kind, url: file.url, byteRange: file.byteRange, into: part) { held in report.note(held) }
         } catch {
             if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
             throw OfflineError.download(error, what: "\(path) (\(Redaction.redact(url: file.url)))")
@@ -149,13 +158,16 @@ struct DownloadRunner: Sendable {
 
     /// A segment must be media: an HTML error page answered with 200 is a failed download, not a file.
     private func checkMedia(_ part: PartFile, path: String, url: URL) throws {
-        let head: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: part.partURL)
-            defer { try? handle.close() }
-            head = try handle.read(upToCount: 1_024) ?? Data()
-        } catch {
-            throw OfflineError(.storageFailed, "Storing \(path) failed: its bytes could not be read back (\(OfflineStore.reason(error)))")
+        var head = part.leadingBytes() ?? Data()
+        if head.isEmpty {
+            // A resumed part: its first bytes came from an earlier attempt.
+            do {
+                let handle = try FileHandle(forReadingFrom: part.partURL)
+                defer { try? handle.close() }
+                head = try handle.read(upToCount: PartFile.leadingCapacity) ?? Data()
+            } catch {
+                throw OfflineError(.storageFailed, "Storing \(path) failed: its bytes could not be read back (\(OfflineStore.reason(error)))")
+            }
         }
         // Encrypted segments are noise until decrypted: only a document (a page) is refused for them.
         if MediaSniffer.segmentFormat(head) == nil, MediaSniffer.looksLikeDocument(head) {
@@ -173,6 +185,36 @@ private final class UnrecordedLengths: Sendable {
     private let reasons = Mutex<[String: String]>([:])
 
     func withLock<T>(_ body: (inout [String: String]) -> T) -> T { reasons.withLock { body(&$0) } }
+}
+
+/// A file's progress on its way to the store thread: at most one report per `interval` (the manager
+/// reports progress no more often than that anyway). Reports queued before the file's commit run before
+/// it (one serial queue); the commit itself accounts for the file's last bytes.
+private final class ThrottledProgress: Sendable {
+    private let path: String
+    private let thread: StoreThread
+    private let interval: Duration
+    private let deliver: @Sendable (String, Int) -> Void
+    private let lastQueued = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(path: String, thread: StoreThread, interval: Duration, deliver: @escaping @Sendable (String, Int) -> Void) {
+        self.path = path
+        self.thread = thread
+        self.interval = interval
+        self.deliver = deliver
+    }
+
+    func note(_ held: Int) {
+        let now = ContinuousClock.now
+        let due = lastQueued.withLock { last -> Bool in
+            if let last, now - last < interval { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let (path, deliver) = (self.path, self.deliver)
+        thread.submit { deliver(path, held) }
+    }
 }
 
 /// Hands out file positions to a download's connections, each once.

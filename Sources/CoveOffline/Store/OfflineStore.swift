@@ -78,15 +78,17 @@ final class OfflineStore: Sendable {
         }
     }
 
-    /// The folder of one download.
+    /// The folder of one download. (Paths are joined with a stated directory hint throughout: left to
+    /// guess, Foundation asks the file system about every component, a `stat` each, and a download joins
+    /// paths for every file it fetches.)
     func folder(of token: OfflineVideoToken) -> URL {
-        root.appendingPathComponent(Self.downloadsFolder).appendingPathComponent(token.rawValue)
+        root.appending(path: Self.downloadsFolder, directoryHint: .isDirectory).appending(path: token.rawValue, directoryHint: .isDirectory)
     }
 
     /// A file of a download, by its path inside the download's folder (paths are made by the planner:
     /// plain relative names, never `..`).
     func file(_ path: String, of token: OfflineVideoToken) -> URL {
-        folder(of: token).appendingPathComponent(path)
+        folder(of: token).appending(path: path, directoryHint: .notDirectory)
     }
 
     static func reason(_ error: any Error) -> String {

@@ -17,6 +17,10 @@ final class PartFile: DownloadSink {
     /// Bytes in the part: its size when opened (a resume's earlier bytes) plus every byte appended since.
     /// Nil until opened.
     private let count = Mutex<Int?>(nil)
+    /// The file's first bytes (up to `leadingCapacity`) as they were appended, when this part started empty:
+    /// what a check of the file's kind reads, without opening it again.
+    private let leading = Mutex<Data?>(nil)
+    static let leadingCapacity = 1_024
     private let length: Mutex<(length: Int?, validator: String?)>
     private let onLength: @Sendable (Int, String?) throws -> Void
 
@@ -55,17 +59,22 @@ final class PartFile: DownloadSink {
     private func openedDescriptor() throws -> Int32 {
         try descriptor.withLock { fd in
             if fd >= 0 { return fd }
-            do {
-                try FileManager.default.createDirectory(at: partURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw Failure(description: "cannot create the folder \(partURL.deletingLastPathComponent().path): \(OfflineStore.reason(error))")
+            var opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            if opened < 0, errno == ENOENT {
+                // The first file of its folder: make the folder, then try again (not before every file).
+                do {
+                    try FileManager.default.createDirectory(at: partURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+                } catch {
+                    throw Failure(description: "cannot create the folder \(partURL.deletingLastPathComponent().path): \(OfflineStore.reason(error))")
+                }
+                opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             }
-            let opened = open(partURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
             guard opened >= 0 else { throw Failure(description: "cannot write \(partURL.path): \(String(cString: strerror(errno)))") }
             fd = opened
             var info = stat()
             guard fstat(opened, &info) == 0 else { throw Failure(description: "cannot read \(partURL.path): \(String(cString: strerror(errno)))") }
             count.withLock { $0 = Int(info.st_size) }
+            leading.withLock { $0 = info.st_size == 0 ? Data() : nil }
             return opened
         }
     }
@@ -81,7 +90,12 @@ final class PartFile: DownloadSink {
         let fd = try openedDescriptor()
         guard ftruncate(fd, 0) == 0 else { throw Failure(description: "cannot truncate \(partURL.path): \(String(cString: strerror(errno)))") }
         count.withLock { $0 = 0 }
+        leading.withLock { $0 = Data() }
     }
+
+    /// The file's first bytes (up to 1 KiB), when they were appended by this part; nil for a part that
+    /// resumed an earlier attempt's bytes.
+    func leadingBytes() -> Data? { leading.withLock { $0 } }
 
     func append(_ chunk: Data) throws {
         let fd = try openedDescriptor()
@@ -99,6 +113,10 @@ final class PartFile: DownloadSink {
             }
         }
         count.withLock { $0? += chunk.count }
+        leading.withLock { head in
+            guard let held = head, held.count < Self.leadingCapacity else { return }
+            head = held + chunk.prefix(Self.leadingCapacity - held.count)
+        }
     }
 
     /// A part whose bytes are all written, checked against the file's length on disk. The descriptor is
@@ -151,7 +169,7 @@ final class PartFile: DownloadSink {
         }
     }
 
-    /// Length and SHA-256 of a file, read in 1 MiB blocks.
+    /// Length and SHA-256 of a file, read in 64 KiB blocks.
     static func sha256(of url: URL) throws -> (length: Int, sha256: String) {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Failure(description: "cannot read \(url.path): \(String(cString: strerror(errno)))") }
@@ -168,15 +186,18 @@ final class PartFile: DownloadSink {
     private static func hashing(descriptor fd: Int32, path: String) throws -> (hasher: SHA256, length: Int) {
         var hasher = SHA256()
         var length = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        // Not zero-filled, and small enough to come from the heap's free lists: a fresh megabyte per file
+        // cost more (zeroing it and faulting its pages in) than hashing the file did.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 64)
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = read(fd, buffer.baseAddress, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
                 throw Failure(description: "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             if count == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             length += count
         }
         return (hasher, length)

@@ -152,7 +152,7 @@ extension OfflineStore {
     func insert(_ row: NewDownload, plan: DownloadPlan) throws(OfflineError) {
         let folder = self.folder(of: row.token)
         for (path, contents) in plan.documents {
-            let url = folder.appendingPathComponent(path)
+            let url = folder.appending(path: path, directoryHint: .notDirectory)
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(contents.utf8).write(to: url, options: .atomic)
@@ -174,14 +174,14 @@ extension OfflineStore {
                         row.terms.rentalDuration.map { row.requestedAt.timeIntervalSince1970 + $0 }, row.terms.playDuration,
                     ]
                 )
+                // One statement compiled for every file (a long title has thousands of segments).
+                let insertFile = try db.cachedStatement(
+                    sql: "INSERT INTO file (token, path, ordinal, url, range_offset, range_length, kind, estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
                 for (ordinal, file) in plan.files.enumerated() {
-                    try db.execute(
-                        sql: "INSERT INTO file (token, path, ordinal, url, range_offset, range_length, kind, estimated_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            row.token.rawValue, file.path, ordinal, file.url.absoluteString, file.byteRange?.offset, file.byteRange?.length, file.kind.rawValue,
-                            file.estimatedBytes,
-                        ]
-                    )
+                    try insertFile.execute(arguments: [
+                        row.token.rawValue, file.path, ordinal, file.url.absoluteString, file.byteRange?.offset, file.byteRange?.length, file.kind.rawValue,
+                        file.estimatedBytes,
+                    ])
                 }
                 for key in plan.keys {
                     try db.execute(
@@ -280,16 +280,17 @@ extension OfflineStore {
     /// Marks a verified file done (it is already at its final name).
     func markDone(_ token: OfflineVideoToken, path: String, length: Int, sha256: String) throws(OfflineError) {
         try transaction("record a finished file") { db in
-            try db.execute(
-                sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?", arguments: [length, sha256, token.rawValue, path])
+            // Cached: run once per stored file.
+            try db.cachedStatement(sql: "UPDATE file SET done = 1, length = ?, sha256 = ? WHERE token = ? AND path = ?")
+                .execute(arguments: [length, sha256, token.rawValue, path])
         }
     }
 
     /// Keeps a file's announced length (a resume then knows when its part is already whole).
     func setExpectedLength(_ token: OfflineVideoToken, path: String, length: Int, validator: String?) throws(OfflineError) {
         try transaction("record a file's length") { db in
-            try db.execute(
-                sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?", arguments: [length, validator, token.rawValue, path])
+            try db.cachedStatement(sql: "UPDATE file SET expected_length = ?, validator = ? WHERE token = ? AND path = ?")
+                .execute(arguments: [length, validator, token.rawValue, path])
         }
     }
 

@@ -476,6 +476,7 @@ public final class OfflineVideoManager: Sendable {
                 token: token, store: store, loader: loader, connections: configuration.connectionsPerDownload,
                 checkStorage: { [self] bytes throws(OfflineError) in try checkStorage(adding: bytes, excluding: token) },
                 onPartial: { [self] path, held in notePartial(token, path: path, held: held) },
+                // Half the manager's own interval: each report it sends then counts bytes at most that old.
                 progressInterval: configuration.progressInterval / 2,
                 onFile: { [self] path, bytes in
                     state.withLock { _ = $0.partial[token]?.removeValue(forKey: path) }

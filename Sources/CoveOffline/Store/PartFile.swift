@@ -14,12 +14,8 @@ final class PartFile: DownloadSink {
     let finalURL: URL
     let partURL: URL
     private let descriptor = Mutex<Int32>(-1)
-    /// Bytes in the part: its size when opened (a resume's earlier bytes) plus every byte appended since.
-    /// Nil until opened.
-    private let count = Mutex<Int?>(nil)
-    /// The file's first bytes (up to `leadingCapacity`) as they were appended, when this part started empty:
-    /// what a check of the file's kind reads, without opening it again.
-    private let leading = Mutex<Data?>(nil)
+    /// What the part holds; nil until opened.
+    private let contents = Mutex<Contents?>(nil)
     static let leadingCapacity = 1_024
     private let length: Mutex<(length: Int?, validator: String?)>
     private let onLength: @Sendable (Int, String?) throws -> Void
@@ -55,6 +51,20 @@ final class PartFile: DownloadSink {
         let description: String
     }
 
+    /// The part's length and first bytes, which change together with every append.
+    private struct Contents {
+        /// Bytes in the part: its size when opened (a resume's earlier bytes) plus every byte appended since.
+        var length: Int
+        /// The file's first bytes (up to `leadingCapacity`) as they were appended, when this part started
+        /// empty: what a check of the file's kind reads, without opening it again. Nil for a resumed part.
+        var leading: Data?
+
+        mutating func append(_ chunk: Data) {
+            length += chunk.count
+            if let held = leading, held.count < PartFile.leadingCapacity { leading = held + chunk.prefix(PartFile.leadingCapacity - held.count) }
+        }
+    }
+
     /// Opens (creating its folder and the part file when needed) for appending.
     private func openedDescriptor() throws -> Int32 {
         try descriptor.withLock { fd in
@@ -73,8 +83,7 @@ final class PartFile: DownloadSink {
             fd = opened
             var info = stat()
             guard fstat(opened, &info) == 0 else { throw Failure(description: "cannot read \(partURL.path): \(String(cString: strerror(errno)))") }
-            count.withLock { $0 = Int(info.st_size) }
-            leading.withLock { $0 = info.st_size == 0 ? Data() : nil }
+            contents.withLock { $0 = Contents(length: Int(info.st_size), leading: info.st_size == 0 ? Data() : nil) }
             return opened
         }
     }
@@ -89,13 +98,12 @@ final class PartFile: DownloadSink {
     func restart() throws {
         let fd = try openedDescriptor()
         guard ftruncate(fd, 0) == 0 else { throw Failure(description: "cannot truncate \(partURL.path): \(String(cString: strerror(errno)))") }
-        count.withLock { $0 = 0 }
-        leading.withLock { $0 = Data() }
+        contents.withLock { $0 = Contents(length: 0, leading: Data()) }
     }
 
     /// The file's first bytes (up to 1 KiB), when they were appended by this part; nil for a part that
     /// resumed an earlier attempt's bytes.
-    func leadingBytes() -> Data? { leading.withLock { $0 } }
+    func leadingBytes() -> Data? { contents.withLock { $0?.leading } }
 
     func append(_ chunk: Data) throws {
         let fd = try openedDescriptor()
@@ -112,11 +120,7 @@ final class PartFile: DownloadSink {
                 pointer += written
             }
         }
-        count.withLock { $0? += chunk.count }
-        leading.withLock { head in
-            guard let held = head, held.count < Self.leadingCapacity else { return }
-            head = held + chunk.prefix(Self.leadingCapacity - held.count)
-        }
+        contents.withLock { $0?.append(chunk) }
     }
 
     /// A part whose bytes are all written, checked against the file's length on disk. The descriptor is
@@ -153,7 +157,7 @@ final class PartFile: DownloadSink {
             close(fd)
             fd = -1
         }
-        guard let written = count.withLock({ $0 }) else { throw Failure(description: "\(partURL.lastPathComponent) was never opened") }
+        guard let written = contents.withLock({ $0?.length }) else { throw Failure(description: "\(partURL.lastPathComponent) was never opened") }
         var info = stat()
         guard stat(partURL.path, &info) == 0, Int(info.st_size) == written else {
             throw Failure(description: "\(partURL.lastPathComponent) holds \(info.st_size) bytes on disk but \(written) were written")

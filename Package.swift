@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "CoveTestSupport", targets: ["CoveTestSupport"]),
         .library(name: "CoveTestServers", targets: ["CoveTestServers"]),
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
+        .library(name: "CovePlayerControls", targets: ["CovePlayerControls"]),
+        .library(name: "CovePlayerView", targets: ["CovePlayerView"]),
+        .library(name: "CoveMPRIS", targets: ["CoveMPRIS"]),
         .library(name: "CoveOffline", targets: ["CoveOffline"]),
         .library(name: "CoveAnalytics", targets: ["CoveAnalytics"]),
         .library(name: "CoveMonitoring", targets: ["CoveMonitoring"]),
@@ -193,6 +196,45 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // cairo and Pango (through pangocairo): the player view draws its controls with them. On every
+        // GStreamer system already (GStreamer's own text overlay uses them).
+        .systemLibrary(
+            name: "CPangoCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
+        // GIO's GDBus (under GStreamer already): MPRIS on the session bus.
+        .systemLibrary(
+            name: "CGIO",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        // The player view's X11 window (XCB: errors come back as values, never exit the process): creation,
+        // events, keysyms, EWMH full screen.
+        .target(
+            name: "CCoveWindow",
+            linkerSettings: [.linkedLibrary("xcb")]
+        ),
+        // MPRIS2 (org.mpris.MediaPlayer2) over GDBus: GVariant's builders are variadic, so the D-Bus side is C.
+        .target(
+            name: "CCoveMPRIS",
+            dependencies: ["CGIO"]
+        ),
+        // Media keys and "now playing" on Linux desktops: a controller as an MPRIS2 player.
+        .target(
+            name: "CoveMPRIS",
+            dependencies: ["CoveCore", "CCoveMPRIS", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The seed's PlayerUI drawn on the picture: a window (its own, or inside the app's), controls painted
+        // with cairo and Pango into the engine's `VideoOverlay`, pointer and keys hit-tested against them.
+        .target(
+            name: "CovePlayerView",
+            dependencies: [
+                "CoveCore", "CovePlayerUI", "CovePlayerControls", "CoveSSAI", "CPangoCairo", "CCoveWindow", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The terminal controls as a component (keys, menus, the bar, screen-reader sentences); `cove play` uses it.
         .target(
             name: "CovePlayerControls",
@@ -303,7 +345,7 @@ let package = Package(
             name: "CoveGStreamerTests",
             dependencies: [
                 "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline",
-                "CoveReport", .product(name: "Crypto", package: "swift-crypto"),
+                "CoveReport", "CovePlayerView", "CovePlayerControls", "CovePlayerUI", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -349,8 +391,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "CovePlayerViewTests",
+            dependencies: ["CovePlayerView", "CovePlayerControls", "CovePlayerUI", "CoveCore", "CoveTesting", "CPangoCairo"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "CovePlayerUITests",
             dependencies: ["CovePlayerUI", "CoveCore", "CoveTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "CoveMPRISTests",
+            dependencies: ["CoveMPRIS", "CoveCore", "CoveTesting", "CoveGStreamer"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -19,6 +19,8 @@ final class PipelineOutputs: @unchecked Sendable {
     private let frameSink: ElementRef?
     /// The embedded window's output: the caps filter that scales to the window, and the window.
     private let embedding: Embedding?
+    /// The app's `VideoOverlay` (a player view's controls) on the picture, when it asked for one.
+    private let overlayPresenter: OverlayPresenter?
     private let configuration: EnginePlayerConfiguration
     private let logger: Logger
     private let state = Mutex(State())
@@ -68,6 +70,22 @@ final class PipelineOutputs: @unchecked Sendable {
             gst_object_unref(audioSink.object)
             throw error
         }
+        overlayPresenter = Self.makeOverlayPresenter(configuration, sink: frameSink, embedding: embedding)
+        if let embedding, let overlayPresenter {
+            var width: gint = 0
+            var height: gint = 0
+            if cove_xcb_window_size(embedding.connection, embedding.window, &width, &height) != 0 {
+                overlayPresenter.windowResized(width: Int(width), height: Int(height))
+            }
+        }
+    }
+
+    /// The overlay goes on the element that shows or takes the frames — unless the app takes frames
+    /// without it (`VideoFrameReceiver.includesOverlay`).
+    private static func makeOverlayPresenter(_ configuration: EnginePlayerConfiguration, sink: ElementRef?, embedding: Embedding?) -> OverlayPresenter? {
+        guard let overlay = configuration.videoOverlay, let sink else { return nil }
+        if case .frames(let receiver) = configuration.videoOutput, !receiver.includesOverlay { return nil }
+        return OverlayPresenter(overlay: overlay, sink: sink, window: embedding.map { OverlayPresenter.Window(connection: $0.connection, id: $0.window) })
     }
 
     /// Frames the video output rendered and dropped (late, under QoS) since the pipeline started, nil when
@@ -360,6 +378,7 @@ final class PipelineOutputs: @unchecked Sendable {
         logger.debug("embedded window resized", metadata: ["width": "\(width)", "height": "\(height)"])
         Self.setScale(embedding, width: width, height: height)
         cove_overlay_expose(embedding.sink.pointer)
+        overlayPresenter?.windowResized(width: Int(width), height: Int(height))
     }
 
     // MARK: Commands
@@ -426,6 +445,7 @@ final class PipelineOutputs: @unchecked Sendable {
         timer?.source.cancel()
         // A resize in progress finishes before the pipeline is torn down (cancel does not wait for it).
         windowQueue.sync {}
+        overlayPresenter?.close()
         closing.signal()
         closing.signal()
     }

@@ -155,7 +155,7 @@ extension LoopState {
             pacing: configuration.pacing, rate: inAdBreak ? 1 : current.rate, maxBitrate: maxBitrate,
             forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy,
             captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume,
-            playbackRights: rights, rightsTokenRequests: configuration.rightsTokenRequests
+            playbackRights: rights, rightsTokenRequests: configuration.rightsTokenRequests, videoOverlay: configuration.videoOverlay
         )
     }
 

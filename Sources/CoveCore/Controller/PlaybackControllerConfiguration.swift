@@ -31,14 +31,17 @@ public struct PlaybackControllerConfiguration: Sendable {
     /// was found under one (`Video.playbackRights`): none by default, keys or every request when the
     /// rights service guards them.
     public var rightsTokenRequests: PlaybackRightsMediaRequests
+    /// A picture drawn over the video of every session (a player view's controls; see `VideoOverlay`).
+    public var videoOverlay: VideoOverlay?
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
         pacing: Pacing = .realTime, liveDVRMinimumWindow: Duration = .seconds(60), bumperStallTimeout: Duration = .seconds(8),
         retryPolicy: RetryPolicy = .default, startPolicy: EngineStartPolicy = .default, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         clock: any Clock<Duration> = ContinuousClock(), logger: Logger = Logger(label: "cove"), captionPreferences: CaptionPreferences? = nil,
-        captionsOnPicture: Bool = false, rightsTokenRequests: PlaybackRightsMediaRequests = .none
+        captionsOnPicture: Bool = false, rightsTokenRequests: PlaybackRightsMediaRequests = .none, videoOverlay: VideoOverlay? = nil
     ) {
+        self.videoOverlay = videoOverlay
         self.rightsTokenRequests = rightsTokenRequests
         self.captionsOnPicture = captionsOnPicture
         self.captionPreferences = captionPreferences

@@ -123,13 +123,18 @@ public struct EnginePlayerConfiguration: Sendable {
     /// (`bcov_auth`); an engine that makes no requests of its own ignores them.
     public var playbackRights: PlaybackRightsToken?
     public var rightsTokenRequests: PlaybackRightsMediaRequests
+    /// A picture to draw over the video (a player view's controls): blended into every frame the video
+    /// output shows (frames handed to the app too, when their receiver asks for it) and presented by the
+    /// engine itself while no frames flow. Engines without overlays ignore it.
+    public var videoOverlay: VideoOverlay?
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
         rate: Double = 1, maxBitrate: Int? = nil, forwardBufferDuration: Duration? = nil, startPosition: MediaTime? = nil,
         startPolicy: EngineStartPolicy = .default, captionsOnPicture: Bool = false, volume: AudioVolume = .full,
-        playbackRights: PlaybackRightsToken? = nil, rightsTokenRequests: PlaybackRightsMediaRequests = .none
+        playbackRights: PlaybackRightsToken? = nil, rightsTokenRequests: PlaybackRightsMediaRequests = .none, videoOverlay: VideoOverlay? = nil
     ) {
+        self.videoOverlay = videoOverlay
         self.playbackRights = playbackRights
         self.rightsTokenRequests = rightsTokenRequests
         self.startPolicy = startPolicy

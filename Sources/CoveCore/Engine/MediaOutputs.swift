@@ -9,12 +9,16 @@ import Synchronization
 /// Identity, not value: the same receiver is the same output (`VideoOutput` is `Hashable`).
 public final class VideoFrameReceiver: Sendable, Hashable {
     public let format: VideoFrame.PixelFormat
+    /// With a `VideoOverlay` configured (a player view's controls), frames come with it blended in; false
+    /// hands over the bare picture (an app that composites the overlay itself, or records the video).
+    public let includesOverlay: Bool
     let handler: @Sendable (VideoFrame) -> Void
     private let counts = Mutex<(delivered: Int, dropped: Int)>((0, 0))
 
     /// `onFrame` runs once per delivered frame, never concurrently with itself.
-    public init(format: VideoFrame.PixelFormat = .rgba, onFrame: @escaping @Sendable (VideoFrame) -> Void) {
+    public init(format: VideoFrame.PixelFormat = .rgba, includesOverlay: Bool = true, onFrame: @escaping @Sendable (VideoFrame) -> Void) {
         self.format = format
+        self.includesOverlay = includesOverlay
         self.handler = onFrame
     }
 

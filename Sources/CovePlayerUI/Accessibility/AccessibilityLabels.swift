@@ -52,6 +52,7 @@ public struct AccessibilityLabels: Sendable {
         case .video360: key = isPrimaryState ? .enterVRGogglesMode : .exitVRGogglesMode
         case .preferredBitrate: key = isPrimaryState ? .bitrate : .closeBitrateMenu
         case .pictureInPicture: key = isPrimaryState ? .startPictureInPicture : .stopPictureInPicture
+        case .volume: key = isPrimaryState ? .mute : .unmute
         case .timeSeparator, .empty, .custom: return nil
         }
         return localizer.string(key)

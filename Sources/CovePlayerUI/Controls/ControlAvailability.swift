@@ -3,7 +3,8 @@
 /// - Content: everything but the ad controls.
 /// - SSAI ad: seeking is off (slider, jump back and "go to live" disabled, as the seed's `ssai_canSeek`
 ///   is NO during an ad); the "Ad n of m" countdown is shown; "Learn more" only when the ad has a
-///   click-through; skip controls stay hidden (SSAI ads are stitched into the stream and cannot be skipped).
+///   click-through; the skip control only when the ad is skippable (VAST `skipoffset`; it counts down to
+///   the offset, then skips: the SSAI plugin seeks past the rest of the ad).
 /// - Bumper (the seed's bumper look): no seeking, no jump back button, no buffer shown on the slider,
 ///   and the slider drawn in the bumper style; with `showBumperControls` off no controls at all.
 public struct ControlAvailability: Sendable, Hashable {
@@ -60,9 +61,14 @@ public struct ControlAvailability: Sendable, Hashable {
         case .ad(let ad):
             areControlsShown = true
             learnMoreURL = ad.clickThroughURL
-            hidden = ad.clickThroughURL == nil ? [.skip, .skipAdCountdown, .learnMore] : [.skip, .skipAdCountdown]
+            // Skip shows only for a skippable ad (VAST skipoffset: it counts down, then skips); "Learn more"
+            // only with a click-through.
+            var hiddenInAd: Set<ControlTag> = ad.isSkippable ? [.skipAdCountdown] : [.skip, .skipAdCountdown]
+            var revealedInAd: Set<ControlTag> = ad.isSkippable ? [.adPodCountdown, .skip] : [.adPodCountdown]
+            if ad.clickThroughURL == nil { hiddenInAd.insert(.learnMore) } else { revealedInAd.insert(.learnMore) }
+            hidden = hiddenInAd
             disabled = Self.seekingControls
-            revealed = ad.clickThroughURL == nil ? [.adPodCountdown] : [.adPodCountdown, .learnMore]
+            revealed = revealedInAd
             isSeekingAllowed = false
             showsBufferProgress = false
             progressStyle = .ad

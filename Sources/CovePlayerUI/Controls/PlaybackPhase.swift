@@ -8,9 +8,11 @@ public struct AdPosition: Sendable, Hashable, CustomStringConvertible {
     public let timeLeft: Duration?
     /// The ad's click-through URL (VAST `ClickThrough`); "Learn more" is shown only when there is one.
     public let clickThroughURL: String?
+    /// The ad may be skipped (VAST `skipoffset`): the skip control is shown, counting down to its offset.
+    public let isSkippable: Bool
 
     /// Throws `invalidAdPosition` unless 1 ≤ index ≤ count and `timeLeft` is not negative.
-    public init(index: Int, count: Int, timeLeft: Duration? = nil, clickThroughURL: String? = nil) throws(PlayerUIError) {
+    public init(index: Int, count: Int, timeLeft: Duration? = nil, clickThroughURL: String? = nil, isSkippable: Bool = false) throws(PlayerUIError) {
         guard count >= 1, (1...count).contains(index) else {
             throw PlayerUIError(.invalidAdPosition, "ad \(index) of \(count): the index must be between 1 and the count")
         }
@@ -21,6 +23,7 @@ public struct AdPosition: Sendable, Hashable, CustomStringConvertible {
         self.count = count
         self.timeLeft = timeLeft
         self.clickThroughURL = clickThroughURL.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        self.isSkippable = isSkippable
     }
 
     public var description: String { "ad \(index)/\(count)" }

@@ -41,6 +41,9 @@ public enum ControlTag: Sendable, Hashable, CustomStringConvertible {
     case preferredBitrate
     /// Picture in picture (18). No equivalent on Linux; kept for parity.
     case pictureInPicture
+    /// Volume and mute: a speaker that mutes when pressed (the seed has none: iOS has hardware buttons;
+    /// a desktop player needs one). It has no seed tag number.
+    case volume
     /// A control the app draws itself, named by the app. It has no seed tag number.
     case custom(String)
 
@@ -70,7 +73,7 @@ public enum ControlTag: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .playback, .screenMode, .externalRoute, .pictureInPicture, .timeSeparator: return 3
         case .jumpBack: return 5
-        case .closedCaption, .video360: return 4
+        case .closedCaption, .video360, .volume: return 4
         case .preferredBitrate: return 6
         case .currentTime, .duration: return 8
         case .progress: return 10
@@ -89,7 +92,7 @@ public enum ControlTag: Sendable, Hashable, CustomStringConvertible {
     public var isButton: Bool {
         switch self {
         case .playback, .jumpBack, .closedCaption, .screenMode, .externalRoute, .live, .learnMore, .skip,
-            .video360, .preferredBitrate, .pictureInPicture, .skipAdCountdown, .adPodCountdown:
+            .video360, .preferredBitrate, .pictureInPicture, .skipAdCountdown, .adPodCountdown, .volume:
             return true
         case .currentTime, .timeSeparator, .duration, .progress, .empty, .custom:
             return false
@@ -113,6 +116,7 @@ public enum ControlTag: Sendable, Hashable, CustomStringConvertible {
         case .duration: return 50
         case .timeSeparator: return 45
         case .preferredBitrate: return 40
+        case .volume: return 35
         case .screenMode: return 30
         case .video360, .externalRoute, .pictureInPicture: return 20
         case .custom: return 10
@@ -140,6 +144,7 @@ public enum ControlTag: Sendable, Hashable, CustomStringConvertible {
         case .video360: return "video360"
         case .preferredBitrate: return "preferredBitrate"
         case .pictureInPicture: return "pictureInPicture"
+        case .volume: return "volume"
         case .custom(let name): return "custom(\(name))"
         }
     }

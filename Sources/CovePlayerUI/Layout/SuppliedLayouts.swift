@@ -107,15 +107,17 @@ extension ControlLayout {
         ])
 
     /// Shown while an SSAI ad plays (the seed's ad control view): the "Ad n of m" countdown, the ad's
-    /// progress (not seekable), and "Learn more", removed until the ad has a click-through.
+    /// progress (not seekable), "Learn more", removed until the ad has a click-through, and the skip
+    /// control, removed until the ad is skippable.
     public static func advertising(mediaType: MediaType) -> ControlLayout {
         let learnMore = LayoutView(.learnMore, isRemoved: true)
+        let skip = LayoutView(.skip, width: ControlTag.skipAdCountdown.defaultWidth, isRemoved: true)
         let trailing: [LayoutView] = mediaType == .audio ? [] : [LayoutView(.screenMode)]
         return ControlLayout(
-            standard: [ControlBar([LayoutView(.playback), LayoutView(.adPodCountdown), slider, learnMore] + trailing)],
+            standard: [ControlBar([LayoutView(.playback), LayoutView(.adPodCountdown), slider, learnMore, skip] + trailing)],
             compact: [
                 [LayoutView(.adPodCountdown), slider],
-                ControlBar([LayoutView(.playback), spacer, learnMore] + trailing),
+                ControlBar([LayoutView(.playback), spacer, learnMore, skip] + trailing),
             ])
     }
 

@@ -8,8 +8,11 @@ extension ControlTag {
             // "● Live" at the edge, "Go to live" behind it: room for the longer, so the bar does not jump.
             return ["● " + localizer.string(.live), localizer.string(.goToLive)].max { TerminalColumns.width(of: $0) < TerminalColumns.width(of: $1) }
         case .learnMore: return localizer.string(.learnMore)
-        case .skip: return localizer.string(.skipAd)
-        case .skipAdCountdown: return localizer.string(.skipAdIn, [.time: "0:00"])
+        case .skip, .skipAdCountdown:
+            // The skip control counts down ("Skip ad in 0:05") until it reads "Skip ad ▶": room for the longer.
+            return [localizer.string(.skipAd) + " ▶", localizer.string(.skipAdIn, [.time: "0:00"])].max {
+                TerminalColumns.width(of: $0) < TerminalColumns.width(of: $1)
+            }
         case .adPodCountdown: return localizer.string(.adCountdownWithTimeLeft, [.index: "9", .count: "9", .time: "0:00"])
         default: return nil
         }

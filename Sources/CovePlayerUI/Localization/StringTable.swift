@@ -65,6 +65,14 @@ enum StringTable {
             return Translations(
                 ar: "إغلاق قائمة معدل البت", de: "Bitrate-Menü schließen", en: "Close bitrate menu", es: "Cerrar menú de tasa de bits",
                 fr: "Fermer le menu du débit", ja: "ビットレートメニューを閉じる", ko: "비트레이트 메뉴 닫기", zhHans: "关闭码率菜单", zhHant: "關閉位元速率選單")
+        case .mute:
+            return Translations(
+                ar: "كتم الصوت", de: "Stummschalten", en: "Mute", es: "Silenciar", fr: "Couper le son",
+                ja: "ミュート", ko: "음소거", zhHans: "静音", zhHant: "靜音")
+        case .unmute:
+            return Translations(
+                ar: "إلغاء كتم الصوت", de: "Ton an", en: "Unmute", es: "Activar sonido", fr: "Rétablir le son",
+                ja: "ミュート解除", ko: "음소거 해제", zhHans: "取消静音", zhHant: "取消靜音")
         case .enterFullScreen:
             return Translations(
                 ar: "ملء الشاشة", de: "Vollbild", en: "Enter full screen", es: "Pantalla completa", fr: "Plein écran",

@@ -16,6 +16,8 @@ public enum UIStringKey: String, Sendable, Hashable, CaseIterable {
     case closeBitrateMenu
     case enterFullScreen
     case exitFullScreen
+    case mute
+    case unmute
     case live
     case goToLive
     case enterVRGogglesMode

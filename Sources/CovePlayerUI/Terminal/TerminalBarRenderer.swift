@@ -61,6 +61,8 @@ public struct TerminalBarRenderer: Sendable {
             return fit(localizer.string(.skipAdIn, [.time: TimeText.clock(skipIn, rounding: .up)]), width, centred: true)
         case .screenMode:
             return fit("⛶", width, centred: true)
+        case .volume:
+            return fit("🔈", width, centred: true)
         case .empty, .externalRoute, .video360, .pictureInPicture, .custom:
             return fit("", width)
         }

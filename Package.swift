@@ -259,7 +259,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
-                "CovePlayerControls",
+                "CovePlayerControls", "CovePlayerView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -202,10 +202,8 @@ final class Canvas {
         var height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
         if let origin {
-            // A centred layout of width `maxWidth` places its lines inside it: start at its left edge.
-            var logical = PangoRectangle()
-            pango_layout_get_pixel_extents(layout, nil, &logical)
-            cairo_move_to(cr, origin.x - Double(logical.x), origin.y)
+            // A centred layout of width `maxWidth` centres its lines inside it: start at its left edge.
+            cairo_move_to(cr, origin.x, origin.y)
             set(colour)
             pango_cairo_show_layout(cr, layout)
         }

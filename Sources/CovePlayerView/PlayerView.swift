@@ -132,7 +132,16 @@ public final class PlayerView: Sendable {
     public var windowID: UInt? { window.map { UInt($0.id) } }
 
     /// Where each control was last drawn, in picture pixels (what clicks are tested against).
-    public var hitRegions: [HitRegion] { loop.regionsSnapshot }
+    public var hitRegions: [HitRegion] { loop.painted.withLock { $0.regions } }
+
+    /// The control (or menu row) the keyboard focus ring is on, as last drawn; nil when no ring is shown.
+    public var focusedTarget: HitTarget? { loop.painted.withLock { $0.focus } }
+
+    /// The menu drawn open (captions and audio, or bitrate), with its rows in `hitRegions` as `.menuItem(n)`.
+    public var openMenu: ControlMenu? { loop.painted.withLock { $0.menu } }
+
+    /// Whether the controls were drawn in the last picture (they hide after `hideControlsInterval`).
+    public var areControlsShown: Bool { loop.painted.withLock { $0.controlsShown } }
 
     /// Waits until every input given so far has been handled and drawn.
     public func settle() async {

@@ -59,10 +59,15 @@ actor ViewLoop {
     var shown: OverlayImage?
     var tickTask: Task<Void, Never>?
     var closed = false
-    /// The regions as last painted, readable from any thread (`PlayerView.hitRegions`).
-    nonisolated let regionsSnapshot_ = Mutex<[HitRegion]>([])
+    /// What was last painted, readable from any thread (`PlayerView.hitRegions`, `focusedTarget`, `areControlsShown`).
+    nonisolated let painted = Mutex<PaintedState>(PaintedState())
 
-    nonisolated var regionsSnapshot: [HitRegion] { regionsSnapshot_.withLock { $0 } }
+    struct PaintedState: Sendable {
+        var regions: [HitRegion] = []
+        var focus: HitTarget?
+        var controlsShown = false
+        var menu: ControlMenu?
+    }
 
     init(
         configuration: PlayerViewConfiguration, overlay: VideoOverlay, window: PlayerWindow?, size: OverlayImage.Size?,
@@ -157,6 +162,9 @@ actor ViewLoop {
             focus = focus.map { _ in FocusRing.initial(regions) } ?? nil
             bufferedFraction = nil
             loadPoster(for: session.video)
+            if case .window(let title, _, _) = configuration.placement {
+                window?.setTitle(session.video.name.map { "\($0) — \(title)" } ?? title)
+            }
         case .lifecycle(_, .pause), .lifecycle(_, .end), .lifecycle(_, .fail):
             visibility.noteActivity(at: now)
         default:
@@ -219,7 +227,8 @@ actor ViewLoop {
             message: message?.text, customImages: configuration.customImages, localizer: localizer, jumpBackSeconds: options.jumpBackSeconds)
         guard let painted = try? painter.paint(scene) else { return }
         regions = painted.regions
-        regionsSnapshot_.withLock { $0 = painted.regions }
+        let focus = self.focus
+        self.painted.withLock { $0 = PaintedState(regions: painted.regions, focus: focus, controlsShown: scene.controlsShown, menu: scene.menu) }
         if shown != painted.image {
             shown = painted.image
             overlay.show(painted.image)

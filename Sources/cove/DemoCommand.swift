@@ -36,15 +36,18 @@ struct DemoCommand: AsyncParsableCommand {
         Terminal.line("Playlist “\(playlist.name ?? "")”: \(playlist.allPlayableVideos.count) playable, \(playlist.allFailedVideos.count) unavailable")
         for failed in playlist.allFailedVideos { Terminal.line("  skipping \(failed.id ?? "?"): \(failed.error.map { "\($0)" } ?? "")") }
         if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
-        let controller = await player.makeController()
+        let (controller, view) = await player.makePlayer(controls: controls)
+        defer { view?.close() }
+        let windowClose = WindowClose(view: view, controller: controller)
         controller.isAutoPlay = true
         let analytics = try player.startAnalytics(for: controller, account: server.accountID)
-        let outcome: PlaybackRunner.Outcome
+        let played: PlaybackRunner.Outcome
         if let runner = controls.runner(controller: controller, captionLanguage: nil) {
-            outcome = await runner.play(playlist.allPlayableVideos, autoAdvance: true)
+            played = await runner.play(playlist.allPlayableVideos, autoAdvance: true)
         } else {
-            outcome = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
+            played = try await PlaybackRunner(controller: controller).play(playlist.allPlayableVideos, autoAdvance: true)
         }
+        let outcome = windowClose.outcome(played)
         if let analytics {
             controller.shutdown()
             await analytics.finish(within: .seconds(5))

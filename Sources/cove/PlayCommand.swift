@@ -56,7 +56,9 @@ struct PlayCommand: AsyncParsableCommand {
         // Scrubbing previews come from the video's thumbnail track, or the VMAP's under SSAI.
         let thumbnailSeeking = ThumbnailSeekingProvider(transport: AsyncHTTPClientTransport.shared, imageCodec: GStreamerImageCodec())
         let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(upstream: thumbnailSeeking, transport: AsyncHTTPClientTransport.shared))
-        let controller = await player.makeController(provider: provider)
+        let (controller, view) = await player.makePlayer(provider: provider, controls: controls)
+        defer { view?.close() }
+        let windowClose = WindowClose(view: view, controller: controller)
         controller.isAutoPlay = true
         var video: Video
         var offlineManager: OfflineVideoManager?
@@ -85,12 +87,13 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let analytics = try player.startAnalytics(for: controller, account: video.accountID)
         let recorder = report != nil || plot != nil ? QoERecorder(controller: controller, paced: !player.fast) : nil
-        let outcome: PlaybackRunner.Outcome
+        let played: PlaybackRunner.Outcome
         if let runner = controls.runner(controller: controller, captionLanguage: captions) {
-            outcome = await runner.play([video], seekTo: seekTo)
+            played = await runner.play([video], seekTo: seekTo)
         } else {
-            outcome = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
+            played = try await PlaybackRunner(controller: controller, captionLanguage: captions).play([video], seekTo: seekTo)
         }
+        let outcome = windowClose.outcome(played)
         if let analytics {
             // What cannot be sent in a few seconds stays queued for the next run.
             controller.shutdown()

@@ -4,13 +4,18 @@ import CoveCore
 import CoveGStreamer
 import CoveNetworking
 import CovePlayerControls
+import CovePlayerUI
+import CovePlayerView
 import Foundation
 import Logging
 
 /// Options shared by every command that plays media.
 struct PlayerOptions: ParsableArguments {
-    @Flag(help: "Show the video in an X11 window (needs DISPLAY); headless otherwise.")
+    @Flag(help: "Show the video with its controls in a window (the default when DISPLAY is set and --fast is not given).")
     var window = false
+
+    @Flag(help: "No window and no sound, whatever the desktop offers (probes, servers, CI).")
+    var headless = false
 
     @Option(
         name: .customLong("window-id"), help: "Draw the video into this existing X11 window (its ID, decimal or 0x-hex, as xwininfo prints it), scaled to it.")
@@ -22,7 +27,7 @@ struct PlayerOptions: ParsableArguments {
     @Flag(help: "Play as fast as the media decodes instead of in real time.")
     var fast = false
 
-    @Flag(help: "Play sound on the system's audio device (audio is decoded and discarded otherwise).")
+    @Flag(help: "Play sound on the system's audio device (the default with a window when a sound server answers).")
     var audio = false
 
     @Option(name: .customLong("audio-device"), help: "Play sound on this sound-server device (as `pactl list short sinks` names it).")
@@ -81,14 +86,34 @@ struct PlayerOptions: ParsableArguments {
     /// Makes the controller once the engine is warm: a command is an app that launches and then plays, so
     /// its first play should not pay for loading GStreamer's plugins (a failure here is left for the play
     /// itself to report, with its precise error).
+    /// For commands that measure rather than show (probe, monitor): a window only when asked for.
     func makeController(provider: (any PlaybackSessionProvider)? = nil) async -> PlaybackController {
+        await makePlayer(provider: provider, controls: nil, windowByDefault: false).controller
+    }
+
+    /// The controller, and the player view when the video shows in a window (`--window`, `--window-id`,
+    /// or by default on a desktop): the PlayerUI drawn on the picture, with mouse and keys.
+    func makePlayer(
+        provider: (any PlaybackSessionProvider)? = nil, controls: ControlOptions?, windowByDefault: Bool = true
+    ) async -> (controller: PlaybackController, view: PlayerView?) {
         var logger = Logger(label: "cove")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .warning
-        let configuration = PlaybackControllerConfiguration(
-            videoOutput: videoOutput, audioOutput: audioOutput,
+        let showsWindow = wantsWindow(byDefault: windowByDefault)
+        var configuration = PlaybackControllerConfiguration(
+            videoOutput: .headless, audioOutput: audioOutput(window: showsWindow),
             pacing: fast ? .unsynchronized : .realTime,
             logger: logger, captionsOnPicture: captionsOnPicture
         )
+        var view: PlayerView?
+        if showsWindow {
+            do {
+                view = try PlayerView(configuration: viewConfiguration(controls))
+            } catch {
+                // A DISPLAY that does not answer: the video still plays, headless, and the viewer is told why.
+                Terminal.error("cove: no window: \(error.message); playing headless")
+            }
+        }
+        if let view { configuration = view.controllerConfiguration(configuration) }
         let engine = GStreamerEngine(logger: logger)
         try? await engine.warmUp()
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
@@ -96,23 +121,43 @@ struct PlayerOptions: ParsableArguments {
         if volume != 1 { controller.volume = volume }
         if mute { controller.isMuted = true }
         if let peakBitrate { controller.setPreferredPeakBitRate(peakBitrate) }
-        return controller
+        view?.attach(controller)
+        return (controller, view)
+    }
+
+    /// The view's window: inside `--window-id`, else one of its own; the controls' options as the
+    /// terminal's (the seed's 3 s hide delay unless `--hide-controls` says otherwise).
+    private func viewConfiguration(_ controls: ControlOptions?) -> PlayerViewConfiguration {
+        let placement: PlayerViewConfiguration.Placement = windowID.flatMap(Self.parseWindowID).map { .inWindow(id: $0) } ?? .window
+        var configuration = PlayerViewConfiguration(placement: placement, imageCodec: GStreamerImageCodec(), transport: AsyncHTTPClientTransport.shared)
+        if let controls {
+            configuration.options = controls.viewOptions
+            configuration.localizer = controls.localizer
+        }
+        return configuration
     }
 }
 
 extension PlayerOptions {
-    /// `--window-id` (checked in `validate`) wins over `--window`.
-    var videoOutput: VideoOutput {
-        if let id = windowID.flatMap(Self.parseWindowID) { return .x11Window(id: id, display: nil) }
-        return window ? .window : .headless
+    /// A window with the controls: `--window` or `--window-id`, or by default on a desktop (DISPLAY set)
+    /// unless `--headless` or `--fast` (fast playback is for probes, not for watching).
+    func wantsWindow(byDefault: Bool) -> Bool {
+        if headless { return false }
+        if window || windowID != nil { return true }
+        return byDefault && !fast && DesktopSession.current().x11Display != nil
     }
 
-    var audioOutput: AudioOutput {
+    /// `--audio-device`, `--audio`, else sound when a window is shown and a sound server answers.
+    func audioOutput(window: Bool) -> AudioOutput {
         if let audioDevice { return .device(name: audioDevice) }
-        return audio ? .system : .discard
+        if audio { return .system }
+        return window && DesktopSession.current().hasSoundServer ? .system : .discard
     }
 
     func validate() throws {
+        if headless && (window || windowID != nil) {
+            throw ValidationError("--headless shows no window: leave out --window and --window-id, or --headless")
+        }
         if let windowID, Self.parseWindowID(windowID) == nil {
             throw ValidationError("--window-id '\(windowID)' is not an X11 window ID: give it in decimal (12582913) or hex (0xc00001), as xwininfo prints it")
         }

@@ -35,14 +35,24 @@ struct ControlOptions: ParsableArguments {
     /// The interactive runner when controls are on, nil for the plain event log.
     func runner(controller: PlaybackController, captionLanguage: String?) -> TerminalPlayerControls? {
         guard controls ?? (RawTerminal.isInteractive || accessible) else { return nil }
-        let preferred = uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment)
         let options =
             (try? PlayerUIOptions(
                 jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)),
                 hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)),
                 keepControlsVisible: hideControls == nil)) ?? .standard
         return TerminalPlayerControls(
-            controller: controller, options: options, localizer: Localizer(preferredLanguages: preferred), accessible: accessible,
+            controller: controller, options: options, localizer: localizer, accessible: accessible,
             captionLanguage: captionLanguage)
+    }
+
+    var localizer: Localizer {
+        Localizer(preferredLanguages: uiLanguage.map { [$0] } ?? UILanguage.preferredLanguages(environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// The window's controls: they cover the picture, so they hide 3 s after the last touch as the seed's
+    /// do (or after `--hide-controls`).
+    var viewOptions: PlayerUIOptions {
+        (try? PlayerUIOptions(
+            jumpBackInterval: .milliseconds(Int64(jumpBack * 1000)), hideControlsInterval: .milliseconds(Int64((hideControls ?? 3) * 1000)))) ?? .standard
     }
 }

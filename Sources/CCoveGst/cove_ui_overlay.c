@@ -66,10 +66,8 @@ void cove_ui_overlay_free(CoveUIOverlay *overlay) {
     g_free(overlay->backdrop.pixels);
     if (overlay->composition) gst_video_overlay_composition_unref(overlay->composition);
     g_free(overlay->stash);
-    if (overlay->gc_connection && overlay->gc) {
-        xcb_free_gc(overlay->gc_connection, overlay->gc);
-        xcb_flush(overlay->gc_connection);
-    }
+    // The graphics context went with its connection (see cove_ui_overlay_release_window): the connection
+    // may be gone by now, and its file descriptor number another connection's.
     g_mutex_clear(&overlay->lock);
     g_free(overlay);
 }
@@ -269,6 +267,16 @@ guint64 cove_ui_overlay_frame_count(CoveUIOverlay *overlay) {
 }
 
 // MARK: Presenting while frames do not flow
+
+void cove_ui_overlay_release_window(CoveUIOverlay *overlay) {
+    if (overlay->gc_connection && overlay->gc) {
+        xcb_free_gc(overlay->gc_connection, overlay->gc);
+        xcb_flush(overlay->gc_connection);
+    }
+    overlay->gc_connection = NULL;
+    overlay->gc = 0;
+    overlay->gc_window = 0;
+}
 
 static gboolean cove_ensure_gc(CoveUIOverlay *overlay, xcb_connection_t *connection, guint32 window) {
     if (overlay->gc_connection == connection && overlay->gc_window == window && overlay->gc) return TRUE;

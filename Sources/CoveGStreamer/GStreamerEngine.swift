@@ -53,6 +53,12 @@ public struct GStreamerEngine: MediaEngine {
     /// GStreamer network source or adaptive demuxer for HLS).
     public static var elementsCreated: [String: Int] { GStreamerRuntime.elementsCreated.withLock { $0 } }
 
+    /// Pipelines built and not yet torn down. A player's `close()` returns at once and the teardown runs
+    /// on its own thread; an app that closes the X display (or its window) its videos draw on waits for
+    /// this to reach zero first, since a sink still connected to a display that goes away ends the process
+    /// (Xlib's rule).
+    public static var livePipelineCount: Int { GStreamerRuntime.livePipelines.withLock { $0 } }
+
     /// Forgets `elementsCreated` (tests measure from a clean slate).
     public static func resetElementsCreated() { GStreamerRuntime.elementsCreated.withLock { $0 = [:] } }
 

@@ -230,6 +230,7 @@ final class GStreamerPipeline: @unchecked Sendable {
         }
 
         outputs.start(decoderOffset: { [weak self] in self?.decoderOffset ?? 0 })
+        GStreamerRuntime.livePipelines.withLock { $0 += 1 }
         let thread = Thread { [self] in self.readBus() }
         thread.name = "cove-gst-bus"
         thread.start()
@@ -570,6 +571,11 @@ final class GStreamerPipeline: @unchecked Sendable {
             gst_object_unref(handler.sink.object)
         }
         transitions.withLock { _ in _ = gst_element_set_state(playbin.pointer, GST_STATE_NULL) }
+        // A window sink given its window while still in NULL opened its display then, and closes it only
+        // on leaving READY — which a sink never linked (a pipeline that did not start, media without
+        // video) never does: it is made to now, not at some later release when the display may be gone.
+        outputs.releaseDisplay()
+        GStreamerRuntime.livePipelines.withLock { $0 -= 1 }
         _ = busThreadDone.wait(timeout: .now() + .seconds(5))
         continuation.finish()
     }

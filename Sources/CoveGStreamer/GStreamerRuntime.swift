@@ -9,6 +9,8 @@ enum GStreamerRuntime {
     private static let state = Mutex<Result<Void, PlaybackError>?>(nil)
     /// Factories of the elements pipelines created (see `GStreamerEngine.elementsCreated`).
     static let elementsCreated = Mutex<[String: Int]>([:])
+    /// Pipelines built and not yet torn down to NULL (see `GStreamerEngine.livePipelineCount`).
+    static let livePipelines = Mutex(0)
 
     static func ensureInitialized() throws(PlaybackError) {
         let result = state.withLock { current -> Result<Void, PlaybackError> in

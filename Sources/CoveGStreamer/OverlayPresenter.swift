@@ -75,7 +75,8 @@ final class OverlayPresenter: @unchecked Sendable {
         present(full: true)
     }
 
-    /// Stops blending and presenting; waits for a presentation in progress.
+    /// Stops blending and presenting; waits for a presentation in progress. The outputs call it before
+    /// they close the X connection presentations draw through.
     func close() {
         let (probe, observation) = state.withLock { s -> (gulong, VideoOverlay.Observation?) in
             s.closed = true
@@ -87,7 +88,8 @@ final class OverlayPresenter: @unchecked Sendable {
         }
         observation?.cancel()
         if let sinkPad, probe != 0 { cove_ui_overlay_detach(native, sinkPad, probe) }
-        queue.sync {}
+        // After the last presentation, while the outputs' connection is still open.
+        queue.sync { cove_ui_overlay_release_window(native) }
     }
 
     private func handle(_ change: VideoOverlay.Change) {

@@ -103,6 +103,8 @@ final class PipelineOutputs: @unchecked Sendable {
     deinit {
         if let captionOverlay { gst_object_unref(captionOverlay.object) }
         if let frameSink { gst_object_unref(frameSink.object) }
+        // Presentations draw through the embedding's connection: they end before it closes.
+        overlayPresenter?.close()
         if let embedding {
             cove_x_unregister_window(embedding.window)
             gst_object_unref(embedding.scaler.object)
@@ -433,6 +435,14 @@ final class PipelineOutputs: @unchecked Sendable {
             }
         }
         return escaped
+    }
+
+    /// A window sink that was given its window opened its X display right then, even in NULL, and
+    /// closes it only on READY → NULL: cycles it through READY so the display is closed now.
+    func releaseDisplay() {
+        guard embedding != nil else { return }
+        _ = gst_element_set_state(videoSink.pointer, GST_STATE_READY)
+        _ = gst_element_set_state(videoSink.pointer, GST_STATE_NULL)
     }
 
     /// Stops the threads and the window watch; the sinks go with the pipeline.

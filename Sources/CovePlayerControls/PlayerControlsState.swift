@@ -29,6 +29,9 @@ public struct PlayerControlsState: Sendable {
     public private(set) var hasShownFrame = false
     /// The volume the session plays at.
     public private(set) var volume = AudioVolume.full
+    /// During an ad: how much of it has played (0…1); the ad's bar shows the ad's own progress, as the
+    /// seed's ad controls do, while the content's clock stands at the break.
+    public private(set) var adProgress: Double?
 
     public init() {}
 
@@ -64,6 +67,7 @@ public struct PlayerControlsState: Sendable {
             captionCues = []
             status = .loading
             hasShownFrame = false
+            adProgress = nil
         case .durationChanged(_, let duration):
             contentDuration = duration
             if bar.phase != .bumper { bar.duration = duration }
@@ -103,6 +107,7 @@ public struct PlayerControlsState: Sendable {
         case .adExited, .adSkipped:
             bar.phase = .content
             bar.skipIn = nil
+            adProgress = nil
         case .playlistCompleted, .noPlayableVideosFound: status = failed ? .failed : .ended
         default: break
         }
@@ -165,6 +170,7 @@ public struct PlayerControlsState: Sendable {
             bar.phase = .ad(position)
         }
         bar.skipIn = ad.skipOffset.map { max(.zero, $0 - into) }
+        adProgress = ad.duration > .zero ? min(1, max(0, into / ad.duration)) : nil
     }
 
     /// Where the content's ad breaks are, as fractions of the content's duration (SSAI), for marks on the

@@ -241,8 +241,13 @@ private struct PaintPass {
             return ViewRect(x: rtl ? track.maxX - length : track.x, y: track.y, width: length, height: track.height)
         }
         func x(at fraction: Double) -> Double { rtl ? track.maxX - track.width * fraction : track.x + track.width * fraction }
-        guard let duration = bar.duration, duration > .zero else { return }
-        let fraction = min(1, max(0, bar.position / duration))
+        let fraction: Double
+        if bar.phase.isAd, let played = scene.controls.adProgress {
+            fraction = played
+        } else {
+            guard let duration = bar.duration, duration > .zero else { return }
+            fraction = min(1, max(0, bar.position / duration))
+        }
         let fill: Colour
         switch bar.phase {
         case .ad: fill = Colour.advert

@@ -32,8 +32,10 @@ public struct XServer: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // COVE_XVFB_LOG=path keeps what Xvfb says (a server that dies says why there).
+        let log = ProcessInfo.processInfo.environment["COVE_XVFB_LOG"] ?? "/dev/null"
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
         posix_spawn_file_actions_addclose(&actions, fds[0])
         let argv = arguments.map { strdup($0) } + [nil]

@@ -40,8 +40,12 @@ struct PlayerViewRig {
         return PlayerViewRig(x: x, h: h, view: view, controller: controller, recorder: EventRecorder(controller))
     }
 
+    /// Shuts down and waits for the pipelines to be torn down before the X server goes (a sink still
+    /// connected to a display that dies ends the process).
     func stop(keepingX: Bool = false) async {
         controller.shutdown()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while GStreamerEngine.livePipelineCount > 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         view.close()
         await h.stop()
         if !keepingX { x.stop() }

@@ -43,4 +43,8 @@ guint64 cove_ui_overlay_frame_count(CoveUIOverlay *overlay);
 gboolean cove_ui_overlay_present(CoveUIOverlay *overlay, void *connection, guint32 window, gint window_width, gint window_height,
                                  GstElement *sink, gboolean full);
 
+/// Frees what presentations made on the connection (its graphics context). Call before the connection
+/// closes; later presentations make a new one.
+void cove_ui_overlay_release_window(CoveUIOverlay *overlay);
+
 #endif

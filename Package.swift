@@ -259,7 +259,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
-                "CovePlayerControls", "CovePlayerView",
+                "CovePlayerControls", "CovePlayerView", "CoveMPRIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -359,7 +359,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveCLITests",
-            dependencies: ["CoveCore", "CoveTesting", "CoveNetworking"],
+            dependencies: ["CoveCore", "CoveTesting", "CoveNetworking", "CoveGStreamer"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -38,7 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
         if let bumper = playlist.allPlayableVideos.first?.bumper { Terminal.line("Bumper: “\(bumper.name ?? "")” plays first") }
         let (controller, view) = await player.makePlayer(controls: controls)
         defer { view?.close() }
-        let windowClose = WindowClose(view: view, controller: controller)
+        let mpris = player.startMPRIS(for: controller, window: view != nil)
+        defer { mpris?.stop() }
+        let windowClose = WindowClose(view: view, controller: controller, mpris: mpris)
         controller.isAutoPlay = true
         let analytics = try player.startAnalytics(for: controller, account: server.accountID)
         let played: PlaybackRunner.Outcome

@@ -58,7 +58,9 @@ struct PlayCommand: AsyncParsableCommand {
         let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(upstream: thumbnailSeeking, transport: AsyncHTTPClientTransport.shared))
         let (controller, view) = await player.makePlayer(provider: provider, controls: controls)
         defer { view?.close() }
-        let windowClose = WindowClose(view: view, controller: controller)
+        let mpris = player.startMPRIS(for: controller, window: view != nil)
+        defer { mpris?.stop() }
+        let windowClose = WindowClose(view: view, controller: controller, mpris: mpris)
         controller.isAutoPlay = true
         var video: Video
         var offlineManager: OfflineVideoManager?

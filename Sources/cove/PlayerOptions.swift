@@ -2,6 +2,7 @@ import ArgumentParser
 import CoveAnalytics
 import CoveCore
 import CoveGStreamer
+import CoveMPRIS
 import CoveNetworking
 import CovePlayerControls
 import CovePlayerUI
@@ -44,6 +45,11 @@ struct PlayerOptions: ParsableArguments {
 
     @Option(name: .customLong("peak-bitrate"), help: "Cap adaptive streaming at this many bits per second.")
     var peakBitrate: Int?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Be an MPRIS player on the session bus (media keys, playerctl, the desktop's now playing); default: on when a window is shown and a session bus answers.")
+    var mpris: Bool?
 
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "warning"
@@ -139,6 +145,18 @@ struct PlayerOptions: ParsableArguments {
 }
 
 extension PlayerOptions {
+    /// MPRIS for `controller` when asked (`--mpris`) or by default with a window. Without a session bus the
+    /// default stays quiet; an explicit `--mpris` says why it could not start.
+    func startMPRIS(for controller: PlaybackController, window: Bool) -> MediaPlayer2Service? {
+        guard mpris ?? window else { return nil }
+        do {
+            return try MediaPlayer2Service(controller: controller)
+        } catch {
+            if mpris == true { Terminal.error("cove: no MPRIS: \(error.message)") }
+            return nil
+        }
+    }
+
     /// A window with the controls: `--window` or `--window-id`, or by default on a desktop (DISPLAY set)
     /// unless `--headless` or `--fast` (fast playback is for probes, not for watching).
     func wantsWindow(byDefault: Bool) -> Bool {

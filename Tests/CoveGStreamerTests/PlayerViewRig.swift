@@ -112,28 +112,12 @@ struct PlayerViewRig {
 extension RGBAImage {
     /// How many pixels inside `rect` are within `tolerance` of `colour` in every channel.
     func count(in rect: ViewRect, near colour: (Int, Int, Int), tolerance: Int = 24) -> Int {
-        var found = 0
-        for y in Int(rect.y)..<Int(rect.maxY) {
-            for x in Int(rect.x)..<Int(rect.maxX) {
-                guard let p = pixel(x: x, y: y) else { continue }
-                if abs(Int(p.red) - colour.0) <= tolerance && abs(Int(p.green) - colour.1) <= tolerance && abs(Int(p.blue) - colour.2) <= tolerance {
-                    found += 1
-                }
-            }
-        }
-        return found
+        count(x: Int(rect.x), y: Int(rect.y), width: Int(rect.maxX) - Int(rect.x), height: Int(rect.maxY) - Int(rect.y), near: colour, tolerance: tolerance)
     }
 
     /// Pixels inside `rect` brighter than `level` in all three channels (the controls' white).
     func whiteCount(in rect: ViewRect, level: Int = 215) -> Int {
-        var found = 0
-        for y in Int(rect.y)..<Int(rect.maxY) {
-            for x in Int(rect.x)..<Int(rect.maxX) {
-                guard let p = pixel(x: x, y: y) else { continue }
-                if Int(p.red) >= level && Int(p.green) >= level && Int(p.blue) >= level { found += 1 }
-            }
-        }
-        return found
+        whiteCount(x: Int(rect.x), y: Int(rect.y), width: Int(rect.maxX) - Int(rect.x), height: Int(rect.maxY) - Int(rect.y), level: level)
     }
 }
 

@@ -1,20 +1,25 @@
 import CoveCore
+import CoveMPRIS
 import CovePlayerControls
 import CovePlayerView
 import Synchronization
 
-/// Closing the player's window quits the command, as `q` does in the terminal: the controller shuts
-/// down and the run ends as quit (exit 0), not as interrupted.
+/// Closing the player's window (or Quit from a media controller over MPRIS) quits the command, as `q`
+/// does in the terminal: the controller shuts down and the run ends as quit (exit 0), not as interrupted.
 final class WindowClose: Sendable {
     private let closed = ClosedByViewer()
     private let task: Task<Void, Never>?
 
-    init(view: PlayerView?, controller: PlaybackController) {
+    init(view: PlayerView?, controller: PlaybackController, mpris: MediaPlayer2Service? = nil) {
+        let closed = self.closed
+        mpris?.onQuit = {
+            closed.set()
+            controller.shutdown()
+        }
         guard let view else {
             task = nil
             return
         }
-        let closed = self.closed
         task = Task {
             for await event in view.events {
                 switch event {

@@ -1,16 +1,16 @@
-import CoveTesting
+import CoveTestSupport
 import Foundation
 
-/// A D-Bus session bus of the test's own (`dbus-daemon --session --nofork`), so tests never touch the
+/// A D-Bus session bus of the test's own (MPRIS tests, `cove play` under playerctl) (`dbus-daemon --session --nofork`), so tests never touch the
 /// desktop's bus nor each other's; its address goes to the service as `busAddress` and to `playerctl`
 /// and `dbus-send` through their environment.
-struct PrivateBus: Sendable {
-    let address: String
+public struct PrivateBus: Sendable {
+    public let address: String
     private let daemon: ProcessRunner.Running
 
-    static let daemonPath = "/usr/bin/dbus-daemon"
+    public static let daemonPath = "/usr/bin/dbus-daemon"
 
-    static func start() async throws -> PrivateBus {
+    public static func start() async throws -> PrivateBus {
         guard FileManager.default.isExecutableFile(atPath: daemonPath) else {
             throw RecorderError(description: "\(daemonPath) is missing: apt-get install -y dbus playerctl")
         }
@@ -34,23 +34,23 @@ struct PrivateBus: Sendable {
         return PrivateBus(address: address, daemon: daemon)
     }
 
-    func stop() async {
+    public func stop() async {
         daemon.kill()
         _ = await daemon.status()
     }
 
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
     /// Runs `playerctl` against this bus.
     @discardableResult
-    func playerctl(_ arguments: String...) async throws -> ProcessRunner.Result {
+    public func playerctl(_ arguments: String...) async throws -> ProcessRunner.Result {
         try await ProcessRunner.run("playerctl", arguments, environment: environment)
     }
 
     /// Runs `playerctl` until its trimmed output satisfies `accept`, every 100 ms for up to `timeout`;
     /// returns that output, or throws with the last output and error.
     @discardableResult
-    func poll(_ arguments: [String], timeout: Duration = .seconds(15), until accept: (String) -> Bool) async throws -> String {
+    public func poll(_ arguments: [String], timeout: Duration = .seconds(15), until accept: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         var last = ProcessRunner.Result?.none
         while ContinuousClock.now < deadline {
@@ -68,7 +68,7 @@ struct PrivateBus: Sendable {
     /// Watches the bus's messages that match `rule` (`dbus-monitor`); returns once the monitor listens
     /// (it prints its own NameAcquired first). Each element is one message as dbus-monitor prints it,
     /// yielded again as each of its lines arrives (so a wait never depends on the next message coming).
-    func watch(_ rule: String) async throws -> (messages: AsyncStream<String>, monitor: ProcessRunner.Running) {
+    public func watch(_ rule: String) async throws -> (messages: AsyncStream<String>, monitor: ProcessRunner.Running) {
         let monitor = try ProcessRunner.start("/usr/bin/dbus-monitor", ["--session", rule], environment: environment)
         let (messages, sink) = AsyncStream.makeStream(of: String.self)
         let (ready, readySink) = AsyncStream.makeStream(of: Void.self)
@@ -88,7 +88,7 @@ struct PrivateBus: Sendable {
     }
 
     /// The first of `messages` that `accept` takes within `timeout`, or nil.
-    func first(_ messages: AsyncStream<String>, within timeout: Duration = .seconds(10), where accept: @escaping @Sendable (String) -> Bool) async -> String? {
+    public func first(_ messages: AsyncStream<String>, within timeout: Duration = .seconds(10), where accept: @escaping @Sendable (String) -> Bool) async -> String? {
         await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await message in messages where accept(message) { return message }
@@ -104,7 +104,7 @@ struct PrivateBus: Sendable {
     }
 
     /// The names on the bus (`ListNames`).
-    func names() async throws -> [String] {
+    public func names() async throws -> [String] {
         let result = try await ProcessRunner.run(
             "dbus-send", ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.ListNames"],
             environment: environment)
@@ -117,7 +117,7 @@ struct PrivateBus: Sendable {
     }
 
     /// The unique name owning `name`, or nil when nobody does.
-    func owner(of name: String) async throws -> String? {
+    public func owner(of name: String) async throws -> String? {
         let result = try await ProcessRunner.run(
             "dbus-send",
             ["--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner", "string:\(name)"],
@@ -125,5 +125,12 @@ struct PrivateBus: Sendable {
         guard result.status == 0 else { return nil }
         return result.output.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "string ", with: "") }
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+    }
+}
+
+extension PrivateBus {
+    /// Whether `dbus-daemon` and `playerctl` are installed (`make deps`).
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: daemonPath) && FileManager.default.isExecutableFile(atPath: "/usr/bin/playerctl")
     }
 }

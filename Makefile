@@ -14,7 +14,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker
 DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev \
 	gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav \
 	gstreamer1.0-tools gstreamer1.0-x ffmpeg pkg-config openssl xvfb x11-utils imagemagick tmux libsqlite3-dev libxcb1-dev libx11-dev \
-	librsvg2-bin chromium
+	librsvg2-bin chromium libcairo2-dev libpango1.0-dev libglib2.0-dev xdotool weston playerctl dbus
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
 .PHONY: deps build release test demo bench clean api-baseline docs format lint
@@ -49,7 +49,8 @@ test: deps
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
 DOC_TARGETS := CoveCore CoveGStreamer CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
-	CovePlaybackService CoveTestSupport CoveTestServers CovePlayerUI CoveOffline CoveAnalytics CoveMonitoring CoveReport
+	CovePlaybackService CoveTestSupport CoveTestServers CovePlayerUI CovePlayerControls CovePlayerView CoveMPRIS CoveOffline CoveAnalytics \
+	CoveMonitoring CoveReport
 docs: deps
 	mkdir -p .build/docs
 	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \

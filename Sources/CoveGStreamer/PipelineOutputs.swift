@@ -137,6 +137,10 @@ final class PipelineOutputs: @unchecked Sendable {
             // updated as it changes), adding borders to keep the picture's aspect ratio.
             return
                 "\(overlay)videoconvert ! videoscale ! capsfilter name=cove-window-size caps=video/x-raw ! ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true handle-events=false\(Self.displayProperty(display))"
+        case .wayland(let display):
+            // waylandsink makes its own toplevel surface, of the picture's size.
+            let socket = display.map { " display=\"\($0.filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." || $0 == "/" })\"" } ?? ""
+            return "\(overlay)videoconvert ! waylandsink name=cove-video-sink sync=\(sync)\(socket)"
         case .frames(let receiver):
             // One frame waits at most: a handler slower than the frame rate gets the newest frame, the
             // others are dropped there, and nothing upstream (audio included) ever waits for the app.

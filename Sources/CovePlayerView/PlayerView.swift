@@ -56,7 +56,7 @@ public final class PlayerView: Sendable {
                 throw PlaybackError(.outputUnavailable, "The X11 window ID \(id) is not a window ID (1…\(UInt32.max)); pass the ID of a window your app created")
             }
             window = try PlayerWindow(display: configuration.display, parent: UInt32(id), width: 0, height: 0, title: "")
-        case .frames:
+        case .frames, .waylandWindow:
             window = nil
         }
         eventStream = AsyncStream.makeStream(of: PlayerViewEvent.self, bufferingPolicy: .bufferingNewest(64))
@@ -85,8 +85,11 @@ public final class PlayerView: Sendable {
     /// Where the engine draws the picture: the view's window, or the app's frames.
     public var videoOutput: VideoOutput {
         if let window { return .x11Window(id: UInt(window.id), display: configuration.display) }
-        if case .frames(let receiver) = configuration.placement { return .frames(receiver) }
-        return .headless
+        switch configuration.placement {
+        case .frames(let receiver): return .frames(receiver)
+        case .waylandWindow: return .wayland(display: configuration.display)
+        case .window, .inWindow: return .headless
+        }
     }
 
     /// `base` with this view's video output and overlay (captions are drawn by the view, above its bars).

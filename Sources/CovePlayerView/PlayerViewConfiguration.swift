@@ -14,6 +14,12 @@ public struct PlayerViewConfiguration: Sendable {
         /// Frames handed to the app (`VideoFrameReceiver`; with `includesOverlay` they carry the controls).
         /// The app forwards input with `PlayerView.handle(_:)`.
         case frames(VideoFrameReceiver)
+        /// A window under a Wayland compositor (no X server: no `DISPLAY`, only `WAYLAND_DISPLAY`), made by
+        /// the engine's Wayland sink at the picture's size. The controls are drawn on the picture while it
+        /// plays; GStreamer 1.22's Wayland sink reports no pointer or keys (that came in 1.24), so the app
+        /// forwards input it has with `PlayerView.handle(_:)`, and media keys reach the player over MPRIS.
+        /// `display` in the configuration names the compositor's socket.
+        case waylandWindow
 
         /// A 1280×720 window titled "Cove".
         public static let window = Placement.window(title: "Cove", width: 1280, height: 720)

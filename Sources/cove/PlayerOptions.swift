@@ -134,7 +134,16 @@ struct PlayerOptions: ParsableArguments {
     /// The view's window: inside `--window-id`, else one of its own; the controls' options as the
     /// terminal's (the seed's 3 s hide delay unless `--hide-controls` says otherwise).
     private func viewConfiguration(_ controls: ControlOptions?) -> PlayerViewConfiguration {
-        let placement: PlayerViewConfiguration.Placement = windowID.flatMap(Self.parseWindowID).map { .inWindow(id: $0) } ?? .window
+        let session = DesktopSession.current()
+        let placement: PlayerViewConfiguration.Placement
+        if let id = windowID.flatMap(Self.parseWindowID) {
+            placement = .inWindow(id: id)
+        } else if session.x11Display == nil && session.waylandDisplay != nil {
+            // A Wayland desktop without XWayland: the Wayland sink's own window.
+            placement = .waylandWindow
+        } else {
+            placement = .window
+        }
         var configuration = PlayerViewConfiguration(placement: placement, imageCodec: GStreamerImageCodec(), transport: AsyncHTTPClientTransport.shared)
         if let controls {
             configuration.options = controls.viewOptions
@@ -162,7 +171,7 @@ extension PlayerOptions {
     func wantsWindow(byDefault: Bool) -> Bool {
         if headless { return false }
         if window || windowID != nil { return true }
-        return byDefault && !fast && DesktopSession.current().x11Display != nil
+        return byDefault && !fast && DesktopSession.current().hasDisplay
     }
 
     /// `--audio-device`, `--audio`, else sound when a window is shown and a sound server answers.

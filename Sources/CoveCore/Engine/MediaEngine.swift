@@ -74,6 +74,10 @@ public enum VideoOutput: Sendable, Hashable {
     case x11Window(id: UInt, display: String?)
     /// Hand every decoded frame to the app (see `VideoFrameReceiver`).
     case frames(VideoFrameReceiver)
+    /// Show the video in a window of its own under a Wayland compositor (`display` is the socket name,
+    /// `WAYLAND_DISPLAY` when nil). The window takes no input on GStreamer 1.22 (its Wayland sink has no
+    /// navigation events before 1.24).
+    case wayland(display: String?)
 
     /// An X11 window on `$DISPLAY`.
     public static let window = VideoOutput.x11(display: nil)

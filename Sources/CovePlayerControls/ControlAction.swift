@@ -1,6 +1,6 @@
 import CoveCore
-import Foundation
 import CovePlayerUI
+import Foundation
 
 /// What a viewer asks the controls to do, whatever the input was: a key in a terminal, a click on the
 /// picture, a remote control's Enter on the focused control, a media key.

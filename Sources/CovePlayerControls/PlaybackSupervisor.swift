@@ -9,7 +9,7 @@ public enum PlaybackOutcome: Sendable { case ended, failed, quit, interrupted }
 /// controller's events beyond showing them: decide when playback is over and how it ended, hold
 /// sessions to the requested caption language, and collect SSAI sessions so their last beacons are
 /// sent before the command exits.
-public struct PlaybackSupervisor {
+public struct PlaybackSupervisor: Sendable {
     public typealias Outcome = PlaybackOutcome
 
     let controller: PlaybackController

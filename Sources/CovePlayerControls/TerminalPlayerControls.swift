@@ -11,7 +11,7 @@ import Foundation
 ///
 /// One loop handles controller events, keys and a redraw tick in order (the controller's own
 /// single-loop rule), so the model below is only ever touched here.
-public struct TerminalPlayerControls {
+public struct TerminalPlayerControls: Sendable {
     let controller: PlaybackController
     let options: PlayerUIOptions
     let localizer: Localizer

@@ -27,7 +27,8 @@ enum ControlIcons {
         let head: Double = size * 0.22
         let points: [(Double, Double)] = [(tipX - head * 0.2, tipY - head), (tipX + head, tipY - head * 0.1), (tipX - head * 0.3, tipY + head * 0.6)]
         canvas.polygon(points, colour)
-        canvas.text("\(seconds)", in: ViewRect(x: centre.x - radius, y: centre.y - radius, width: radius * 2, height: radius * 2), size: fontSize, colour: colour)
+        canvas.text(
+            "\(seconds)", in: ViewRect(x: centre.x - radius, y: centre.y - radius, width: radius * 2, height: radius * 2), size: fontSize, colour: colour)
     }
 
     /// "CC" in a rounded box, filled when captions are on.

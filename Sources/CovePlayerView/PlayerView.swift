@@ -53,7 +53,8 @@ public final class PlayerView: Sendable {
             window = try PlayerWindow(display: configuration.display, parent: 0, width: width, height: height, title: title)
         case .inWindow(let id):
             guard id > 0, id <= UInt(UInt32.max) else {
-                throw PlaybackError(.outputUnavailable, "The X11 window ID \(id) is not a window ID (1…\(UInt32.max)); pass the ID of a window your app created")
+                throw PlaybackError(
+                    .outputUnavailable, "The X11 window ID \(id) is not a window ID (1…\(UInt32.max)); pass the ID of a window your app created")
             }
             window = try PlayerWindow(display: configuration.display, parent: UInt32(id), width: 0, height: 0, title: "")
         case .frames, .waylandWindow:

@@ -59,10 +59,11 @@ final class PlayerWindow: Sendable {
 
     /// Starts the reader thread; events go to `deliver` until the window closes or the display is gone.
     func startReading(_ deliver: @escaping @Sendable (WindowEvent) -> Void) {
-        guard readerStarted.withLock({ started -> Bool in
-            defer { started = true }
-            return !started
-        })
+        guard
+            readerStarted.withLock({ started -> Bool in
+                defer { started = true }
+                return !started
+            })
         else { return }
         let native = self.native
         let flag = closed

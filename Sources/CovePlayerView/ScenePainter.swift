@@ -61,7 +61,9 @@ public final class ScenePainter: Sendable {
     }
 
     /// The poster fitted (aspect kept) on black, the whole picture.
-    private static func backdrop(poster: RGBAImage, size: OverlayImage.Size, fontMap: UnsafeMutablePointer<PangoFontMap>) throws(PlaybackError)
+    private static func backdrop(
+        poster: RGBAImage, size: OverlayImage.Size, fontMap: UnsafeMutablePointer<PangoFontMap>
+    ) throws(PlaybackError)
         -> OverlayImage.Layer?
     {
         let canvas = Canvas(width: size.width, height: size.height, fontMap: fontMap)
@@ -216,7 +218,8 @@ private struct PaintPass {
             } else {
                 canvas.fill(rect.insetBy(3 * s, 8 * s), Colour(0, 0, 0, 0.55), radius: 4 * s)
                 canvas.text(
-                    localizer.string(.skipAdIn, [.time: TimeText.clock(skipIn, rounding: .up)]), in: rect.insetBy(6 * s, 0), size: 12 * s, colour: Colour.dimmed)
+                    localizer.string(.skipAdIn, [.time: TimeText.clock(skipIn, rounding: .up)]), in: rect.insetBy(6 * s, 0), size: 12 * s, colour: Colour.dimmed
+                )
             }
         case .custom(let name):
             if let image = scene.customImages[name] {
@@ -273,7 +276,9 @@ private struct PaintPass {
         let maxWidth = width * 0.8
         let block = canvas.paragraph(text.replacingOccurrences(of: " / ", with: "\n"), size: size, maxWidth: maxWidth, colour: .white, at: nil)
         let padding = 8 * s
-        let box = ViewRect(x: (width - block.width) / 2 - padding, y: bottom - block.height - 2 * padding, width: block.width + 2 * padding, height: block.height + 2 * padding)
+        let box = ViewRect(
+            x: (width - block.width) / 2 - padding, y: bottom - block.height - 2 * padding, width: block.width + 2 * padding, height: block.height + 2 * padding
+        )
         canvas.fill(box, Colour(0, 0, 0, 0.6), radius: 4 * s)
         canvas.paragraph(
             text.replacingOccurrences(of: " / ", with: "\n"), size: size, maxWidth: maxWidth, colour: .white, at: ((width - maxWidth) / 2, box.y + padding))
@@ -306,7 +311,8 @@ private struct PaintPass {
             thumbHeight = boxWidth * Double(thumbnail.height) / Double(thumbnail.width)
             boxHeight += thumbHeight
         }
-        let box = ViewRect(x: min(max(4 * s, x - boxWidth / 2), width - boxWidth - 4 * s), y: progress.rect.y - boxHeight - 4 * s, width: boxWidth, height: boxHeight)
+        let box = ViewRect(
+            x: min(max(4 * s, x - boxWidth / 2), width - boxWidth - 4 * s), y: progress.rect.y - boxHeight - 4 * s, width: boxWidth, height: boxHeight)
         canvas.fill(box.insetBy(-2 * s, -2 * s), Colour.panel, radius: 4 * s)
         if let thumbnail = preview.thumbnail {
             canvas.image(thumbnail, in: ViewRect(x: box.x, y: box.y, width: box.width, height: thumbHeight))

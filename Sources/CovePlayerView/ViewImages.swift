@@ -20,11 +20,13 @@ struct ViewImages: Sendable {
                 bytes = try Data(contentsOf: url)
             } else {
                 guard let transport else {
-                    return .failure(PlaybackError(.invalidState, "The player view has no HTTP transport to fetch posters; pass one (AsyncHTTPClientTransport.shared)"))
+                    return .failure(
+                        PlaybackError(.invalidState, "The player view has no HTTP transport to fetch posters; pass one (AsyncHTTPClientTransport.shared)"))
                 }
                 let response = try await transport.send(HTTPRequest(url: url, timeout: .seconds(10), maxResponseBytes: limits.maxBytes))
                 guard (200..<300).contains(response.status) else {
-                    return .failure(PlaybackError(.httpStatus, "The poster answered HTTP \(response.status)", url: Redaction.redact(url: url), httpStatus: response.status))
+                    return .failure(
+                        PlaybackError(.httpStatus, "The poster answered HTTP \(response.status)", url: Redaction.redact(url: url), httpStatus: response.status))
                 }
                 bytes = response.body
             }

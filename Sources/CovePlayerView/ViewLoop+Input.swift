@@ -71,7 +71,8 @@ extension ViewLoop {
     private func showPreview(at fraction: Double) {
         guard let duration = controls.bar.duration, duration > .zero else { return }
         let time = duration * fraction
-        preview = ViewScene.Preview(fraction: fraction, time: time, thumbnail: preview.flatMap { abs(($0.time - time) / .seconds(1)) < 1.5 ? $0.thumbnail : nil })
+        preview = ViewScene.Preview(
+            fraction: fraction, time: time, thumbnail: preview.flatMap { abs(($0.time - time) / .seconds(1)) < 1.5 ? $0.thumbnail : nil })
         requestThumbnail(at: time)
     }
 

@@ -88,7 +88,9 @@ public struct PrivateBus: Sendable {
     }
 
     /// The first of `messages` that `accept` takes within `timeout`, or nil.
-    public func first(_ messages: AsyncStream<String>, within timeout: Duration = .seconds(10), where accept: @escaping @Sendable (String) -> Bool) async -> String? {
+    public func first(
+        _ messages: AsyncStream<String>, within timeout: Duration = .seconds(10), where accept: @escaping @Sendable (String) -> Bool
+    ) async -> String? {
         await withTaskGroup(of: String?.self) { group in
             group.addTask {
                 for await message in messages where accept(message) { return message }

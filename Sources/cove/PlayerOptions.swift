@@ -48,7 +48,9 @@ struct PlayerOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Be an MPRIS player on the session bus (media keys, playerctl, the desktop's now playing); default: on when a window is shown and a session bus answers.")
+        help:
+            "Be an MPRIS player on the session bus (media keys, playerctl, the desktop's now playing); default: on when a window is shown and a session bus answers."
+    )
     var mpris: Bool?
 
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")

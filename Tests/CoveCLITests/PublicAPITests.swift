@@ -10,7 +10,8 @@ import Testing
 struct PublicAPITests {
     static let modules = [
         "CoveCore", "CoveGStreamer", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
-        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CovePlayerUI", "CoveOffline", "CoveAnalytics", "CoveMonitoring", "CoveReport",
+        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CovePlayerUI", "CovePlayerControls", "CovePlayerView", "CoveMPRIS", "CoveOffline",
+        "CoveAnalytics", "CoveMonitoring", "CoveReport",
     ]
 
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
@@ -114,7 +115,9 @@ struct PublicAPITests {
         var arguments = ["-I", buildFolder.appendingPathComponent("Modules").path]
         let maps = await withCheckedContinuation { continuation in DispatchQueue.global().async { continuation.resume(returning: moduleMaps) } }
         for map in maps { arguments += ["-Xcc", "-fmodule-map-file=\(map.path)"] }
-        arguments += ["-Xcc", "-I\(repository.appendingPathComponent("Sources/CCoveGst/include").path)"]
+        for target in ["CCoveGst", "CCoveWindow", "CCoveMPRIS"] {
+            arguments += ["-Xcc", "-I\(repository.appendingPathComponent("Sources/\(target)/include").path)"]
+        }
         for flag in await gstreamerFlags() { arguments += ["-Xcc", flag] }
         return arguments
     }
@@ -135,9 +138,11 @@ struct PublicAPITests {
         return candidates.filter { fm.fileExists(atPath: $0.path) }
     }()
 
-    /// GStreamer's include flags (what the CGStreamer system library gets from pkg-config).
+    /// The system libraries' include flags (what CGStreamer, CPangoCairo and CGIO get from pkg-config).
     static func gstreamerFlags() async -> [String] {
-        guard let run = try? await ProcessRunner.run("pkg-config", ["--cflags", "gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0"]), run.status == 0
+        guard
+            let run = try? await ProcessRunner.run(
+                "pkg-config", ["--cflags", "gstreamer-1.0", "gstreamer-app-1.0", "gstreamer-video-1.0", "pangocairo", "gio-2.0"]), run.status == 0
         else { return [] }
         return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
     }

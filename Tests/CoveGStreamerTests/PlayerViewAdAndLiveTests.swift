@@ -101,7 +101,9 @@ extension RealEngineTests {
             try await rig.h.diagnosingFailure { try await rig.recorder.waitFor { if case .videoTypeDetermined(_, .liveDVR) = $0 { true } else { false } } }
             try await rig.recorder.waitFor { if case .progress = $0 { true } else { false } }
             let live = try await rig.region(.live)
-            try await rig.waitUntil("LIVE is drawn with its red dot") { try await rig.shot(name: "live").count(in: live.rect, near: ViewColours.live, tolerance: 40) > 10 }
+            try await rig.waitUntil("LIVE is drawn with its red dot") {
+                try await rig.shot(name: "live").count(in: live.rect, near: ViewColours.live, tolerance: 40) > 10
+            }
 
             let progress = try await rig.region(.progress)
             try await rig.click(x: progress.rect.x + progress.rect.width * 0.2, y: progress.rect.midY)

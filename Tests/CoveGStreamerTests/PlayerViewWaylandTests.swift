@@ -18,7 +18,8 @@ extension RealEngineTests {
             let view = try PlayerView(configuration: PlayerViewConfiguration(placement: .waylandWindow, display: weston.socketPath))
             let controller = PlayerSDKManager.shared.makePlaybackController(
                 engine: GStreamerEngine(logger: h.logs.logger(label: "cove.gstreamer", level: .debug)),
-                configuration: view.controllerConfiguration(PlaybackControllerConfiguration(progressInterval: .milliseconds(100), logger: h.logs.logger(level: .debug))))
+                configuration: view.controllerConfiguration(
+                    PlaybackControllerConfiguration(progressInterval: .milliseconds(100), logger: h.logs.logger(level: .debug))))
             view.attach(controller)
             let recorder = EventRecorder(controller)
             // The smallest variant: its 426×240 window fits the compositor's output whole.
@@ -32,7 +33,9 @@ extension RealEngineTests {
             var seen = (picture: 0, bar: 0)
             while ContinuousClock.now < deadline {
                 let png = try await weston.screenshot()
-                if let keep = ProcessInfo.processInfo.environment["COVE_KEEP_SHOTS"] { try? png.write(to: URL(fileURLWithPath: keep).appendingPathComponent("wayland.png")) }
+                if let keep = ProcessInfo.processInfo.environment["COVE_KEEP_SHOTS"] {
+                    try? png.write(to: URL(fileURLWithPath: keep).appendingPathComponent("wayland.png"))
+                }
                 let shot = try GStreamerImageCodec().decode(png, header: try ImageLimits().check(png))
                 seen = (
                     shot.count(x: 0, y: 0, width: shot.width, height: shot.height, near: (0, 210, 0), tolerance: 60),

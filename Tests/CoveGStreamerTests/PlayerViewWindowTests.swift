@@ -71,7 +71,8 @@ extension RealEngineTests {
             #expect(playback.rect.x > 900 && screenMode.rect.maxX < 60, "mirrored: play \(playback.rect), screen mode \(screenMode.rect)")
             try await rig.waitUntil("the pause glyph is drawn at the right edge") {
                 let shot = try await rig.shot(name: "rtl")
-                return shot.whiteCount(in: playback.rect) > 20 && shot.whiteCount(in: ViewRect(x: 0, y: playback.rect.y, width: 40, height: playback.rect.height)) > 5
+                return shot.whiteCount(in: playback.rect) > 20
+                    && shot.whiteCount(in: ViewRect(x: 0, y: playback.rect.y, width: 40, height: playback.rect.height)) > 5
             }
             await rig.stop()
         }
@@ -86,7 +87,8 @@ extension RealEngineTests {
             _ = try await rig.region(.closedCaption)
             try await rig.key("Return")
             try await rig.waitUntil("the focus ring starts on play/pause") { rig.view.focusedTarget?.tag == .playback }
-            let focusable = Set(rig.view.hitRegions.filter { $0.isEnabled && ($0.target.tag?.isButton == true || $0.target.tag == .progress) }.compactMap(\.target.tag))
+            let focusable = Set(
+                rig.view.hitRegions.filter { $0.isEnabled && ($0.target.tag?.isButton == true || $0.target.tag == .progress) }.compactMap(\.target.tag))
             var visited: Set<ControlTag> = [.playback]
             for _ in 0..<12 {
                 try await rig.key("Right")

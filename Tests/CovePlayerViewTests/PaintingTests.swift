@@ -29,7 +29,8 @@ enum PNGWriter {
         for layer in [image.backdrop, image.layer].compactMap({ $0 }) {
             var pixels = layer.pixels
             pixels.withUnsafeMutableBufferPointer { bytes in
-                let source = cairo_image_surface_create_for_data(bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(layer.width), Int32(layer.height), Int32(layer.bytesPerRow))
+                let source = cairo_image_surface_create_for_data(
+                    bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(layer.width), Int32(layer.height), Int32(layer.bytesPerRow))
                 cairo_set_source_surface(cr, source, Double(layer.x), Double(layer.y))
                 cairo_paint(cr)
                 cairo_surface_destroy(source)

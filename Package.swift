@@ -268,7 +268,7 @@ let package = Package(
         // Example apps (built by `make test`, run by its tests).
         .executableTarget(
             name: "EmbedInWindow",
-            dependencies: ["CoveCore", "CoveGStreamer", "CXCB"],
+            dependencies: ["CoveCore", "CoveGStreamer", "CovePlayerView", "CXCB"],
             path: "Examples/EmbedInWindow",
             swiftSettings: strict
         ),
@@ -296,7 +296,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "CustomControls", dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService", "CovePlayerUI"],
+            name: "CustomControls",
+            dependencies: ["ExampleSupport", "CoveCore", "CoveGStreamer", "CovePlaybackService", "CovePlayerUI", "CovePlayerControls", "CovePlayerView"],
             path: "Examples/CustomControls",
             swiftSettings: strict
         ),

@@ -3,13 +3,15 @@
 //   swift run EmbedInWindow URL [--seconds N]
 //
 // Opens a 640×360 X11 window of its own (XCB; any toolkit's window ID works the same: GTK's
-// gdk_x11_window_get_xid, SDL's SDL_GetWindowWMInfo, Qt's winId), gives its ID to the controller, and
-// plays URL in it with the captions drawn on the picture. Resize the window: the picture follows.
-// Prints the window ID, each lifecycle event and the first frame; exits at the end of the video or after
-// N seconds.
+// gdk_x11_window_get_xid, SDL's SDL_GetWindowWMInfo, Qt's winId), puts Cove's player view in it (the
+// seed's PlayerUI drawn on the picture, taking the pointer and keys over it) and plays URL there.
+// Resize the window: the picture and the controls follow. Prints the window ID, each lifecycle event,
+// the first frame and where the play/pause control was drawn; exits at the end of the video or after N
+// seconds.
 import CXCB
 import CoveCore
 import CoveGStreamer
+import CovePlayerView
 import Foundation
 
 /// The app's own window.
@@ -68,10 +70,16 @@ struct EmbedInWindow {
         }
         say("window 0x\(String(window.id, radix: 16))")
 
+        let view: PlayerView
+        do {
+            view = try PlayerView(configuration: PlayerViewConfiguration(placement: .inWindow(id: UInt(window.id)), imageCodec: GStreamerImageCodec()))
+        } catch {
+            FileHandle.standardError.write(Data("cannot put the player in the window: \(error)\n".utf8))
+            exit(69)
+        }
         let controller = PlayerSDKManager.shared.makePlaybackController(
-            engine: GStreamerEngine(),
-            configuration: PlaybackControllerConfiguration(videoOutput: .x11Window(id: UInt(window.id), display: nil), captionsOnPicture: true)
-        )
+            engine: GStreamerEngine(), configuration: view.controllerConfiguration(PlaybackControllerConfiguration()))
+        view.attach(controller)
         controller.isAutoPlay = true
         controller.setVideos([Video(url: url)])
         let deadline = seconds.map { Date().addingTimeInterval($0) }
@@ -88,6 +96,10 @@ struct EmbedInWindow {
                 if lifecycle.kind == .end { break loop }
             case .framePresented(_, let frame) where frame.cause == .start:
                 say("first frame")
+                await view.settle()
+                if let playback = view.hitRegions.region(of: .playback) {
+                    say("play/pause drawn at \(Int(playback.rect.midX)),\(Int(playback.rect.midY))")
+                }
             case .progress(_, let time):
                 if let deadline, Date() >= deadline {
                     say("played to \(String(format: "%.1f", time.seconds)) s")
@@ -98,6 +110,9 @@ struct EmbedInWindow {
             }
         }
         controller.shutdown()
+        // The sinks let go of the display before the window goes.
+        while GStreamerEngine.livePipelineCount > 0 { try? await Task.sleep(for: .milliseconds(20)) }
+        view.close()
         withExtendedLifetime(window) {}
         exit(status)
     }

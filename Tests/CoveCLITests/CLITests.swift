@@ -570,11 +570,16 @@ struct CLITests {
         defer { app.kill() }
         var window: String?
         var playing = false
+        var controls: String?
         for await line in app.lines {
             if line.hasPrefix("window 0x") { window = String(line.dropFirst("window ".count)) }
             if line == "Play" { playing = true }
-            if playing, line == "first frame" { break }
+            if line.hasPrefix("play/pause drawn at ") { controls = line }
+            if playing, controls != nil { break }
         }
+        // The player view's controls inside the app's 640×360 window: play/pause at its bottom left.
+        let place = controls.map { $0.dropFirst("play/pause drawn at ".count).split(separator: ",").compactMap { Int($0) } } ?? []
+        #expect(place.count == 2 && place[0] < 60 && place[1] > 300 && place[1] < 360, "\(controls ?? "none")")
         let id = try #require(window)
         #expect(playing)
         let shot = FileManager.default.temporaryDirectory.appendingPathComponent("cove-example-\(UUID().uuidString).png")

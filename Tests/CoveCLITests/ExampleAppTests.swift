@@ -64,7 +64,7 @@ struct ExampleAppTests {
             run,
             [
                 "Viewer drags the slider to 80 %: 0:16", "Viewer presses play", "Viewer presses jump back: 0:1", "Viewer drags the slider to 90 %: 0:18",
-                "[COVE]|",
+                "[COVE]|", "On a 1280×720 picture: 7 controls, the logo at 1202,670", "On a 360×640 picture: 6 controls, the logo at",
             ])
         // The standard bar at 80 columns is one line; the compact one at 48 is two, the logo on the second.
         let bars = run.output.split(separator: "\n").filter { $0.hasPrefix("  |") }

@@ -321,7 +321,7 @@ let package = Package(
             name: "cove-bench",
             dependencies: [
                 "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CoveAnalytics", "CCoveGst",
-                "CGStreamer",
+                "CGStreamer", "CovePlayerView", "CovePlayerUI", "CXCB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CoveBench",

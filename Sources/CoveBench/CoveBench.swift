@@ -39,6 +39,12 @@ struct CoveBench: AsyncParsableCommand {
     @Flag(help: "Only run the analytics queue and sender benchmark (issue 17) and print it (Markdown).")
     var analyticsOnly = false
 
+    @Option(
+        help:
+            "Only run the player view benchmark (issue 30: CPU with the controls visible against the bare window, click latency) with this many reps and print it (Markdown)."
+    )
+    var view: Int?
+
     private static func parserBenchmarks() throws -> (
         webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)
     ) {
@@ -74,6 +80,12 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let view {
+            try await GStreamerEngine().warmUp()
+            let result = try await ViewBench.run(reps: max(view, 1)) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            say(ViewBench.markdown(result))
+            return
+        }
         if analyticsOnly {
             say(AnalyticsBench.markdown(try await AnalyticsBench.run { say($0) }))
             return

@@ -44,7 +44,7 @@ enum OutputBench {
     }
 
     /// 12 s of 1080p30 H.264 with AAC, made once.
-    private static func fixture() async throws -> URL {
+    static func fixture() async throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cove-bench-1080p-v1")
         let movie = folder.appendingPathComponent("1080p30.mp4")
         if FileManager.default.fileExists(atPath: movie.path) { return movie }
@@ -87,7 +87,7 @@ enum OutputBench {
     }
 
     /// User and system CPU time of the whole process (every GStreamer thread included).
-    private static func cpuSeconds() -> Double {
+    static func cpuSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

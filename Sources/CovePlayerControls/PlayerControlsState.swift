@@ -7,7 +7,7 @@ import CoveSSAI
 ///
 /// A value: `handle(_:playbackRate:)` folds one event in. The front end that owns it handles events in
 /// order on its own loop (the controller's single-loop rule), so it never races.
-public struct PlayerControlsState: Sendable {
+public struct PlayerControlsState: Sendable, Hashable {
     public private(set) var session: PlaybackSession?
     /// What the control bar draws.
     public var bar = ControlBarState()

@@ -67,12 +67,19 @@ final class Canvas {
     let cr: OpaquePointer
     private let pango: OpaquePointer
 
-    /// `fontMap` is the painter's own (Pango's default map is per thread).
-    init(width: Int, height: Int, fontMap: UnsafeMutablePointer<PangoFontMap>) {
+    /// The picture's row the surface's first row stands for: only the part of the picture that can hold
+    /// something is allocated (drawing uses picture coordinates all the same).
+    let top: Int
+
+    /// A canvas for rows `top..<height` of a `width`×`height` picture. `fontMap` is the painter's own
+    /// (Pango's default map is per thread).
+    init(width: Int, height: Int, top: Int = 0, fontMap: UnsafeMutablePointer<PangoFontMap>) {
         self.width = max(1, width)
         self.height = max(1, height)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height))
+        self.top = min(max(0, top), self.height - 1)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(self.width), Int32(self.height - self.top))
         cr = cairo_create(surface)
+        cairo_translate(cr, 0, -Double(self.top))
         pango = pango_font_map_create_context(fontMap)
         pango_cairo_update_context(cr, pango)
     }
@@ -247,10 +254,15 @@ final class Canvas {
         premultiplied.withUnsafeMutableBufferPointer { bytes in
             let source = cairo_image_surface_create_for_data(bytes.baseAddress, CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height), Int32(stride))
             cairo_save(cr)
+            // Clipped to the rectangle and padded at its edges: scaled up, an image keeps sharp edges
+            // instead of fading into what is around it.
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            cairo_clip(cr)
             cairo_translate(cr, rect.x, rect.y)
             cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
             cairo_set_source_surface(cr, source, 0, 0)
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
             cairo_paint_with_alpha(cr, alpha)
             cairo_restore(cr)
             cairo_surface_destroy(source)
@@ -261,13 +273,13 @@ final class Canvas {
 
     /// The rows `top..<bottom` of what was drawn, as an overlay layer (premultiplied BGRA).
     func layer(rows: Range<Int>) throws(PlaybackError) -> OverlayImage.Layer? {
-        let top = max(0, rows.lowerBound)
+        let first = max(self.top, rows.lowerBound)
         let bottom = min(height, rows.upperBound)
-        guard bottom > top else { return nil }
+        guard bottom > first else { return nil }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return nil }
-        let bytes = [UInt8](UnsafeBufferPointer(start: data + top * stride, count: stride * (bottom - top)))
-        return try OverlayImage.Layer(x: 0, y: top, width: width, height: bottom - top, bytesPerRow: stride, pixels: bytes)
+        let bytes = [UInt8](UnsafeBufferPointer(start: data + (first - self.top) * stride, count: stride * (bottom - first)))
+        return try OverlayImage.Layer(x: 0, y: first, width: width, height: bottom - first, bytesPerRow: stride, pixels: bytes)
     }
 }

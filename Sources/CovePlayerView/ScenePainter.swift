@@ -48,7 +48,7 @@ public final class ScenePainter: Sendable {
             throw PlaybackError(.invalidArgument, "The player view's picture has no size (\(scene.size)); it is drawn once the window has one")
         }
         return try fontMap.withLock { map throws(PlaybackError) -> PaintedScene in
-            let canvas = Canvas(width: scene.size.width, height: scene.size.height, fontMap: map.pointer)
+            let canvas = Canvas(width: scene.size.width, height: scene.size.height, top: Self.reach(of: scene), fontMap: map.pointer)
             var pass = PaintPass(scene: scene, canvas: canvas)
             pass.paint()
             let layer = try canvas.layer(rows: pass.top..<scene.size.height)
@@ -58,6 +58,18 @@ public final class ScenePainter: Sendable {
             }
             return PaintedScene(image: OverlayImage(canvas: scene.size, layer: layer, backdrop: backdrop), regions: pass.regions)
         }
+    }
+
+    /// The highest row the scene can draw on: the bars and their shadow alone reach a known height; a
+    /// menu, a preview, a caption or a message may reach anywhere. Nothing at all: the bottom.
+    static func reach(of scene: ViewScene) -> Int {
+        let height = scene.size.height
+        let hasCaption = !(scene.controls.captionText ?? "").isEmpty
+        guard scene.controlsShown else { return hasCaption ? 0 : height }
+        if scene.menu != nil || scene.preview != nil || scene.message != nil || hasCaption { return 0 }
+        let rows = scene.layout.bars(forWidth: Int((Double(scene.size.width) - 24 * scene.scale) / (cellPoints * scene.scale))).count
+        let bars = 6 + barPoints * Double(rows) + 36
+        return max(0, height - Int((bars * scene.scale).rounded(.up)) - 2)
     }
 
     /// The poster fitted (aspect kept) on black, the whole picture.

@@ -57,6 +57,8 @@ actor ViewLoop {
     var regions: [HitRegion] = []
     /// What was last handed to the overlay (an identical picture is not handed over again).
     var shown: OverlayImage?
+    /// The scene last painted: the same scene is not painted again (the tick comes four times a second).
+    var paintedScene: ViewScene?
     var tickTask: Task<Void, Never>?
     var closed = false
     /// What was last painted, readable from any thread (`PlayerView.hitRegions`, `focusedTarget`, `areControlsShown`).
@@ -225,6 +227,8 @@ actor ViewLoop {
             size: size, controls: controls, layout: currentLayout(), controlsShown: controlsShown, menu: menu, focus: focus, hover: hover,
             preview: preview, bufferedFraction: bufferedFraction, isFullscreen: isFullscreen, poster: showPoster ? poster?.image : nil,
             message: message?.text, customImages: configuration.customImages, localizer: localizer, jumpBackSeconds: options.jumpBackSeconds)
+        guard scene != paintedScene else { return }
+        paintedScene = scene
         guard let painted = try? painter.paint(scene) else { return }
         regions = painted.regions
         let focus = self.focus

@@ -4,7 +4,7 @@ import CovePlayerUI
 
 /// Everything the painter draws for one picture: a value, so the same scene always gives the same
 /// pixels and hit regions (tests paint scenes without a window or an engine).
-public struct ViewScene: Sendable {
+public struct ViewScene: Sendable, Hashable {
     /// The picture's size in pixels (the frames the engine blends into: the window's).
     public var size: OverlayImage.Size
     /// The controls' state from the controller's events.

@@ -13,10 +13,10 @@ public struct XServer: Sendable {
 
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
 
-    /// Starts Xvfb on a display it picks itself, and checks that the display answers.
-    public static func start() async throws -> XServer {
+    /// Starts Xvfb on a display it picks itself (a `width`×`height` screen), and checks that the display answers.
+    public static func start(width: Int = 1280, height: Int = 720) async throws -> XServer {
         for _ in 0..<3 {
-            let server = try await launch()
+            let server = try await launch(screen: "\(width)x\(height)x24")
             if (try? await server.run("xdpyinfo")) != nil { return server }
             server.stop()
         }
@@ -24,10 +24,10 @@ public struct XServer: Sendable {
     }
 
     /// `-displayfd` makes Xvfb pick a free display and report its number once it is ready.
-    private static func launch() async throws -> XServer {
+    private static func launch(screen: String) async throws -> XServer {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw RecorderError(description: "pipe() failed") }
-        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp"]
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

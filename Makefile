@@ -49,7 +49,7 @@ test: deps
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
 DOC_TARGETS := CoveCore CoveGStreamer CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
-	CovePlaybackService CoveTestSupport CoveTestServers CovePlayerUI CovePlayerControls CovePlayerView CoveMPRIS CoveOffline CoveAnalytics \
+	CovePlaybackService CoveTestSupport CoveTestServers CoveServer CovePlayerUI CovePlayerControls CovePlayerView CoveMPRIS CoveOffline CoveAnalytics \
 	CoveMonitoring CoveReport
 docs: deps
 	mkdir -p .build/docs

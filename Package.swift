@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "CoveTesting", targets: ["CoveTesting"]),
         .library(name: "CoveTestSupport", targets: ["CoveTestSupport"]),
         .library(name: "CoveTestServers", targets: ["CoveTestServers"]),
+        .library(name: "CoveServer", targets: ["CoveServer"]),
         .library(name: "CovePlayerUI", targets: ["CovePlayerUI"]),
         .library(name: "CovePlayerControls", targets: ["CovePlayerControls"]),
         .library(name: "CovePlayerView", targets: ["CovePlayerView"]),
@@ -178,13 +179,16 @@ let package = Package(
         ),
         .target(
             name: "CoveTesting",
-            dependencies: ["CoveTestSupport", "CoveTestServers"],
+            dependencies: ["CoveTestSupport", "CoveTestServers", "CoveServer"],
             swiftSettings: strict
         ),
+        // The embedded servers as a product: the Playback-API catalog server, the sample catalog and the media
+        // generator it plays, the media server (files, routes, live simulation, bandwidth), the stream-concurrency
+        // and analytics stand-ins, the SSAI title. `cove serve`/`cove demo`, the examples and the tests use it.
         .target(
-            name: "CoveTestServers",
+            name: "CoveServer",
             dependencies: [
-                "CoveCore", "CoveTestSupport", "CXCB",
+                "CoveCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -193,6 +197,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: strict
+        ),
+        // What exists to break things and look at them: fault injection on the media server, Xvfb, weston,
+        // a private D-Bus, X test windows, the output/offline/sprite fixtures.
+        .target(
+            name: "CoveTestServers",
+            dependencies: [
+                "CoveCore", "CoveServer", "CoveTestSupport", "CXCB",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -258,7 +272,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
+                "CoveCore", "CoveGStreamer", "CoveServer", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
                 "CovePlayerControls", "CovePlayerView", "CoveMPRIS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -277,7 +291,7 @@ let package = Package(
         .target(
             name: "ExampleSupport",
             dependencies: [
-                "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveTesting", .product(name: "Logging", package: "swift-log"),
+                "CoveCore", "CoveGStreamer", "CoveNetworking", "CovePlaybackService", "CoveServer", .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/ExampleSupport",
             swiftSettings: strict

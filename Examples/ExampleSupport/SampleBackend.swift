@@ -5,7 +5,7 @@ import CoveCore
 import CoveGStreamer
 import CoveNetworking
 import CovePlaybackService
-import CoveTesting
+import CoveServer
 import Foundation
 import Logging
 

@@ -144,18 +144,26 @@ static GstVideoOverlayComposition *cove_make_composition(CoveUIOverlay *overlay,
     return composition;
 }
 
-/// The composition for frames of this size, rebuilt when the layer or the size changed (lock held).
-static GstVideoOverlayComposition *cove_current_composition(CoveUIOverlay *overlay, gint width, gint height) {
-    if (!overlay->layer.pixels) return NULL;
-    if (!overlay->composition || overlay->composition_generation != overlay->generation || overlay->composition_width != width ||
-        overlay->composition_height != height) {
+/// Brings the layer's place on frames of this size up to date (lock held); FALSE when there is no layer.
+/// The composition itself is built only when the general blender needs it (`cove_current_composition`).
+static gboolean cove_update_placement(CoveUIOverlay *overlay, gint width, gint height) {
+    if (!overlay->layer.pixels) return FALSE;
+    if (overlay->composition_generation != overlay->generation || overlay->composition_width != width || overlay->composition_height != height) {
         if (overlay->composition) gst_video_overlay_composition_unref(overlay->composition);
-        overlay->composition = cove_make_composition(overlay, width, height, FALSE);
+        overlay->composition = NULL;
         overlay->composition_generation = overlay->generation;
         overlay->composition_width = width;
         overlay->composition_height = height;
         overlay->composition_rect = cove_layer_rect(&overlay->layer, width, height);
     }
+    return TRUE;
+}
+
+/// The composition for frames of this size, built when first needed after the layer or the size changed
+/// (lock held); NULL when there is no layer.
+static GstVideoOverlayComposition *cove_current_composition(CoveUIOverlay *overlay, gint width, gint height) {
+    if (!cove_update_placement(overlay, width, height)) return NULL;
+    if (!overlay->composition) overlay->composition = cove_make_composition(overlay, width, height, FALSE);
     return overlay->composition ? gst_video_overlay_composition_ref(overlay->composition) : NULL;
 }
 
@@ -218,17 +226,27 @@ static inline guint8 cove_mul255(guint32 x, guint32 y) {
 /// common case of a window or RGBA frames, at a few nanoseconds a pixel — GStreamer's general blender
 /// converts every line to and from ARGB, which costs several times more. Transparent pixels are skipped,
 /// opaque ones copied. FALSE when the frame or the placement needs the general blender.
-static gboolean cove_blend_fast(const CoveLayer *layer, GstVideoRectangle rect, GstVideoFrame *frame) {
+static gboolean cove_blend_fast(CoveUIOverlay *overlay, GstVideoRectangle rect, GstVideoFrame *frame) {
+    const CoveLayer *layer = &overlay->layer;
     int r, g, b, a;
     if (!layer->pixels || rect.w != layer->width || rect.h != layer->height) return FALSE;
     if (!cove_packed_order(GST_VIDEO_FRAME_FORMAT(frame), &r, &g, &b, &a)) return FALSE;
     GstVideoRectangle clipped = cove_clip(rect, GST_VIDEO_FRAME_WIDTH(frame), GST_VIDEO_FRAME_HEIGHT(frame));
+    overlay->stash_valid = FALSE;
     if (clipped.w <= 0 || clipped.h <= 0) return TRUE;
+    // The pixels under the layer are kept as they are read, in the same pass (see cove_stash).
+    gsize needed = (gsize)clipped.w * 4 * (gsize)clipped.h;
+    if (overlay->stash_capacity < needed) {
+        g_free(overlay->stash);
+        overlay->stash = g_malloc(needed);
+        overlay->stash_capacity = needed;
+    }
     guint8 *base = GST_VIDEO_FRAME_PLANE_DATA(frame, 0);
     gint stride = GST_VIDEO_FRAME_PLANE_STRIDE(frame, 0);
     for (gint row = 0; row < clipped.h; row++) {
         const guint8 *src = layer->pixels + (gsize)(clipped.y - rect.y + row) * layer->stride + (gsize)(clipped.x - rect.x) * 4;
         guint8 *dst = base + (gsize)(clipped.y + row) * stride + (gsize)clipped.x * 4;
+        memcpy(overlay->stash + (gsize)row * clipped.w * 4, dst, (gsize)clipped.w * 4);
         for (gint column = 0; column < clipped.w; column++, src += 4, dst += 4) {
             guint32 alpha = src[3];
             if (alpha == 0) continue;
@@ -246,6 +264,9 @@ static gboolean cove_blend_fast(const CoveLayer *layer, GstVideoRectangle rect, 
             if (a >= 0) dst[a] = (guint8)(alpha + cove_mul255(dst[a], keep));
         }
     }
+    overlay->stash_rect = clipped;
+    overlay->stash_pts = GST_BUFFER_PTS(frame->buffer);
+    overlay->stash_valid = TRUE;
     return TRUE;
 }
 
@@ -273,15 +294,15 @@ static GstPadProbeReturn cove_ui_overlay_probe(GstPad *pad, GstPadProbeInfo *inf
     g_mutex_lock(&overlay->lock);
     overlay->frames++;
     overlay->last_frame_us = g_get_monotonic_time();
-    GstVideoOverlayComposition *composition = NULL;
     GstVideoInfo frame_info;
+    gboolean placed = FALSE;
     if (overlay->has_info) {
         frame_info = overlay->info;
-        composition = cove_current_composition(overlay, GST_VIDEO_INFO_WIDTH(&frame_info), GST_VIDEO_INFO_HEIGHT(&frame_info));
+        placed = cove_update_placement(overlay, GST_VIDEO_INFO_WIDTH(&frame_info), GST_VIDEO_INFO_HEIGHT(&frame_info));
     }
-    if (!composition) overlay->stash_valid = FALSE;
+    if (!placed) overlay->stash_valid = FALSE;
     g_mutex_unlock(&overlay->lock);
-    if (!composition) return GST_PAD_PROBE_OK;
+    if (!placed) return GST_PAD_PROBE_OK;
 
     // The sink is the only owner of a frame on its way in (a new buffer from the converter, or one of
     // the sink's own pool): writable as it is; otherwise this copies it.
@@ -290,14 +311,20 @@ static GstPadProbeReturn cove_ui_overlay_probe(GstPad *pad, GstPadProbeInfo *inf
     GstVideoFrame frame;
     if (gst_video_frame_map(&frame, &frame_info, buffer, GST_MAP_READWRITE)) {
         g_mutex_lock(&overlay->lock);
-        cove_stash(overlay, &frame, overlay->composition_rect);
         // The layer's pixels are read under the lock: a new picture may replace them at any moment.
-        gboolean fast = cove_blend_fast(&overlay->layer, overlay->composition_rect, &frame);
+        gboolean fast = cove_blend_fast(overlay, overlay->composition_rect, &frame);
+        GstVideoOverlayComposition *composition = NULL;
+        if (!fast) {
+            cove_stash(overlay, &frame, overlay->composition_rect);
+            composition = cove_current_composition(overlay, GST_VIDEO_INFO_WIDTH(&frame_info), GST_VIDEO_INFO_HEIGHT(&frame_info));
+        }
         g_mutex_unlock(&overlay->lock);
-        if (!fast) gst_video_overlay_composition_blend(composition, &frame);
+        if (composition) {
+            gst_video_overlay_composition_blend(composition, &frame);
+            gst_video_overlay_composition_unref(composition);
+        }
         gst_video_frame_unmap(&frame);
     }
-    gst_video_overlay_composition_unref(composition);
     return GST_PAD_PROBE_OK;
 }
 

@@ -68,7 +68,7 @@ public final class ScenePainter: Sendable {
         guard scene.controlsShown else { return hasCaption ? 0 : height }
         if scene.menu != nil || scene.preview != nil || scene.message != nil || hasCaption { return 0 }
         let rows = scene.layout.bars(forWidth: Int((Double(scene.size.width) - 24 * scene.scale) / (cellPoints * scene.scale))).count
-        let bars = 6 + barPoints * Double(rows) + 36
+        let bars = 6 + barPoints * Double(rows) + 28
         return max(0, height - Int((bars * scene.scale).rounded(.up)) - 2)
     }
 
@@ -142,7 +142,7 @@ private struct PaintPass {
         guard !bars.isEmpty else { return height }
         let barsTop = height - 6 * s - barHeight * Double(bars.count)
         // The seed's shadow: the picture darkens towards the bottom so white controls read on any frame.
-        let shadowTop = barsTop - 36 * s
+        let shadowTop = barsTop - 28 * s
         canvas.gradient(ViewRect(x: 0, y: shadowTop, width: width, height: height - shadowTop), top: Colour(0, 0, 0, 0), bottom: Colour(0, 0, 0, 0.78))
         cover(shadowTop)
         let availability = ControlAvailability(phase: scene.controls.bar.phase)

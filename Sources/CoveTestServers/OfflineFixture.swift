@@ -1,4 +1,5 @@
 import CoveCore
+import CoveServer
 import Foundation
 
 /// A title shaped like a Video Cloud video worth downloading: a multi-variant HLS stream whose variants

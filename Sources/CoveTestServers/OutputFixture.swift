@@ -1,4 +1,5 @@
 import CoveCore
+import CoveServer
 import Foundation
 
 /// Media for output tests, where pixels and samples are checked: a solid-colour picture (so a frame's

@@ -1,3 +1,4 @@
+import CoveServer
 import CoveTestSupport
 import Foundation
 

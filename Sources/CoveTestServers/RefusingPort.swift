@@ -1,3 +1,4 @@
+import CoveServer
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import CoveServer
 import CoveTestSupport
 import Foundation
 
@@ -27,7 +28,9 @@ public struct XServer: Sendable {
     private static func launch(screen: String) async throws -> XServer {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw RecorderError(description: "pipe() failed") }
-        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp"]
+        // -noreset: an X server resets when its last client leaves, refusing connections meanwhile; a test
+        // that closes every window and opens a new one must not land in that gap.
+        let arguments = ["/usr/bin/Xvfb", "-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset"]
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -1,4 +1,5 @@
 import CXCB
+import CoveServer
 import CoveTestSupport
 import Foundation
 

@@ -3,7 +3,7 @@ import CoveCore
 import CoveNetworking
 import CovePlaybackService
 import CovePlayerControls
-import CoveTesting
+import CoveServer
 import Foundation
 
 struct DemoCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CoveCore
 import CovePlayerControls
-import CoveTesting
+import CoveServer
 import Foundation
 
 struct FixturesCommand: AsyncParsableCommand {

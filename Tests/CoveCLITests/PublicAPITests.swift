@@ -10,7 +10,7 @@ import Testing
 struct PublicAPITests {
     static let modules = [
         "CoveCore", "CoveGStreamer", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
-        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CovePlayerUI", "CovePlayerControls", "CovePlayerView", "CoveMPRIS", "CoveOffline",
+        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CoveServer", "CovePlayerUI", "CovePlayerControls", "CovePlayerView", "CoveMPRIS", "CoveOffline",
         "CoveAnalytics", "CoveMonitoring", "CoveReport",
     ]
 

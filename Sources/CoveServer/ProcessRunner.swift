@@ -140,7 +140,7 @@ struct ClosedOnExecPipe {
 
     init() throws {
         var descriptors: [Int32] = [0, 0]
-        guard systemPipe2(&descriptors, O_CLOEXEC) == 0 else { throw RecorderError(description: "pipe2 failed: errno \(errno)") }
+        guard systemPipe2(&descriptors, O_CLOEXEC) == 0 else { throw FixtureError(description: "pipe2 failed: errno \(errno)") }
         reading = FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true)
         writing = FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true)
     }

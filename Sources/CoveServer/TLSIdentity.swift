@@ -1,4 +1,3 @@
-import CoveTestSupport
 import Foundation
 
 /// A certificate chain and private key (PEM) for serving HTTPS from `MediaServer`.

@@ -1,5 +1,4 @@
 import CoveCore
-import CoveTestSupport
 import Foundation
 import Synchronization
 
@@ -68,18 +67,22 @@ public struct FixtureMedia: Sendable {
 /// Why fixture generation failed.
 public struct FixtureError: Error, Sendable, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Generated folders (fixture media, the sample catalog), each built once per process; concurrent
 /// test processes coordinate through a `.complete` marker and an atomic rename, so none ever sees
 /// (or deletes) another's half-built copy.
-actor FixtureCache {
-    static let shared = FixtureCache()
+package actor FixtureCache {
+    package static let shared = FixtureCache()
     private var ready: Set<URL> = []
     private var inFlight: [URL: Task<Void, any Error>] = [:]
 
     /// `final`, filled by `build` (given an empty staging folder) unless a complete copy is already there.
-    func folder(_ final: URL, build: @escaping @Sendable (URL) async throws -> Void) async throws -> URL {
+    package func folder(_ final: URL, build: @escaping @Sendable (URL) async throws -> Void) async throws -> URL {
         if ready.contains(final) { return final }
         if let task = inFlight[final] {
             try await task.value
@@ -124,10 +127,10 @@ actor FixtureCache {
     }
 }
 
-struct FixtureGenerator {
+package struct FixtureGenerator {
     let spec: FixtureMedia.Spec
 
-    static var baseDirectory: URL {
+    package static var baseDirectory: URL {
         if let custom = ProcessInfo.processInfo.environment["COVE_FIXTURE_DIR"], !custom.isEmpty {
             return URL(fileURLWithPath: custom)
         }
@@ -214,9 +217,15 @@ struct FixtureGenerator {
                 "-movflags", "+faststart", dir.path + "/clip.mp4",
             ])
 
-        // Corrupt media: deterministic noise.
-        var generator = SeededRandom(seed: 0xC0DE)
-        let noise = Data((0..<65_536).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        // Corrupt media: deterministic noise (SplitMix64 from a fixed seed, so every machine makes the same bytes).
+        var state: UInt64 = 0xC0DE
+        let noise = Data(
+            (0..<65_536).map { _ -> UInt8 in
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return UInt8(truncatingIfNeeded: z ^ (z >> 31))
+            })
         try noise.write(to: dir.appendingPathComponent("corrupt.mp4"))
         var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(spec.segmentDuration)\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         for n in 0..<3 {
@@ -249,7 +258,7 @@ struct FixtureGenerator {
         return vtt
     }
 
-    static func vttTime(_ seconds: Int) -> String {
+    package static func vttTime(_ seconds: Int) -> String {
         let h = seconds / 3600, m = (seconds / 60) % 60, s = seconds % 60
         return String(format: "%02d:%02d:%02d", h, m, s)
     }
@@ -260,7 +269,7 @@ struct FixtureGenerator {
 
     /// Runs ffmpeg quietly, overwriting outputs; a missing or failing ffmpeg is a `FixtureError`
     /// saying what to install or what ffmpeg said.
-    static func runFFmpeg(_ arguments: [String], making what: String? = nil) async throws {
+    package static func runFFmpeg(_ arguments: [String], making what: String? = nil) async throws {
         let result: ProcessRunner.Result
         do {
             result = try await ProcessRunner.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"] + arguments)

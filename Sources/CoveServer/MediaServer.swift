@@ -9,14 +9,15 @@ import NIOSSL
 import ServiceLifecycle
 import Synchronization
 
-/// A loopback HTTP server for media, built to misbehave on request: it serves a folder (with Range
-/// support), logs every request, and can cap its bandwidth, delay first bytes, force error statuses
-/// and go completely offline for a window — all changeable while a test runs.
+/// A loopback HTTP server for media: it serves a folder (with Range support) and routes of its own (the
+/// catalog, the stand-ins), simulates live streams, logs every request, and can cap its bandwidth, delay
+/// first bytes and go offline for a while — all changeable while it runs. What to do differently for a
+/// given request (a status instead of the file, a delay, a cut, an outage) is an interceptor's to say
+/// (`RequestInterceptor`; the test kit's fault injection is one).
 ///
 /// ```swift
 /// let server = try await MediaServer.start(root: fixtures.root)
 /// server.setBandwidth(bitsPerSecond: 800_000)
-/// server.scheduleOutage(whenPathContains: "seg004", lasting: .seconds(3))
 /// ```
 public final class MediaServer: Sendable {
     public let root: URL
@@ -30,12 +31,9 @@ public final class MediaServer: Sendable {
 
     struct ServerState {
         var running: Launched?
-        var forcedStatuses: [ForcedStatus] = []
         var outage = false
-        var outageTriggers: [OutageTrigger] = []
         var firstByteDelay: Duration = .zero
-        var slowPaths: [SlowPath] = []
-        var cutPaths: [CutPath] = []
+        var interceptor: (any RequestInterceptor)?
         var records: [MediaRequest] = []
         /// Body bytes written over every response since the server started (clearing the log keeps it).
         var totalBytesSent = 0
@@ -51,29 +49,6 @@ public final class MediaServer: Sendable {
         var liveStreams: [String: LiveStream] = [:]
         var stopped = false
         var outageWaiters: [CheckedContinuation<Void, Never>] = []
-    }
-
-    struct ForcedStatus {
-        let status: Int
-        let pathFragment: String?
-        var remaining: Int?
-    }
-
-    struct CutPath {
-        let pathFragment: String
-        let afterBytes: Int
-        var remaining: Int?
-    }
-
-    struct SlowPath {
-        let pathFragment: String
-        let delay: Duration
-        var remaining: Int?
-    }
-
-    struct OutageTrigger {
-        let pathFragment: String
-        let duration: Duration
     }
 
     /// Handles requests under a path prefix (used by the catalog and SSAI servers built on this one).
@@ -123,7 +98,7 @@ public final class MediaServer: Sendable {
         await running?.stop()
     }
 
-    // MARK: Faults
+    // MARK: Link and interceptor
 
     /// Caps the shared link to `bitsPerSecond` (nil removes the cap). Applies to bytes not yet sent.
     public func setBandwidth(bitsPerSecond: Int?) {
@@ -135,35 +110,21 @@ public final class MediaServer: Sendable {
         state.withLock { $0.firstByteDelay = delay }
     }
 
-    /// Answers `status` to requests whose path contains `pathFragment` (every request when nil),
-    /// for the next `count` matching requests (forever when nil).
-    public func forceStatus(_ status: Int, forPathsContaining pathFragment: String? = nil, count: Int? = nil) {
-        state.withLock { $0.forcedStatuses.append(ForcedStatus(status: status, pathFragment: pathFragment, remaining: count)) }
+    /// Who decides, request by request, to answer differently (nil: nobody; every request is served).
+    public var interceptor: (any RequestInterceptor)? { state.withLock { $0.interceptor } }
+
+    public func setInterceptor(_ interceptor: (any RequestInterceptor)?) {
+        state.withLock { $0.interceptor = interceptor }
     }
 
-    /// Holds back the answer to requests whose path contains `pathFragment` by `delay` (on top of any
-    /// first-byte delay), for the next `count` matching requests (forever when nil): one slow segment.
-    public func delayResponses(forPathsContaining pathFragment: String, by delay: Duration, count: Int? = 1) {
-        state.withLock { $0.slowPaths.append(SlowPath(pathFragment: pathFragment, delay: delay, remaining: count)) }
-    }
-
-    /// Sends only the first `afterBytes` of the answer to requests whose path contains `pathFragment`,
-    /// then drops the connection (the length announced was the whole file): a truncated segment and
-    /// a connection reset. For the next `count` matching requests (forever when nil).
-    public func cutResponses(forPathsContaining pathFragment: String, afterBytes: Int, count: Int? = 1) {
-        state.withLock { $0.cutPaths.append(CutPath(pathFragment: pathFragment, afterBytes: max(0, afterBytes), remaining: count)) }
-    }
-
-    public func clearForcedStatuses() {
-        state.withLock { $0.forcedStatuses.removeAll() }
-    }
-
-    /// Forgets every fault still waiting for its request (forced statuses, delays, cuts).
-    public func clearFaults() {
+    /// The installed interceptor when it is a `T`; otherwise `make()`'s, installed (atomically, so two
+    /// callers racing get the same one).
+    public func interceptor<T: RequestInterceptor>(_ make: () -> T) -> T {
         state.withLock { s in
-            s.forcedStatuses.removeAll()
-            s.slowPaths.removeAll()
-            s.cutPaths.removeAll()
+            if let existing = s.interceptor as? T { return existing }
+            let made = make()
+            s.interceptor = made
+            return made
         }
     }
 
@@ -202,12 +163,6 @@ public final class MediaServer: Sendable {
             }) { waiter.resume() }
         }
         try await run(port: port)
-    }
-
-    /// Goes offline for `duration` as soon as a request path contains `pathFragment` (that request
-    /// fails too), then comes back by itself. Ties the outage to playback progress, not to wall time.
-    public func scheduleOutage(whenPathContains pathFragment: String, lasting duration: Duration) {
-        state.withLock { $0.outageTriggers.append(OutageTrigger(pathFragment: pathFragment, duration: duration)) }
     }
 
     public var isInOutage: Bool { state.withLock { $0.outage } }
@@ -375,7 +330,7 @@ public final class MediaServer: Sendable {
     }
 
     /// `drop` closes the client's connection without an answer.
-    fileprivate func respond(to request: Request, drop: @Sendable () -> Void) async throws -> Response {
+    func respond(to request: Request, drop: @Sendable () -> Void) async throws -> Response {
         let path = request.uri.path
         let recordID = state.withLock { s -> Int in
             s.nextRecordID += 1
@@ -386,27 +341,25 @@ public final class MediaServer: Sendable {
                     headers: Self.headerDictionary(request.headers)))
             return s.nextRecordID
         }
+        let interceptor = state.withLock { $0.interceptor }
         // Outage triggered by this very request.
-        if let trigger = state.withLock({ s -> OutageTrigger? in
-            guard let index = s.outageTriggers.firstIndex(where: { path.contains($0.pathFragment) }) else { return nil }
-            return s.outageTriggers.remove(at: index)
-        }) {
+        if let duration = interceptor?.outage(forPath: path) {
             finish(recordID, status: 0, aborted: true)
             let running = markOutage()
             drop()
             Task.detached { [self] in
                 await self.takeDown(running)
-                try? await Task.sleep(for: trigger.duration)
+                try? await Task.sleep(for: duration)
                 try? await self.endOutage()
             }
             throw ConnectionDropped()
         }
-        if let status = takeForcedStatus(for: path) {
+        if let status = interceptor?.status(forPath: path) {
             finish(recordID, status: status)
             return Response(
                 status: .init(code: status), headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "forced status \(status)\n")))
         }
-        let delay = state.withLock { $0.firstByteDelay } + takeSlowPathDelay(for: path)
+        let delay = state.withLock { $0.firstByteDelay } + (interceptor?.delay(forPath: path) ?? .zero)
         if delay > .zero { try? await Task.sleep(for: delay) }
 
         if let route = state.withLock({ s in s.routes.first { path.hasPrefix($0.prefix) } }) {
@@ -444,18 +397,8 @@ public final class MediaServer: Sendable {
             headers[.contentType] = type
             return body(data.subdata(in: range), status: 206, contentType: type, extraHeaders: headers, recordID: recordID)
         }
-        return body(data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID, cutAfter: takeCut(for: path))
-    }
-
-    private func takeCut(for path: String) -> Int? {
-        state.withLock { s in
-            guard let index = s.cutPaths.firstIndex(where: { path.contains($0.pathFragment) }) else { return nil }
-            let bytes = s.cutPaths[index].afterBytes
-            if let remaining = s.cutPaths[index].remaining {
-                if remaining <= 1 { s.cutPaths.remove(at: index) } else { s.cutPaths[index].remaining = remaining - 1 }
-            }
-            return bytes
-        }
+        return body(
+            data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID, cutAfter: interceptor?.cut(forPath: path))
     }
 
     private func body(
@@ -492,28 +435,6 @@ public final class MediaServer: Sendable {
             record.status = status
             record.finishedAt = Date()
             record.aborted = aborted
-        }
-    }
-
-    private func takeSlowPathDelay(for path: String) -> Duration {
-        state.withLock { s in
-            guard let index = s.slowPaths.firstIndex(where: { path.contains($0.pathFragment) }) else { return .zero }
-            let delay = s.slowPaths[index].delay
-            if let remaining = s.slowPaths[index].remaining {
-                if remaining <= 1 { s.slowPaths.remove(at: index) } else { s.slowPaths[index].remaining = remaining - 1 }
-            }
-            return delay
-        }
-    }
-
-    private func takeForcedStatus(for path: String) -> Int? {
-        state.withLock { s in
-            guard let index = s.forcedStatuses.firstIndex(where: { $0.pathFragment.map(path.contains) ?? true }) else { return nil }
-            let status = s.forcedStatuses[index].status
-            if let remaining = s.forcedStatuses[index].remaining {
-                if remaining <= 1 { s.forcedStatuses.remove(at: index) } else { s.forcedStatuses[index].remaining = remaining - 1 }
-            }
-            return status
         }
     }
 
@@ -565,171 +486,4 @@ public final class MediaServer: Sendable {
         for field in fields { result[field.name.canonicalName] = field.value }
         return result
     }
-}
-
-/// One logged request.
-public struct MediaRequest: Sendable, Hashable {
-    public let method: String
-    public let path: String
-    public let query: String?
-    public let range: String?
-    /// Request headers, lower-cased names.
-    public let headers: [String: String]
-    public let startedAt: Date
-    /// 0 when the connection was dropped before a status was sent.
-    public internal(set) var status: Int = 0
-    public internal(set) var bytesSent: Int = 0
-    public internal(set) var finishedAt: Date?
-    /// The response was cut off (outage, client went away).
-    public internal(set) var aborted = false
-
-    init(method: String, path: String, query: String?, range: String?, headers: [String: String]) {
-        self.method = method
-        self.path = path
-        self.query = query
-        self.range = range
-        self.headers = headers
-        self.startedAt = Date()
-    }
-}
-
-/// A request as seen by a custom route.
-public struct MediaServerRequest: Sendable {
-    public let method: String
-    public let path: String
-    public let query: String?
-    /// Lower-cased header names.
-    public let headers: [String: String]
-    /// The request body (up to 1 MiB).
-    public var body: Data = Data()
-
-    /// Query parameters, percent-decoded; the last value wins for repeated keys.
-    public var queryItems: [String: String] {
-        var items: [String: String] = [:]
-        for item in URLComponents(string: "http://x/?" + (query ?? ""))?.queryItems ?? [] { items[item.name] = item.value ?? "" }
-        return items
-    }
-}
-
-/// A custom route's answer.
-public struct MediaServerResponse: Sendable {
-    public var status: Int
-    public var contentType: String
-    public var body: Data
-    public var headers: HTTPFields
-    /// false sends the body chunked, without `Content-Length` (clients must cap what they read).
-    public var announcesLength = true
-
-    /// A redirect to `location` (absolute or relative).
-    public static func redirect(to location: String, status: Int = 302) -> MediaServerResponse {
-        MediaServerResponse(status: status, contentType: "text/plain", body: Data(), headers: [.location: location])
-    }
-
-    public init(status: Int, contentType: String = "application/json", body: Data, headers: HTTPFields = [:]) {
-        self.status = status
-        self.contentType = contentType
-        self.body = body
-        self.headers = headers
-    }
-}
-
-/// Thrown from a response body to cut the connection.
-struct ConnectionDropped: Error {}
-
-/// A request context that remembers its connection, so outages can drop it.
-struct MediaRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
-    let channel: any Channel
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        channel = source.channel
-    }
-}
-
-/// Hummingbird responder that forwards to the server. It holds the server weakly: a stopped server
-/// must not be kept alive by a lingering connection.
-struct MediaResponder: HTTPResponder {
-    typealias Context = MediaRequestContext
-    private let reference: ServerReference
-    let connections: ConnectionRegistry
-
-    init(server: MediaServer, connections: ConnectionRegistry) {
-        self.reference = ServerReference(server)
-        self.connections = connections
-    }
-
-    func respond(to request: Request, context: MediaRequestContext) async throws -> Response {
-        connections.track(context.channel)
-        guard let server = reference.server else { return Response(status: .serviceUnavailable) }
-        if server.isInOutage {
-            context.channel.close(promise: nil)
-            throw ConnectionDropped()
-        }
-        let channel = context.channel
-        return try await server.respond(to: request, drop: { channel.close(promise: nil) })
-    }
-}
-
-/// Open client connections of one running server.
-final class ConnectionRegistry: Sendable {
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
-
-    func track(_ channel: any Channel) {
-        let id = ObjectIdentifier(channel)
-        let isNew = channels.withLock { open -> Bool in
-            guard open[id] == nil else { return false }
-            open[id] = channel
-            return true
-        }
-        if isNew {
-            channel.closeFuture.whenComplete { [weak self] _ in _ = self?.channels.withLock { $0.removeValue(forKey: id) } }
-        }
-    }
-
-    func closeAll() {
-        let open = channels.withLock { current -> [any Channel] in
-            defer { current.removeAll() }
-            return Array(current.values)
-        }
-        for channel in open { channel.close(promise: nil) }
-    }
-}
-
-/// Paces bytes on one shared timeline, like a single bottleneck link.
-final class Throttle: Sendable {
-    private let state = Mutex<(rate: Int?, nextFree: ContinuousClock.Instant)>((nil, .now))
-
-    func setRate(bytesPerSecond: Int?) {
-        state.withLock { $0 = (bytesPerSecond, .now) }
-    }
-
-    func consume(bytes: Int) async {
-        let wait = state.withLock { s -> Duration in
-            guard let rate = s.rate else { return .zero }
-            let now = ContinuousClock.Instant.now
-            let start = max(now, s.nextFree)
-            let cost = Duration.nanoseconds(Int64(Double(bytes) / Double(rate) * 1e9))
-            s.nextFree = start + cost
-            return (start + cost) - now
-        }
-        if wait > .milliseconds(1) { try? await Task.sleep(for: wait) }
-    }
-}
-
-/// Files are small and read often: keep them in memory.
-final class FileCache: Sendable {
-    private let cache = Mutex<[String: Data]>([:])
-
-    func contents(of url: URL) throws -> Data {
-        if let data = cache.withLock({ $0[url.path] }) { return data }
-        let data = try Data(contentsOf: url)
-        cache.withLock { $0[url.path] = data }
-        return data
-    }
-}
-
-private final class ServerReference: @unchecked Sendable {
-    weak var server: MediaServer?
-    init(_ server: MediaServer) { self.server = server }
 }

@@ -10,8 +10,8 @@ import Testing
 struct PublicAPITests {
     static let modules = [
         "CoveCore", "CoveGStreamer", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
-        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CoveServer", "CovePlayerUI", "CovePlayerControls", "CovePlayerView", "CoveMPRIS", "CoveOffline",
-        "CoveAnalytics", "CoveMonitoring", "CoveReport",
+        "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CoveServer", "CovePlayerUI", "CovePlayerControls", "CovePlayerView",
+        "CoveMPRIS", "CoveOffline", "CoveAnalytics", "CoveMonitoring", "CoveReport",
     ]
 
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }

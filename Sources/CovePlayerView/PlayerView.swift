@@ -144,6 +144,10 @@ public final class PlayerView: Sendable {
     /// The menu drawn open (captions and audio, or bitrate), with its rows in `hitRegions` as `.menuItem(n)`.
     public var openMenu: ControlMenu? { loop.painted.withLock { $0.menu } }
 
+    /// The scrubbing preview drawn above the progress bar (the pointer over it, or Enter on it from the
+    /// keyboard): where a seek would land, with its thumbnail once loaded.
+    public var scrubbingPreview: ViewScene.Preview? { loop.painted.withLock { $0.preview } }
+
     /// Whether the controls were drawn in the last picture (they hide after `hideControlsInterval`).
     public var areControlsShown: Bool { loop.painted.withLock { $0.controlsShown } }
 

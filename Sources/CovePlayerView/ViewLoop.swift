@@ -69,6 +69,7 @@ actor ViewLoop {
         var focus: HitTarget?
         var controlsShown = false
         var menu: ControlMenu?
+        var preview: ViewScene.Preview?
     }
 
     init(
@@ -219,6 +220,8 @@ actor ViewLoop {
     }
 
     func redraw() {
+        // A preview of where a seek would land means nothing once seeking is not possible (an ad began).
+        if preview != nil, !scrubbingByKeyboard, !controls.canSeek { preview = nil }
         let pinned = ControlsVisibility.isPinned(controls.bar, status: controls.status, overlayOpen: menu != nil || preview != nil) || hover != nil
         visibility.setPinned(pinned, at: now)
         guard let size, size.width > 0, size.height > 0 else { return }
@@ -232,7 +235,9 @@ actor ViewLoop {
         guard let painted = try? painter.paint(scene) else { return }
         regions = painted.regions
         let focus = self.focus
-        self.painted.withLock { $0 = PaintedState(regions: painted.regions, focus: focus, controlsShown: scene.controlsShown, menu: scene.menu) }
+        self.painted.withLock {
+            $0 = PaintedState(regions: painted.regions, focus: focus, controlsShown: scene.controlsShown, menu: scene.menu, preview: scene.preview)
+        }
         if shown != painted.image {
             shown = painted.image
             overlay.show(painted.image)

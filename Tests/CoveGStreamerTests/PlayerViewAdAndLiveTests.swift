@@ -6,6 +6,7 @@ import CovePlayerUI
 import CovePlayerView
 import CoveSSAI
 import CoveTesting
+import CoveText
 import Foundation
 import Testing
 
@@ -19,7 +20,9 @@ extension RealEngineTests {
         @Test func adControlsCountDownOpenTheClickThroughAndSkip() async throws {
             let stub = try XDGOpenStub()
             defer { stub.remove() }
-            let provider = SSAISessionProvider(transport: AsyncHTTPClientTransport.shared)
+            // The VMAP's thumbnail track gives the progress bar its previews.
+            let thumbnails = ThumbnailSeekingProvider(transport: AsyncHTTPClientTransport.shared, imageCodec: GStreamerImageCodec())
+            let provider = SSAISessionProvider(upstream: thumbnails, transport: AsyncHTTPClientTransport.shared)
             let rig = try await PlayerViewRig.start(provider: provider)
             let title = try await SSAITitle.install(on: rig.h.server)
             rig.controller.isAutoPlay = true
@@ -51,6 +54,18 @@ extension RealEngineTests {
             try await rig.waitUntil("the mid-roll is marked in the middle of the bar") {
                 try await rig.shot(name: "ad-marks").count(in: middle, near: ViewColours.advert, tolerance: 40) > 4
             }
+            // The pointer over the bar at 75 %: a preview of content 0:15 with its thumbnail, drawn above it.
+            try await rig.movePointer(x: content.rect.x + 3 + (content.rect.width - 6) * 0.75, y: content.rect.midY)
+            try await rig.waitUntil("the scrubbing preview shows its thumbnail") { rig.view.scrubbingPreview?.thumbnail != nil }
+            let preview = try #require(rig.view.scrubbingPreview)
+            #expect(abs(preview.time / .seconds(1) - 15) < 1, "\(preview.time)")
+            // Its box: the thumbnail over a dark strip with the time in white, just above the bar at the pointer.
+            let pointerX = content.rect.x + 3 + (content.rect.width - 6) * 0.75
+            let label = ViewRect(x: pointerX - 60, y: content.rect.y - 30, width: 120, height: 28)
+            try await rig.waitUntil("the preview is drawn above the bar") {
+                try await rig.shot(name: "ad-preview").whiteCount(in: label) > 30
+            }
+            try await rig.movePointer(x: 480, y: 100)
 
             // The skippable mid-roll (ad-mid-1, skip offset 2 s): a countdown first, then Skip.
             let seek = await rig.recorder.cursor()

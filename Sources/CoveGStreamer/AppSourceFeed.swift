@@ -1,7 +1,6 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
-import CoveStreaming
 import Foundation
 import Synchronization
 
@@ -13,11 +12,11 @@ import Synchronization
 /// here. Every flushing seek reaches the source as a repositioning (`sourcePositioned`), which restarts
 /// the session at the target with a new generation, synchronously, before GStreamer resumes; buffers of
 /// an older generation are dropped (here, and by the C probe for those already queued).
-final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
+final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
     private let queue = DispatchQueue(label: "cove-appsrc-push")
     private let state = Mutex(State())
     /// Set once, right after init (the session needs the feed as its output).
-    private let links = Mutex<(session: StreamingSession?, playhead: PlayheadReader)>((nil, PlayheadReader { nil }))
+    private let links = Mutex<(producer: (any MediaFeedProducer)?, playhead: PlayheadReader)>((nil, PlayheadReader { nil }))
 
     /// The playhead closure in a box of its own: a closure stored straight in the generic `Mutex` state is
     /// re-wrapped in reabstraction thunks on every read, and the session reads it many times a second.
@@ -60,19 +59,20 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         if flush { queue.async { [self] in flushPending() } }
     }
 
-    var session: StreamingSession? { links.withLock { $0.session } }
+    /// What feeds this input (Cove's streaming session).
+    var producer: (any MediaFeedProducer)? { links.withLock { $0.producer } }
 
-    /// Links the session whose chunks this feed pushes, and where the playhead (presentation time) is read.
-    func attach(session: StreamingSession, playhead: @escaping @Sendable () -> Double?) {
+    /// Links the producer whose chunks this feed pushes, and where the playhead (presentation time) is read.
+    func attach(producer: any MediaFeedProducer, playhead: @escaping @Sendable () -> Double?) {
         let reader = PlayheadReader(playhead)
-        links.withLock { $0 = (session, reader) }
+        links.withLock { $0 = (producer, reader) }
     }
 
     /// playbin3 made its appsrc (on the thread changing state): take it over; with `start` > 0 its first
     /// segment begins there (a pending seek kept by GstBaseSrc until it starts).
     func attach(appsrc: UnsafeMutablePointer<GstElement>, start: Double?) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let generation = session?.generation ?? 0
+        let generation = producer?.generation ?? 0
         guard let source = cove_appsrc_attach(appsrc, gint(generation), onSourcePositioned, context) else { return }
         let old = state.withLock { s -> SourceBox? in
             defer { s.source = SourceBox(source: source) }
@@ -84,7 +84,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         // Detached on the push queue, after any push to it in progress.
         if let old { queue.async { cove_appsrc_detach(old.source) } }
         // The decoder's timeline is the presentation's plus the offset: start there even at 0.
-        let at = (start ?? 0) + (session?.decoderTimeOffset ?? 0)
+        let at = (start ?? 0) + (producer?.decoderTimeOffset ?? 0)
         if at > 0 { _ = cove_appsrc_start_at(source, Self.nanoseconds(at)) }
     }
 
@@ -98,11 +98,11 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         return gint64(min(max(seconds, 0), 1e9) * 1_000_000_000)
     }
 
-    /// Replaces the session whose chunks this feed pushes (an audio rendition switch); the old one stops.
-    func replace(session: StreamingSession) {
-        let old = links.withLock { links -> StreamingSession? in
-            defer { links.session = session }
-            return links.session
+    /// Replaces the producer whose chunks this feed pushes (an audio rendition switch); the old one stops.
+    func replace(producer: any MediaFeedProducer) {
+        let old = links.withLock { links -> (any MediaFeedProducer)? in
+            defer { links.producer = producer }
+            return links.producer
         }
         old?.close()
         state.withLock { $0.pending.removeAll() }
@@ -122,7 +122,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
     /// The decoder-time duration (presentation duration plus the offset), so GStreamer's own queries agree.
     func setDuration(_ seconds: Double?) {
         guard let source = state.withLock({ $0.source?.source }) else { return }
-        let offset = session?.decoderTimeOffset ?? 0
+        let offset = producer?.decoderTimeOffset ?? 0
         cove_appsrc_set_duration(source, seconds.map { Self.nanoseconds($0 + offset) } ?? -1)
     }
 
@@ -138,7 +138,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
                 return !s.held
             }
             if release { queue.async { [self] in flushPending() } }
-            return Int32(truncatingIfNeeded: session?.generation ?? 0)
+            return Int32(truncatingIfNeeded: producer?.generation ?? 0)
         }
         let (firstStart, closed) = state.withLock { s -> (Bool, Bool) in
             defer {
@@ -147,14 +147,14 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
             }
             return (!s.positioned, s.closed)
         }
-        guard !firstStart, !closed, let session else { return Int32(truncatingIfNeeded: session?.generation ?? 0) }
-        let target = Double(nanoseconds) / 1_000_000_000 - session.decoderTimeOffset
-        let generation = session.seek(to: max(target, 0))
+        guard !firstStart, !closed, let producer else { return Int32(truncatingIfNeeded: producer?.generation ?? 0) }
+        let target = Double(nanoseconds) / 1_000_000_000 - producer.decoderTimeOffset
+        let generation = producer.reposition(to: max(target, 0))
         state.withLock { $0.pending.removeAll() }
         return Int32(truncatingIfNeeded: generation)
     }
 
-    // MARK: StreamingOutput
+    // MARK: MediaFeedInput
 
     func push(_ chunk: MediaChunk) {
         queue.async { [self] in deliver(.chunk(chunk)) }
@@ -185,7 +185,7 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
         // A flushing seek in progress refuses buffers (FLUSHING) until it completes: try again shortly,
         // for as long as the chunk still belongs to the current generation.
         for _ in 0..<400 {
-            let current = session?.generation
+            let current = producer?.generation
             let source = state.withLock { s -> SourceBox?? in
                 guard !s.closed, current == generation else { return .some(nil) }
                 // Waiting chunks go first: a chunk never overtakes them (an init segment must precede its fragments).
@@ -218,8 +218,8 @@ final class AppSourceFeed: StreamingOutput, @unchecked Sendable {
 
     /// Stops pushing; the appsrc is released (after the pipeline reached NULL).
     func close() {
-        session?.close()
-        // The session holds this feed as its output: let go of it so neither keeps the other alive.
+        producer?.close()
+        // The producer holds this feed as its output: let go of it so neither keeps the other alive.
         links.withLock { $0 = (nil, PlayheadReader { nil }) }
         let source = state.withLock { s -> SourceBox? in
             s.closed = true
@@ -238,4 +238,18 @@ private struct SourceBox: @unchecked Sendable { let source: OpaquePointer }
 private let onSourcePositioned: CoveAppSourceSeek = { context, position in
     guard let context else { return 0 }
     return gint(Unmanaged<AppSourceFeed>.fromOpaque(context).takeUnretainedValue().sourcePositioned(at: UInt64(position)))
+}
+
+// Transitional: the pipeline still drives Cove's streaming session through the feed until the session
+// moves above the engine (issue 31).
+import CoveStreaming
+
+extension AppSourceFeed {
+    var session: StreamingSession? { producer as? StreamingSession }
+
+    func attach(session: StreamingSession, playhead: @escaping @Sendable () -> Double?) {
+        attach(producer: session, playhead: playhead)
+    }
+
+    func replace(session: StreamingSession) { replace(producer: session) }
 }

@@ -11,7 +11,7 @@ import Synchronization
 /// One task fetches at a time (as hls.js and Shaka do per stream). A seek bumps the generation at
 /// once — synchronously, from whatever thread asks — cancels the task and starts a new one at the
 /// target; everything the old task still pushes carries the old generation and is dropped by the output.
-public final class StreamingSession: Sendable {
+public final class StreamingSession: MediaFeedProducer, Sendable {
     public let url: URL
     /// Which part of the manifest this session plays (a DASH audio set for an audio rendition's session).
     public let selection: ManifestSelection
@@ -123,6 +123,11 @@ public final class StreamingSession: Sendable {
     /// Starts over at `position` (a seek): the generation moves on at once; returns the new one.
     @discardableResult
     public func seek(to position: Double) -> Int {
+        restart(at: position)
+    }
+
+    /// The engine's input was flushed to `position`: the session starts over there (see `seek(to:)`).
+    public func reposition(to position: Double) -> Int {
         restart(at: position)
     }
 

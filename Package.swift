@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "CoveCore", targets: ["CoveCore"]),
         .library(name: "CoveGStreamer", targets: ["CoveGStreamer"]),
+        .library(name: "CoveGStreamerEngine", targets: ["CoveGStreamerEngine"]),
         .library(name: "CoveHLS", targets: ["CoveHLS"]),
         .library(name: "CoveStreaming", targets: ["CoveStreaming"]),
         .library(name: "CoveText", targets: ["CoveText"]),
@@ -80,7 +81,7 @@ let package = Package(
         .target(
             name: "CoveStreaming",
             dependencies: [
-                "CoveCore", "CoveHLS", "CoveDASH", "CoveText", .product(name: "Logging", package: "swift-log"),
+                "CoveCore", "CoveHLS", "CoveDASH", "CoveText", "CoveNetworking", .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -163,11 +164,17 @@ let package = Package(
             // where Xlib's default handler would exit the process on a window that went away).
             linkerSettings: [.linkedLibrary("xcb"), .linkedLibrary("X11")]
         ),
+        // The engine room: GStreamer demuxes, decodes and renders what it reads or is fed. No
+        // CoveStreaming: a producer above it (Cove's streaming) pushes the segments in.
+        .target(
+            name: "CoveGStreamerEngine",
+            dependencies: ["CoveCore", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // What apps use: the engine room with Cove's streaming in front (`GStreamerEngine`).
         .target(
             name: "CoveGStreamer",
-            dependencies: [
-                "CoveCore", "CoveHLS", "CoveStreaming", "CoveNetworking", "CoveText", "CCoveGst", "CGStreamer", .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["CoveCore", "CoveGStreamerEngine", "CoveStreaming", "CoveNetworking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The test kit, split by what it needs: fakes for an app's unit tests (CoveCore and swift-log only),
@@ -359,7 +366,7 @@ let package = Package(
         .testTarget(
             name: "CoveGStreamerTests",
             dependencies: [
-                "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline",
+                "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveGStreamerEngine", "CoveStreaming", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline",
                 "CoveReport", "CovePlayerView", "CovePlayerControls", "CovePlayerUI", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

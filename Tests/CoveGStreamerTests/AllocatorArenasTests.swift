@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CoveGStreamer
+@testable import CoveGStreamerEngine
 
 /// The arena cap an app asks for: two per core by default, never below two, and never over a
 /// `MALLOC_ARENA_MAX` the process was launched with.

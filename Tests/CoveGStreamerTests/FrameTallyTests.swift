@@ -1,6 +1,6 @@
 import Testing
 
-@testable import CoveGStreamer
+@testable import CoveGStreamerEngine
 
 /// The sink's counts restart at every flush; the tally keeps the pipeline's totals.
 @Suite("Frame tally")

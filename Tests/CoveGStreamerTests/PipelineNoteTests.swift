@@ -1,7 +1,7 @@
 import CCoveGst
 import Testing
 
-@testable import CoveGStreamer
+@testable import CoveGStreamerEngine
 
 /// The pipeline's notes to its bus thread: typed values in, the same values out, in the bus's order.
 @Suite("Pipeline notes")

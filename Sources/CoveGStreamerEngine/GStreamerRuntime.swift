@@ -7,9 +7,9 @@ import Synchronization
 /// later player gets the same clear error instead of a crash.
 enum GStreamerRuntime {
     private static let state = Mutex<Result<Void, PlaybackError>?>(nil)
-    /// Factories of the elements pipelines created (see `GStreamerEngine.elementsCreated`).
+    /// Factories of the elements pipelines created (see `GStreamerMediaEngine.elementsCreated`).
     static let elementsCreated = Mutex<[String: Int]>([:])
-    /// Pipelines built and not yet torn down to NULL (see `GStreamerEngine.livePipelineCount`).
+    /// Pipelines built and not yet torn down to NULL (see `GStreamerMediaEngine.livePipelineCount`).
     static let livePipelines = Mutex(0)
 
     static func ensureInitialized() throws(PlaybackError) {

@@ -1,11 +1,10 @@
 import CGStreamer
 import CoveCore
-import CoveStreaming
 
 /// What the pipeline's threads share, and the handlers it connected.
 ///
 /// `State` lives only inside `GStreamerPipeline.state` (a `Mutex`): streaming threads (probes,
-/// handoffs, signals), the bus thread, callers' threads and the streaming session's tasks all read and
+/// handoffs, signals), the bus thread, callers' threads and the producer's tasks all read and
 /// write it there, in short critical sections that never call into GStreamer.
 extension GStreamerPipeline {
     /// A signal handler connected on a sink (each holds a reference to its sink, dropped at teardown).
@@ -69,33 +68,18 @@ extension GStreamerPipeline {
         var bytesRead = 0
         /// GStreamer made this adaptive demuxer for a manifest behind a media file's name (see `manifestBehindMediaName`).
         var disguisedManifest: String?
-        /// How this pipeline gets its media.
-        var route: Route
-        /// Cove's streaming: where the first generation starts (presentation time), once the playlists
-        /// said; the pipeline leaves NULL only then.
-        var streamStart: Double?
-        /// Cove's streaming: whether the playhead is starved of media (see `checkStreamingBuffer`).
-        var starvation = StreamStarvation()
-        /// The subtitle rendition's loader, while one plays.
-        var textLoader: TextRenditionLoader?
-        /// Cove's streaming: the alternate audio renditions, streamed into playbin3's `suburi`.
-        var audio: AudioRenditionFeed?
-        /// Where the subtitle loader last heard the playhead was.
-        var textPlayhead: Double?
+        /// Fed: where the feed starts (presentation time), once the producer said; the pipeline leaves
+        /// NULL only then.
+        var feedStart: Double?
+        /// Fed: the presentation's duration as the producer said (nil: unknown or live).
+        var feedDuration: Double?
+        /// Fed: the separate audio input, read by playbin3 as its `suburi`.
+        var audio: AudioFeedInput?
         /// Stream time (ns) up to which media reached each sink since the last flush.
         var sinkEnds: [EngineTrack.Kind: Int64] = [:]
 
-        init(rate: Double, route: Route) {
+        init(rate: Double) {
             self.rate = rate
-            self.route = route
-        }
-
-        /// The tracks apps see: with Cove's audio renditions, those stand for GStreamer's one audio stream.
-        var publicTracks: [EngineTrack] { tracks.publicTracks(audioRenditions: audio?.tracks.map(\.track)) }
-
-        /// The selected tracks as apps see them (see `publicTracks`).
-        var publicSelection: [String] {
-            tracks.publicSelection(audioFromRenditions: audio != nil, selectedRendition: audio?.selected)
         }
     }
 }

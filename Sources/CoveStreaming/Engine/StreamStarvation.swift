@@ -1,5 +1,5 @@
 /// Whether Cove's streaming has run dry under the playhead: the buffering Cove reports from what it
-/// pushed (GStreamer's own buffering messages never come for `appsrc`).
+/// pushed (an engine fed through appsrc-like inputs reports no buffering of its own).
 ///
 /// 0 % when the playhead has reached the end of the pushed media and stopped there (a real stall: the
 /// demuxer holds a segment's last frame until more data comes, so "reached" is within `starvation`) —
@@ -7,8 +7,8 @@
 /// nothing ahead of the playhead for `overrun` while the other's clock went on: the picture froze while
 /// the sound played (or the reverse). 100 % once `refilled` seconds of media (or the end) are there again.
 ///
-/// A value kept in the pipeline's state (under its lock), changed by the bus thread's buffer check
-/// (`GStreamerPipeline.checkStreamingBuffer`); times are wall seconds.
+/// A value kept in the streaming player's state (under its lock), changed by the buffer check
+/// (`StreamingPlayer.checkBuffer`); times are wall seconds.
 struct StreamStarvation {
     /// Media left at the playhead when it stops: at most the frames the demuxer still holds.
     static let starvation = 0.3

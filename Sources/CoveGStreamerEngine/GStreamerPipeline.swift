@@ -1,7 +1,6 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
-import CoveStreaming
 import Foundation
 import Logging
 import Synchronization
@@ -11,30 +10,30 @@ import Synchronization
 /// Threading: GStreamer calls back on its streaming threads (pad probes, element signals) and posts
 /// messages on the bus. Every `EngineEvent` that GStreamer gives rise to is emitted by the single bus
 /// thread, in bus order; streaming threads only record facts and post application messages (notes), so
-/// those events never race each other. Two other sources emit from their own threads, through the same
-/// thread-safe continuation: Cove's streaming session reports on its tasks (the ladder, variant changes,
-/// transfers, download failures, subtitle cues), and an app's track selection is answered on the
-/// caller's thread. The state lock is never held while calling into GStreamer, because GStreamer may
-/// call back synchronously on the calling thread.
+/// those events never race each other. The state lock is never held while calling into GStreamer,
+/// because GStreamer may call back synchronously on the calling thread.
+///
+/// A pipeline either reads its URL itself (`Route.reading`: a progressive file, through uridecodebin3)
+/// or is fed (`Route.fed`): a producer above the engine (Cove's streaming) pushes chunks into playbin3's
+/// `appsrc://` source and, for a separate audio stream, its `suburi` source; the pipeline only demuxes,
+/// decodes and renders them.
 ///
 /// The class is split by concern, one file each (every one says which threads run its code):
 /// - here: the stored parts, construction (playbin3, its sinks and signals) and release, and how events
 ///   leave (`emit`, `post`);
 /// - `GStreamerPipeline+State.swift`: `State`, what the threads share;
-/// - `GStreamerPipeline+Route.swift`: who fetches the media (`Route`, `StreamingSetup`);
+/// - `GStreamerPipeline+Route.swift`: who fetches the media (`Route`) and the decoder-time offset;
 /// - `GStreamerPipeline+Commands.swift`: load, play, pause, seek, rate, volume, close and teardown;
 /// - `GStreamerPipeline+Queries.swift`: position, duration, seekable ranges, status, snapshot;
-/// - `GStreamerPipeline+Streaming.swift`: Cove's streaming drive (session events, appsrc, starvation);
-/// - `GStreamerPipeline+Renditions.swift`: alternate audio and subtitle renditions;
+/// - `GStreamerPipeline+Feed.swift`: the fed inputs (appsrc sources, the feed's start and playhead);
 /// - `GStreamerPipeline+Tracks.swift`: stream collections and selection (over `TrackCollections`);
 /// - `GStreamerPipeline+Sinks.swift`: pad probes, handoffs and frame timing (the C callbacks);
 /// - `GStreamerPipeline+BusMessages.swift`: GStreamer's bus messages (read by a `BusReader`) and errors;
 /// - `GStreamerPipeline+Notes.swift`: the pipeline's own notes to its bus thread.
 ///
 /// Locks (each documented where it is declared): `state` guards `State`; `transitions` serialises state
-/// changes with teardown. Beside them, `notes` (`PipelineNotes`), `outputs`, `feed` and the audio
-/// renditions keep locks of their own. The only nesting: `state` may be held while an
-/// `AudioRenditionFeed`'s selection is read (its lock never calls out).
+/// changes with teardown. Beside them, `notes` (`PipelineNotes`), `outputs`, `feed` and the audio input
+/// keep locks of their own; none is taken while another is held.
 ///
 /// `Sendable` without `@unchecked`: every stored property is an immutable, `Sendable` value; what
 /// changes lives in the two `Mutex`es.
@@ -62,13 +61,13 @@ final class GStreamerPipeline: Sendable {
     /// `state`, never this.
     let transitions = Mutex(())
     let urlText: String
-    /// Cove's own streaming for HLS and DASH: the session fetches, the feed pushes into playbin3's appsrc.
-    /// nil for progressive media (uridecodebin3 reads it).
+    /// Who fetches the media: a producer pushing into `feed`, or GStreamer reading the URL.
+    let route: Route
+    /// The main input of a fed pipeline: what a producer pushes goes into playbin3's appsrc. nil when the
+    /// pipeline reads its URL itself (uridecodebin3).
     let feed: AppSourceFeed?
-    /// What Cove's streaming was set up with.
-    let streaming: StreamingSetup
 
-    init(configuration: EnginePlayerConfiguration, logger: Logger, streaming: StreamingSetup) throws(PlaybackError) {
+    init(configuration: EnginePlayerConfiguration, logger: Logger, fed: Bool) throws(PlaybackError) {
         self.configuration = configuration
         self.logger = logger
         self.urlText = configuration.url.absoluteString
@@ -92,19 +91,18 @@ final class GStreamerPipeline: Sendable {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
         }
-        let route: Route = Self.isStreamedByCove(configuration.url) ? .cove : .gstreamer
-        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1, route: route))
-        let feed: AppSourceFeed? = route == .cove ? AppSourceFeed() : nil
-        self.feed = feed
-        self.streaming = streaming
+        let route: Route = fed ? .fed : .reading
+        self.route = route
+        state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1))
+        self.feed = fed ? AppSourceFeed() : nil
 
         let object = self.playbin.object
-        cove_set_string(object, "uri", route == .cove ? "appsrc://" : urlText)
+        cove_set_string(object, "uri", route == .fed ? "appsrc://" : urlText)
         // Only what a player needs: no software colour balance or deinterlacer in the chain.
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
-        // GStreamer's HTTP stack only where GStreamer reads the URL itself (a media file): Cove's
-        // streaming never loads libsoup.
-        if route == .gstreamer { GStreamerRuntime.shareSession(with: playbin) }
+        // GStreamer's HTTP stack only where GStreamer reads the URL itself (a media file): a fed pipeline
+        // never loads libsoup.
+        if route == .reading { GStreamerRuntime.shareSession(with: playbin) }
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
         cove_set_double(object, "volume", configuration.volume.level)
@@ -128,17 +126,6 @@ final class GStreamerPipeline: Sendable {
         }
 
         connectStreamingThreadCallbacks(textSink: textSink)
-
-        if let feed {
-            let session = StreamingSession(
-                url: configuration.url, transport: streaming.transport, configuration: streaming.settings(for: configuration), output: feed, logger: logger
-            ) { [weak self] event in
-                self?.handleStreaming(event)
-            }
-            session.setMaxBitrate(configuration.maxBitrate)
-            session.setForwardBuffer(forwardBufferTarget(configuration.forwardBufferDuration))
-            feed.attach(session: session, playhead: { [weak self] in self?.streamingPlayhead() })
-        }
 
         outputs.start(decoderOffset: { [weak self] in self?.decoderOffset ?? 0 })
         GStreamerRuntime.livePipelines.withLock { $0 += 1 }

@@ -1,7 +1,6 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
-import CoveStreaming
 import Foundation
 import Synchronization
 
@@ -9,7 +8,7 @@ import Synchronization
 /// teardown.
 ///
 /// Commands come on the controller's thread (any thread); a few (`startPipeline`, `setState`, `sendSeek`,
-/// `applyRateIfNeeded`) also run on the bus thread or the streaming session's tasks. They record intent
+/// `applyRateIfNeeded`) also run on the bus thread or the producer's tasks (`startFeed`). They record intent
 /// under `state`, then call GStreamer with no lock held (but `transitions`, around a state change).
 /// What they cause is reported by the bus thread: a refused seek or state change is posted as a note.
 extension GStreamerPipeline {
@@ -18,12 +17,9 @@ extension GStreamerPipeline {
             $0.wantsPlaying = playWhenReady
             $0.awaitingBuffer = true
         }
-        if route == .cove, let session = feed?.session {
-            // The pipeline leaves NULL once the playlists say where the stream starts (`.starting`):
-            // its source must begin there.
-            session.start(at: configuration.startPosition.flatMap { $0.isFinite && $0 > .zero ? $0.seconds : nil })
-            return
-        }
+        // A fed pipeline leaves NULL once the producer says where the feed starts (`startFeed`): its
+        // sources must begin there.
+        if isFed { return }
         startPipeline()
     }
 
@@ -51,7 +47,6 @@ extension GStreamerPipeline {
 
     func seek(to target: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard !isClosed else { return }
-        if let loader = state.withLock({ $0.textLoader }), let seconds = target.isFinite ? target.seconds : nil { loader.seek(to: seconds) }
         sendSeek(
             to: target, keyUnit: tolerance.allowsKeyframeSnap,
             register: { s, seqnum in
@@ -135,15 +130,6 @@ extension GStreamerPipeline {
         }
     }
 
-    func setMaxBitrate(_ bitsPerSecond: Int?) {
-        feed?.session?.setMaxBitrate(bitsPerSecond)
-    }
-
-    func setForwardBufferDuration(_ duration: Duration?) {
-        feed?.session?.setForwardBuffer(forwardBufferTarget(duration))
-        state.withLock { $0.audio }?.session?.setForwardBuffer(forwardBufferTarget(duration))
-    }
-
     /// Stops the pipeline without blocking the caller: the state flips to closed at once (queries
     /// answer nil, commands are ignored) and the teardown to NULL runs on its own thread; `events`
     /// finishes when it is done.
@@ -152,10 +138,6 @@ extension GStreamerPipeline {
         outputs.close()
         feed?.close()
         state.withLock { $0.audio }?.close()
-        state.withLock { s -> TextRenditionLoader? in
-            defer { s.textLoader = nil }
-            return s.textLoader
-        }?.stop()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
 
@@ -199,9 +181,9 @@ extension GStreamerPipeline {
     }
 
     func setState(_ target: GstState) {
-        // Cove's streaming: the pipeline stays in NULL until the playlists said where the stream starts
-        // (its sources are made then, and must begin there); play/pause meanwhile only set `wantsPlaying`.
-        if state.withLock({ $0.route == .cove && $0.streamStart == nil }) { return }
+        // Fed: the pipeline stays in NULL until the producer said where the feed starts (its sources are
+        // made then, and must begin there); play/pause meanwhile only set `wantsPlaying`.
+        if isFed && state.withLock({ $0.feedStart == nil }) { return }
         let failed = transitions.withLock { _ -> Bool in
             guard !isClosed else { return false }
             return gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE

@@ -1,46 +1,38 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
-import CoveStreaming
 import Foundation
 import Logging
 import Synchronization
 
-/// A stream's alternate audio renditions (HLS `EXT-X-MEDIA:TYPE=AUDIO` with playlists of their own, DASH
-/// audio adaptation sets),
-/// streamed by Cove into a second appsrc that playbin3 reads as its `suburi` (`appsrc://audio`), beside
-/// the variant's video in the main one.
+/// The fed player's separate audio input (`FeedInput.audio`): a second appsrc that playbin3 reads as its
+/// `suburi` (`appsrc://audio`), beside the main source, for a producer's audio stream (an HLS audio
+/// rendition, a DASH audio set). Which rendition plays, and switching it, is the producer side's business
+/// (`AppSourceFeed.replace(producer:)` keeps the source as it is).
 ///
-/// The renditions are the audio tracks apps see (`cove-audio-N`); GStreamer sees one audio stream, the
-/// one this feed plays. Switching language replaces the rendition's session and repositions the audio
-/// source at the playhead (as Shaka switches an audio stream). playbin3 sends a seek only to its main
-/// source, so every seek is forwarded here too.
-final class AudioRenditionFeed: @unchecked Sendable {
-    /// The playbin3 `suburi` this feed answers to.
+/// playbin3 sends a seek only to its main source, so every seek is forwarded here too; and when the
+/// audio demuxer relinks (a new transport-stream program) the source alone is restarted where the
+/// playhead is (`restart`).
+final class AudioFeedInput: Sendable {
+    /// The playbin3 `suburi` this input answers to.
     static let uri = "appsrc://audio"
 
-    let tracks: [(track: EngineTrack, rendition: AlternateRendition)]
     /// Held until the main source's streams are selected: decodebin3 in GStreamer 1.22 builds its first
     /// streams-selected message (the video alone) under its lock and posts it after releasing it, so when
     /// the rendition's audio arrives at the same moment, playbin3 can handle the audio-and-video selection
     /// first and then the stale video-only one, and remove the audio output for good (the source stops
     /// "not-linked" on every restart). Seen in about 1 start of 15 with DASH's separate audio set.
-    private let feed = AppSourceFeed(held: true)
+    let feed = AppSourceFeed(held: true)
     /// How long the audio waits for the main source's selection before it goes anyway. Generous: nothing
     /// plays before the video's first segment is in anyway, and on a slow link (a first segment taking
     /// seconds) audio released early met the stale selection again and never linked.
     private static let holdLimit: Duration = .seconds(10)
 
-    private let transport: any HTTPTransport
-    /// The presentation the renditions belong to: whether they may read local files is its to say.
-    private let manifestURL: URL
-    private let configuration: StreamingConfiguration
     private let logger: Logger
-    private let onEvent: @Sendable (StreamingEvent) -> Void
+    /// Guards the restart bookkeeping (see `restart`); never held while calling out.
     private let state = Mutex<State>(State())
 
     private struct State {
-        var selected: String?
         /// When the source was restarted after failing (see `restart`).
         var restarts: [ContinuousClock.Instant] = []
         /// A restart is scheduled for when the last one has settled.
@@ -66,40 +58,12 @@ final class AudioRenditionFeed: @unchecked Sendable {
     private static let restartLimit = 6
     private static let restartWindow: Duration = .seconds(30)
 
-    /// nil when the presentation's first variant has no audio renditions with playlists.
-    init?(
-        presentation: Presentation, transport: any HTTPTransport, configuration: StreamingConfiguration, logger: Logger,
-        playhead: @escaping @Sendable () -> Double?, onEvent: @escaping @Sendable (StreamingEvent) -> Void
-    ) {
-        let group = presentation.variants.first?.audioGroup
-        let renditions = presentation.audioRenditions.enumerated().filter { $0.element.playlistURL != nil && $0.element.groupID == group }
-        guard !renditions.isEmpty else { return nil }
-        tracks = renditions.map { index, rendition in
-            (EngineTrack(id: "cove-audio-\(index)", kind: .audio, language: rendition.language, title: rendition.name), rendition)
-        }
-        self.transport = transport
-        self.configuration = configuration
-        self.manifestURL = presentation.manifestURL
+    init(logger: Logger) {
         self.logger = logger
-        self.onEvent = onEvent
-        let preferred = tracks.first { $0.rendition.isDefault } ?? tracks[0]
-        state.withLock { $0.selected = preferred.track.id }
-        feed.attach(session: makeSession(for: preferred.rendition), playhead: playhead)
     }
 
-    var selected: String? { state.withLock { $0.selected } }
-    var session: StreamingSession? { feed.session }
-
-    private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
-        StreamingSession(
-            url: rendition.playlistURL!, selection: rendition.selection, transport: transport, configuration: configuration, output: feed, logger: logger,
-            firstGeneration: firstGeneration, origin: manifestURL, stream: .audio, onEvent: onEvent
-        )
-    }
-
-    /// Starts the selected rendition at `position` (where the video starts).
-    func start(at position: Double) {
-        feed.session?.start(at: position)
+    /// The feed starts: the held audio goes at the latest after `holdLimit`.
+    func start() {
         // Weakly held: a closed feed is not kept alive (nor touched) by the timer.
         DispatchQueue.global().asyncAfter(deadline: .now() + MediaTime(Self.holdLimit).seconds) { [weak feed] in feed?.release() }
     }
@@ -109,37 +73,14 @@ final class AudioRenditionFeed: @unchecked Sendable {
         feed.release()
     }
 
-    func attach(appsrc: UnsafeMutablePointer<GstElement>, start: Double?) {
+    func attach(appsrc: UnsafeMutablePointer<GstElement>, start: Double?, duration: Double?) {
         feed.attach(appsrc: appsrc, start: start)
-        feed.setDuration(feed.session?.duration)
+        feed.setDuration(duration)
     }
 
     /// The same seek as the main source got (flushing, same seqnum): the audio source restarts there.
     func forward(seek event: UnsafeMutablePointer<GstEvent>) {
         feed.send(event)
-    }
-
-    /// Switches to the rendition `id`: the new rendition's segments follow what the old one already pushed,
-    /// into the same source, without a flush (a flush of the audio source alone restarts its demuxer on
-    /// a new program while data flows, and it stops "not-linked"); the new language is heard once the
-    /// media already buffered has played — as a variant switch is seen. False when `id` is not one of
-    /// these renditions.
-    func select(_ id: String, at position: Double?, decoderOffset: Double, rate: Double) -> Bool {
-        guard let rendition = tracks.first(where: { $0.track.id == id })?.rendition else { return false }
-        let changed = state.withLock { s -> Bool in
-            defer { s.selected = id }
-            return s.selected != id
-        }
-        guard changed else { return true }
-        let old = feed.session
-        let continueAt = old?.pushedEnd ?? max(position ?? 0, 0)
-        // The new session's first generation is the old one's current: chunks of both pass the source's
-        // generation filter, in push order (the old ones first), and no seek is needed.
-        // Started before it replaces the old one, so the feed's current generation never changes.
-        let session = makeSession(for: rendition, firstGeneration: (old?.generation ?? 1) - 1)
-        session.start(at: continueAt)
-        feed.replace(session: session)
-        return true
     }
 
     /// Whether `name` is this feed's appsrc (an error's source element).

@@ -10,12 +10,10 @@ import Synchronization
 ///
 /// Runs only on the bus thread (the pipeline's own notes are in `GStreamerPipeline+Notes.swift`).
 extension GStreamerPipeline: BusReaderClient {
-    /// Cove's streaming checks its buffer every 50 ms once prerolled (see `checkStreamingBuffer`).
-    var pollsOften: Bool { state.withLock { $0.route == .cove && $0.prerolled } }
+    /// Nothing needs the bus thread between messages: a fed pipeline's producer watches its own buffer.
+    var pollsOften: Bool { false }
 
-    func poll() {
-        checkStreamingBuffer()
-    }
+    func poll() {}
 
     /// Maps one bus message to events. Returns false when the thread should stop.
     func handle(busMessage message: UnsafeMutablePointer<GstMessage>) -> Bool {
@@ -108,7 +106,7 @@ extension GStreamerPipeline: BusReaderClient {
             if !s.prerolled {
                 if let startSeek = s.startSeekSeqnum {
                     guard s.lastFlushSeqnum == startSeek else { return .none }
-                } else if s.route == .gstreamer, let start = configuration.startPosition, start > .zero, start.isFinite {
+                } else if route == .reading, let start = configuration.startPosition, start > .zero, start.isFinite {
                     return .startSeek(start)
                 }
                 s.prerolled = true

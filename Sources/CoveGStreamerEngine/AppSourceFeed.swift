@@ -240,16 +240,3 @@ private let onSourcePositioned: CoveAppSourceSeek = { context, position in
     return gint(Unmanaged<AppSourceFeed>.fromOpaque(context).takeUnretainedValue().sourcePositioned(at: UInt64(position)))
 }
 
-// Transitional: the pipeline still drives Cove's streaming session through the feed until the session
-// moves above the engine (issue 31).
-import CoveStreaming
-
-extension AppSourceFeed {
-    var session: StreamingSession? { producer as? StreamingSession }
-
-    func attach(session: StreamingSession, playhead: @escaping @Sendable () -> Double?) {
-        attach(producer: session, playhead: playhead)
-    }
-
-    func replace(session: StreamingSession) { replace(producer: session) }
-}

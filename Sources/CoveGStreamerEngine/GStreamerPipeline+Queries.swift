@@ -4,11 +4,11 @@ import CoveCore
 import Foundation
 import Synchronization
 
-/// Queries: the position, duration and seekable ranges (from Cove's streaming session, or GStreamer's
-/// queries for a media file it reads itself), the status the controller samples, and a snapshot.
+/// Queries: the position, duration and seekable ranges (as the producer said for a fed pipeline, from
+/// GStreamer's queries for a media file it reads itself), the status the controller samples, and a snapshot.
 ///
-/// Called on the controller's thread, the bus thread and the streaming session's tasks (the playhead it
-/// fetches ahead of), with no lock held across a GStreamer query. A closed pipeline answers nil (or
+/// Called on the controller's thread, the bus thread and the producer's tasks (the playhead it fetches
+/// ahead of), with no lock held across a GStreamer query. A closed pipeline answers nil (or
 /// nothing): its GStreamer objects are still alive then (they are released in `deinit`), but in NULL.
 extension GStreamerPipeline {
     func currentPosition() -> MediaTime? {
@@ -21,7 +21,7 @@ extension GStreamerPipeline {
 
     func currentDuration() -> MediaTime? {
         guard !isClosed else { return nil }
-        if route == .cove { return feed?.session?.duration.map { MediaTime(seconds: $0) } }
+        if isFed { return state.withLock { $0.feedDuration }.map { MediaTime(seconds: $0) } }
         var duration: gint64 = -1
         guard gst_element_query_duration(playbin.pointer, GST_FORMAT_TIME, &duration) != 0 else { return nil }
         return mediaTime(nanoseconds: Int(duration))
@@ -33,11 +33,6 @@ extension GStreamerPipeline {
         if let frames = outputs.observeFrames() {
             status.renderedFrames = frames.rendered
             status.droppedFrames = frames.dropped
-        }
-        if route == .cove, let session = feed?.session {
-            status.bufferedAhead = session.bufferedAhead.map { .milliseconds(Int64($0 * 1000)) }
-            status.bandwidthEstimate = session.bandwidthEstimate
-            status.bytesRead = session.bytesLoaded + (state.withLock { $0.audio }?.session?.bytesLoaded ?? 0)
         }
         return status
     }
@@ -60,9 +55,10 @@ extension GStreamerPipeline {
     }
 
     func seekableRanges() -> [TimeRange] {
-        if route == .cove {
-            guard !isClosed, let range = feed?.session?.seekableRange else { return [] }
-            return [TimeRange(start: MediaTime(seconds: range.lowerBound), end: MediaTime(seconds: range.upperBound))]
+        if isFed {
+            // The producer knows its timeline (a live window moves); a fed pipeline knows only the duration.
+            guard !isClosed, let duration = state.withLock({ $0.feedDuration }) else { return [] }
+            return [TimeRange(start: .zero, end: MediaTime(seconds: duration))]
         }
         guard !isClosed, let query = gst_query_new_seeking(GST_FORMAT_TIME) else { return [] }
         defer { gst_query_unref(query) }

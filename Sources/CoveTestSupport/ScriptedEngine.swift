@@ -5,7 +5,12 @@ import Synchronization
 /// A `MediaEngine` whose players do exactly what a test tells them, for fast, deterministic controller
 /// tests. By default a player behaves like a well-mannered engine (prerolls on load, reports playing
 /// and paused, completes seeks); turn those automatic replies off to script every event by hand.
-public final class ScriptedEngine: MediaEngine {
+///
+/// It can be fed too (`FeedableMediaEngine`): wrapped in a `StreamingEngine`, Cove's streaming pushes
+/// real segments into its players' inputs, and a fed player prerolls on the first chunk, completes a
+/// seek when the first chunk of the new generation arrives, and ends when every input ended and the
+/// playhead reached the end — so ABR, seeks, failover and accounting run without GStreamer.
+public final class ScriptedEngine: FeedableMediaEngine {
     public let name = "scripted"
 
     /// How new players answer commands.
@@ -30,8 +35,22 @@ public final class ScriptedEngine: MediaEngine {
         /// A fault for checking the checks: the first `pause()` after a `seek` is lost, as GStreamer's
         /// seek once lost it (`MediaEngineContract` must catch this).
         public var dropsPauseAfterSeek = false
+        /// How a fed player's playhead moves.
+        public var feedPlayhead = FeedPlayhead.realTime
 
         public init() {}
+    }
+
+    /// How a fed player's playhead moves over what was pushed.
+    public enum FeedPlayhead: Sendable, Hashable {
+        /// In real time while playing, never past the end of what every open input took (a decoder
+        /// that waits for data there): stalls and refills happen as on a real engine.
+        case realTime
+        /// To the end of what was pushed at once (media played as fast as it arrives, as unsynchronised
+        /// sinks do).
+        case followsFeed
+        /// Where the test puts it (`setPosition`).
+        case manual
     }
 
     private let state = Mutex<(behavior: Behavior, players: [ScriptedPlayer])>((Behavior(), []))
@@ -52,9 +71,17 @@ public final class ScriptedEngine: MediaEngine {
     public var players: [ScriptedPlayer] { state.withLock { $0.players } }
 
     public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
+        try make(configuration: configuration, fed: false)
+    }
+
+    public func makeFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any FedEnginePlayer {
+        try make(configuration: configuration, fed: true)
+    }
+
+    private func make(configuration: EnginePlayerConfiguration, fed: Bool) throws(PlaybackError) -> ScriptedPlayer {
         let behavior = self.behavior
         if let failure = behavior.creationFailure { throw failure }
-        let player = ScriptedPlayer(configuration: configuration, behavior: behavior)
+        let player = ScriptedPlayer(configuration: configuration, behavior: behavior, fed: fed)
         state.withLock { $0.players.append(player) }
         created.yield(player)
         return player
@@ -71,7 +98,8 @@ public final class ScriptedEngine: MediaEngine {
 }
 
 /// A scripted engine player: records every command and emits what the test (or its behaviour) says.
-public final class ScriptedPlayer: EnginePlayer {
+/// A fed one (see `ScriptedEngine`) also takes the chunks a producer pushes (`chunks(of:)`).
+public final class ScriptedPlayer: FedEnginePlayer {
     public enum Call: Sendable, Hashable {
         case load(playWhenReady: Bool)
         case play
@@ -83,13 +111,18 @@ public final class ScriptedPlayer: EnginePlayer {
         case selectTracks(audio: String?, text: String?)
         case setVolume(AudioVolume)
         case showCaptions([String])
+        case startFeed(at: Double)
         case close
     }
 
     public let configuration: EnginePlayerConfiguration
+    /// Media is pushed into this player's inputs (it was made by `makeFedPlayer`).
+    public let isFed: Bool
+    /// The inputs of a fed player.
+    let inputs: [FeedInput: ScriptedFeedInput]
     public let events: AsyncStream<EngineEvent>
-    private let continuation: AsyncStream<EngineEvent>.Continuation
-    private let state: Mutex<State>
+    let continuation: AsyncStream<EngineEvent>.Continuation
+    let state: Mutex<State>
 
     struct State: Sendable {
         var behavior: ScriptedEngine.Behavior
@@ -104,12 +137,28 @@ public final class ScriptedPlayer: EnginePlayer {
         var seekable: [TimeRange]?
         var callWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
         var nextWaiterID = 0
+        /// Fed: `load` asked to play once prerolled.
+        var wantsPlaying = false
+        /// Fed: the feed started (`startFeed`).
+        var feedStarted = false
+        var audioOpen = false
+        var feedDuration: Double?
+        /// Fed: the seek waiting for the first chunk of its generation.
+        var pendingSeek: Int?
+        var ended = false
+        /// Fed, real time: since when the playhead runs from `position`.
+        var runningSince: ContinuousClock.Instant?
     }
 
-    init(configuration: EnginePlayerConfiguration, behavior: ScriptedEngine.Behavior) {
+    init(configuration: EnginePlayerConfiguration, behavior: ScriptedEngine.Behavior, fed: Bool = false) {
         self.configuration = configuration
+        self.isFed = fed
         (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
         state = Mutex(State(behavior: behavior, position: configuration.startPosition ?? .zero))
+        inputs = fed ? [.main: ScriptedFeedInput(), .audio: ScriptedFeedInput()] : [:]
+        for input in inputs.values {
+            input.player = WeakPlayer(self)
+        }
     }
 
     public var calls: [Call] { state.withLock { $0.calls } }
@@ -138,14 +187,36 @@ public final class ScriptedPlayer: EnginePlayer {
 
     /// Emits an engine event as if the engine had observed it.
     public func emit(_ event: EngineEvent) {
-        if case .playing = event { state.withLock { $0.playing = true } }
-        if case .paused = event { state.withLock { $0.playing = false } }
+        if case .playing = event { state.withLock { s in s.playing = true; s.runningSince = s.runningSince ?? .now } }
+        if case .paused = event {
+            state.withLock { s in
+                s.position = currentPosition(s)
+                s.playing = false
+                s.runningSince = nil
+            }
+        }
         continuation.yield(event)
     }
 
     /// Moves the playhead (what the next progress tick will read).
     public func setPosition(_ position: MediaTime) {
-        state.withLock { $0.position = position }
+        state.withLock { s in
+            s.position = position
+            if s.runningSince != nil { s.runningSince = .now }
+        }
+    }
+
+    /// The playhead: a fed player playing in real time runs from where it was, up to the end of what
+    /// every open input took.
+    func currentPosition(_ s: State) -> MediaTime {
+        guard isFed, s.behavior.feedPlayhead == .realTime, let since = s.runningSince else { return s.position }
+        let run = s.position.advanced(by: ContinuousClock.now - since)
+        let ends = [FeedInput.main] + (s.audioOpen ? [.audio] : [])
+        guard let end = ends.map({ inputs[$0]?.pushedEnd }).reduce(Double?.none, { acc, e in
+            guard let e else { return acc }
+            return min(acc ?? e, e)
+        }) else { return s.position }
+        return max(min(run, MediaTime(seconds: end)), s.position)
     }
 
     public func setStatus(_ status: EngineStatus) {
@@ -154,7 +225,7 @@ public final class ScriptedPlayer: EnginePlayer {
 
     public var isClosed: Bool { state.withLock { $0.closed } }
 
-    private func record(_ call: Call) -> ScriptedEngine.Behavior? {
+    func record(_ call: Call) -> ScriptedEngine.Behavior? {
         let (behavior, ready) = state.withLock { s -> (ScriptedEngine.Behavior?, [CheckedContinuation<Void, Never>]) in
             guard !s.closed else { return (nil, []) }
             s.calls.append(call)
@@ -173,18 +244,26 @@ public final class ScriptedPlayer: EnginePlayer {
             continuation.yield(.failed(failure))
             return
         }
-        guard behavior.prerollsOnLoad else { return }
+        state.withLock { $0.wantsPlaying = playWhenReady }
+        // Fed: the preroll comes with the first chunk (see `received`).
+        guard behavior.prerollsOnLoad, !isFed else { return }
         continuation.yield(.tracksChanged(behavior.tracks))
         continuation.yield(.tracksSelected(Self.defaultSelection(behavior.tracks)))
         preroll()
         if playWhenReady && behavior.reportsStateChanges { emit(.playing) }
     }
 
-    /// Reports `.prerolled` with the behaviour's duration and ranges.
+    /// Reports `.prerolled` with the behaviour's duration and ranges (a fed player's: what the feed said).
     public func preroll() {
-        let behavior = state.withLock { s -> ScriptedEngine.Behavior in
+        let (behavior, feedDuration) = state.withLock { s -> (ScriptedEngine.Behavior, Double?) in
             s.prerolled = true
-            return s.behavior
+            return (s.behavior, s.feedDuration)
+        }
+        if isFed {
+            let duration = feedDuration.map { MediaTime(seconds: $0) }
+            let ranges = duration.map { [TimeRange(start: .zero, end: $0)] } ?? []
+            continuation.yield(.prerolled(EngineMediaInfo(duration: duration, seekableRanges: ranges, isLive: duration == nil)))
+            return
         }
         let ranges = behavior.seekableRanges ?? behavior.duration.map { [TimeRange(start: .zero, end: $0)] } ?? []
         continuation.yield(.prerolled(EngineMediaInfo(duration: behavior.isLive ? nil : behavior.duration, seekableRanges: ranges, isLive: behavior.isLive)))
@@ -211,6 +290,10 @@ public final class ScriptedPlayer: EnginePlayer {
     public func seek(to position: MediaTime, tolerance: SeekTolerance, id: Int) {
         guard let behavior = record(.seek(position, id: id)) else { return }
         state.withLock { $0.seekedSincePause = true }
+        if isFed {
+            flushFeed(to: position, seekID: behavior.completesSeeks ? id : nil)
+            return
+        }
         guard behavior.completesSeeks else { return }
         state.withLock { $0.position = position }
         continuation.yield(.seekCompleted(id: id, succeeded: true))
@@ -236,10 +319,13 @@ public final class ScriptedPlayer: EnginePlayer {
         _ = record(.showCaptions(cues.map(\.text)))
     }
 
-    public var position: MediaTime? { state.withLock { $0.position } }
+    public var position: MediaTime? { state.withLock { currentPosition($0) } }
 
     public var seekableRanges: [TimeRange] {
-        state.withLock { s in s.seekable ?? s.behavior.seekableRanges ?? s.behavior.duration.map { [TimeRange(start: .zero, end: $0)] } ?? [] }
+        state.withLock { s in
+            if isFed { return s.feedDuration.map { [TimeRange(start: .zero, end: MediaTime(seconds: $0))] } ?? [] }
+            return s.seekable ?? s.behavior.seekableRanges ?? s.behavior.duration.map { [TimeRange(start: .zero, end: $0)] } ?? []
+        }
     }
 
     /// Moves the seekable window (a live stream's sliding window).
@@ -250,7 +336,7 @@ public final class ScriptedPlayer: EnginePlayer {
     public var status: EngineStatus {
         state.withLock { s in
             var status = s.status
-            status.position = s.position
+            status.position = currentPosition(s)
             status.isPlaying = s.playing
             return status
         }
@@ -271,7 +357,10 @@ public final class ScriptedPlayer: EnginePlayer {
             return (!s.closed, s.callWaiters.map(\.continuation))
         }
         for waiter in waiters { waiter.resume() }
-        if first { continuation.finish() }
+        if first {
+            for input in inputs.values { input.close() }
+            continuation.finish()
+        }
     }
 
     static func defaultSelection(_ tracks: [EngineTrack]) -> [String] {

@@ -9,10 +9,10 @@ extension LoopState {
     /// Counts natural playback (not seeks or rebuilds, which clear `lastWatchedPosition`) and grows the
     /// forward buffer with it.
     func watched(_ position: MediaTime, in runtime: SessionRuntime) {
-        if runtime.isPlaying, let last = runtime.lastWatchedPosition, position > last, let step = position.offset(from: last) {
+        if runtime.intent.isPlaying, let last = runtime.lastWatchedPosition, position > last, let step = position.offset(from: last) {
             runtime.watched += step
         }
-        runtime.lastWatchedPosition = runtime.isPlaying ? position : nil
+        runtime.lastWatchedPosition = runtime.intent.isPlaying ? position : nil
         guard let target = settings.bufferOptimizer.target(afterWatching: runtime.watched) else {
             if runtime.appliedBufferTarget != nil {
                 // The app switched the optimizer off: hand buffering back to the engine.

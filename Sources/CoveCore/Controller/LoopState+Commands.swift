@@ -31,7 +31,7 @@ extension LoopState {
                 logger.info("advanceToNext ignored: there is no video after the current one (queue has \(queue.count))")
                 return
             }
-            let wasPlaying = current?.playRequested ?? preparation?.playRequested ?? false
+            let wasPlaying = current?.intent.isRequested ?? preparation?.intent.isRequested ?? false
             terminateCurrent()
             cancelPreparation()
             advance(to: next, playRequested: settings.autoPlay || wasPlaying)
@@ -99,7 +99,7 @@ extension LoopState {
         // Auto-play starts a session "as soon as it is delivered" (the seed's words): one still being
         // prepared when it is turned on plays too. Turning it off does not take back a play already asked for.
         if new.autoPlay && !old.autoPlay, var preparation {
-            preparation.playRequested = true
+            _ = preparation.intent.handle(.playRequested)
             self.preparation = preparation
         }
         if new.rate != old.rate {
@@ -121,7 +121,7 @@ extension LoopState {
 
     private func play() {
         if var preparation {
-            preparation.playRequested = true
+            _ = preparation.intent.handle(.playRequested)
             self.preparation = preparation
             return
         }
@@ -137,7 +137,7 @@ extension LoopState {
             return
         }
         emit(.lifecycle(runtime.session, .playRequest))
-        runtime.playRequested = true
+        _ = runtime.intent.handle(.playRequested)
         if let bumper = runtime.bumper {
             bumper.player.play()
             return
@@ -147,21 +147,20 @@ extension LoopState {
             runtime.phase = .ready
             performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
         }
-        if runtime.stall.isStalled { return }
-        if runtime.phase == .ready && runtime.hasPlayed && runtime.stall.bufferingPercent == 0 && !runtime.seeks.isSeeking {
+        if runtime.intent.holds.contains(.stall) { return }
+        if runtime.phase == .ready && runtime.intent.hasPlayed && runtime.stall.bufferingPercent == 0 && !runtime.seeks.isSeeking {
             // The buffer ran dry while paused (the engine will not report it again): this is a stall.
             handleBuffering(0, in: runtime)
             return
         }
-        if runtime.engineRunning && !runtime.isPlaying && runtime.phase == .ready {
-            startPlaying(runtime)
-        }
+        // An engine whose clock already runs will not report playing again: then Play is reported here.
+        apply(runtime.intent.handle(.playSent(loaded: runtime.phase == .ready)), in: runtime)
         player.play()
     }
 
     private func pause() {
         if var preparation {
-            preparation.playRequested = false
+            _ = preparation.intent.handle(.pauseRequested)
             self.preparation = preparation
             return
         }
@@ -170,17 +169,15 @@ extension LoopState {
             return
         }
         emit(.lifecycle(runtime.session, .pauseRequest))
-        runtime.playRequested = false
+        _ = runtime.intent.handle(.pauseRequested)
         _ = runtime.frames.handle(.pauseRequested)
         if let bumper = runtime.bumper {
             apply(bumper.playback.handle(.pauseRequested), in: runtime)
             bumper.player.pause()
             return
         }
-        if runtime.isPlaying && !runtime.engineRunning {
-            // Stalled or not yet started: the engine will not report a state change, so report it here.
-            stopPlaying(runtime)
-        }
+        // Stalled or not yet started: the engine will not report a state change, so Pause is reported here.
+        apply(runtime.intent.handle(.pauseSent), in: runtime)
         player.pause()
     }
 

@@ -21,16 +21,12 @@ extension LoopState {
                 becameReady(runtime, info: info)
             }
         case .playing:
-            runtime.engineRunning = true
-            if runtime.playRequested && !runtime.isPlaying && !runtime.stall.isStalled && runtime.phase == .ready {
-                startPlaying(runtime)
-            }
+            apply(runtime.intent.handle(.engineStarted(loaded: runtime.phase == .ready)), in: runtime)
         case .paused:
-            runtime.engineRunning = false
-            if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
+            apply(runtime.intent.handle(.engineStopped), in: runtime)
         case .firstFrame(let wallTime):
             let presented = FrameTiming.Event.presented(
-                wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
+                wallTime: wallTime, playRequested: runtime.intent.isRequested, isPlaying: runtime.intent.isPlaying, bumperPlaying: runtime.bumper != nil)
             if let frame = runtime.frames.handle(presented) { emit(.framePresented(session, frame)) }
         case .seekCompleted(let id, let succeeded):
             // Not the seek in flight (an interrupted one, already answered): nothing finished.
@@ -74,7 +70,7 @@ extension LoopState {
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
-            guard case .downloadFailed(_, let whileStalled) = runtime.stall.handle(.downloadFailed(error)) else { return }
+            guard case .downloadFailed(_, let whileStalled) = watchStall(.downloadFailed(error), in: runtime) else { return }
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
@@ -93,7 +89,7 @@ extension LoopState {
                 emit(.lifecycle(session, .fail(error)))
                 logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
                 runtime.player?.close()
-                continueAfterFailure(of: index ?? 0, playRequested: runtime.playRequested)
+                continueAfterFailure(of: index ?? 0, playRequested: runtime.intent.isRequested)
             } else if runtime.phase != .failed {
                 retryOrFail(runtime, error: error)
             }
@@ -132,9 +128,7 @@ extension LoopState {
         let seeks = track(.ready, in: runtime)
         emit(.lifecycle(session, .likelyToKeepUp))
         if let queued = seeks.perform { performSeek(in: runtime, queued) }
-        if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
-            startPlaying(runtime)
-        }
+        apply(runtime.intent.handle(.loaded), in: runtime)
     }
 
     /// A live window slides: report it when either end moved by a second or more.
@@ -256,11 +250,23 @@ extension LoopState {
         return MediaTrack(id: track.id, kind: kind, language: track.language, title: title, codec: track.codec, isAccessibility: accessibility)
     }
 
-    func startPlaying(_ runtime: SessionRuntime) {
-        runtime.isPlaying = true
+    /// Carries out what the play intent asked for.
+    func apply(_ effects: [PlayIntent.Effect], in runtime: SessionRuntime) {
+        for effect in effects {
+            switch effect {
+            case .reportPlay(let first): reportPlay(runtime, first: first)
+            case .reportPause: reportPause(runtime)
+            case .playEngine: runtime.player?.play()
+            case .loadEngine(let playWhenReady): runtime.player?.load(playWhenReady: playWhenReady)
+            case .resumeProgress: startTicker(runtime)
+            }
+        }
+    }
+
+    /// Playback starts (the intent says so); the first time, with the cue points before the start position.
+    private func reportPlay(_ runtime: SessionRuntime, first: Bool) {
         let session = runtime.session
-        if !runtime.hasPlayed {
-            runtime.hasPlayed = true
+        if first {
             let position = runtime.player?.position ?? .zero
             let shown = reported(position, runtime)
             let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: shown)
@@ -278,8 +284,7 @@ extension LoopState {
         startTicker(runtime)
     }
 
-    func stopPlaying(_ runtime: SessionRuntime) {
-        runtime.isPlaying = false
+    private func reportPause(_ runtime: SessionRuntime) {
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .pause))
         if let hooks = runtime.hooks {

@@ -51,7 +51,7 @@ extension LoopState {
             player.load(playWhenReady: false)
         } else {
             // A visible output would open a second window: only the preparation is done ahead of time.
-            runtime.contentLoadDeferred = true
+            _ = runtime.intent.handle(.loadDeferred)
         }
     }
 

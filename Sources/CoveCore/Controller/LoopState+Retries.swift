@@ -28,7 +28,7 @@ extension LoopState {
         if scheduleRetry(runtime, error: error, kind: .playback) {
             runtime.rebuilding = .retry(.playback)
             // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
-            if case .stalled = runtime.stall.handle(.pipelineDied(wanted: runtime.playRequested && runtime.hasPlayed)) { reportStall(runtime) }
+            if case .stalled = watchStall(.pipelineDied(wanted: runtime.intent.isRequested && runtime.intent.hasPlayed), in: runtime) { reportStall(runtime) }
             runtime.player?.pause()
             return
         }
@@ -38,15 +38,15 @@ extension LoopState {
     func performScheduledRetry(_ runtime: SessionRuntime) {
         switch runtime.rebuilding {
         case .retry(.load):
-            rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.playRequested)
+            rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.intent.isRequested)
         case .retry:
-            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
+            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.intent.isRequested)
         case .seek:
             break
         case .resume, nil:
             // An automatic resume is due after FailedToPlayToEndTime.
             guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
-            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.playRequested, automatic: true)
+            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.intent.isRequested, automatic: true)
         }
     }
 
@@ -71,8 +71,8 @@ extension LoopState {
         runtime.replacePlayer(player)
         runtime.hooksPlayheadJumped = true
         runtime.phase = .loading
-        runtime.engineRunning = false
-        _ = runtime.stall.handle(.pipelineReplaced)
+        _ = runtime.intent.handle(.pipelineReplaced)
+        watchStall(.pipelineReplaced, in: runtime)
         runtime.lastWatchedPosition = nil
         listen(to: player, in: runtime)
         // The captions on screen when the old pipeline went stay on the new one's picture.
@@ -99,7 +99,7 @@ extension LoopState {
             runtime.seekableRanges = info.seekableRanges
             track(.inFlightEnded(succeeded: true), in: runtime)
             seekFinished(runtime, succeeded: true)
-            if runtime.playRequested && !runtime.isPlaying && runtime.engineRunning { startPlaying(runtime) }
+            apply(runtime.intent.handle(.loaded), in: runtime)
             return
         }
         runtime.rebuilding = nil
@@ -114,20 +114,16 @@ extension LoopState {
             emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         }
         if case .resume(let autoPlay, _) = rebuild {
-            runtime.playRequested = autoPlay
+            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
             emit(.lifecycle(session, .resumeComplete))
         }
         _ = runtime.frames.handle(.rebuiltPipelineLoaded)
         report(position: position, in: runtime)
-        if runtime.stall.handle(.rebuiltPipelineLoaded) == .recovered {
+        if watchStall(.rebuiltPipelineLoaded, in: runtime) == .recovered {
             emit(.lifecycle(session, .likelyToKeepUp))
-            if runtime.playRequested { emit(.lifecycle(session, .recovered)) }
+            if runtime.intent.isRequested { emit(.lifecycle(session, .recovered)) }
         }
-        if runtime.playRequested {
-            if runtime.isPlaying { startTicker(runtime) } else if runtime.engineRunning { startPlaying(runtime) }
-        } else if runtime.isPlaying {
-            stopPlaying(runtime)
-        }
+        apply(runtime.intent.handle(.rebuiltPipelineLoaded), in: runtime)
     }
 
     /// A rebuilt pipeline could not load either.
@@ -189,7 +185,7 @@ extension LoopState {
         if !runtime.reportedReady {
             // Never loaded: a resume is a fresh load at the time.
             runtime.rebuilding = nil
-            runtime.playRequested = autoPlay
+            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
         }
         rebuild(runtime, at: time, playWhenReady: autoPlay)
     }

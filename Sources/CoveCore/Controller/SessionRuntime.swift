@@ -87,14 +87,9 @@ final class SessionRuntime {
     /// Events a preloaded pipeline produced before its session became current, replayed then.
     var pendingEvents: [EngineEvent] = []
 
-    /// The app wants playback (play requested and not paused since).
-    var playRequested = false
-    /// The controller reported Play and has not reported Pause (the playhead is meant to move).
-    var isPlaying = false
-    /// The engine clock is running.
-    var engineRunning = false
-    /// Before-cue points have been reported (first play happened).
-    var hasPlayed = false
+    /// Whether the app wants playback, the engine's clock runs, `Play` was reported (first or not), and what
+    /// holds playback (a stall, the bumper, a load waiting for its turn).
+    var intent = PlayIntent()
     /// Which presented frames are reported, and as what (start, seek, resume, transition).
     var frames = FrameTiming()
 
@@ -144,9 +139,6 @@ final class SessionRuntime {
 
     /// The bumper playing before the content, until it exits.
     var bumper: BumperRuntime?
-    /// The content player is built but not loaded: with a visible output it waits for the bumper,
-    /// so two windows never show at once.
-    var contentLoadDeferred = false
 
     final class BumperRuntime {
         let video: Video
@@ -197,7 +189,8 @@ struct Preparation {
     let video: Video
     /// The bumper that plays before this video, if one still has to play in this queue.
     let bumper: Video?
-    var playRequested: Bool
+    /// Only whether playback is wanted: the session takes it over.
+    var intent: PlayIntent
     var queuedSeek: SessionRuntime.PendingSeek?
     /// What the providers were given, with the events they reported for the session to come.
     let context: SessionPreparationContext

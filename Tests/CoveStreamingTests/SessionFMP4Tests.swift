@@ -1,3 +1,4 @@
+import CoveCore
 import CoveStreaming
 import CoveTesting
 import Foundation

@@ -104,7 +104,9 @@ extension LoopState {
         }
         if new.rate != old.rate {
             // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
-            if current?.playingAdBreak != true { current?.player?.setRate(new.rate) }
+            if let runtime = current, case .setEngineRate(let rate)? = runtime.hooksState.handle(.appRateChanged(new.rate)) {
+                runtime.player?.setRate(rate)
+            }
             current?.bumper?.player.setRate(new.rate)
         }
         if new.volume != old.volume {
@@ -205,18 +207,12 @@ extension LoopState {
     /// A server-side ad break (reported by a plugin such as SSAI) plays at 1× whatever the app's rate:
     /// the rate is set aside when the break starts and restored when it ends.
     func applyAdRate(for event: PlaybackEvent, in runtime: SessionRuntime) {
-        let rate = settings.rate
+        let change: HooksState.Event
         switch event {
-        case .adSequenceEntered:
-            guard !runtime.playingAdBreak else { return }
-            runtime.playingAdBreak = true
-            if rate != 1 { runtime.player?.setRate(1) }
-        case .adSequenceExited:
-            guard runtime.playingAdBreak else { return }
-            runtime.playingAdBreak = false
-            if rate != 1 { runtime.player?.setRate(rate) }
-        default:
-            return
+        case .adSequenceEntered: change = .adBreakEntered(appRate: settings.rate)
+        case .adSequenceExited: change = .adBreakExited(appRate: settings.rate)
+        default: return
         }
+        if case .setEngineRate(let rate)? = runtime.hooksState.handle(change) { runtime.player?.setRate(rate) }
     }
 }

@@ -24,8 +24,7 @@ extension LoopState {
     }
 
     func failedToPlayToEnd(_ runtime: SessionRuntime, error: PlaybackError) {
-        guard !runtime.reportedFailedToPlayToEnd else { return }
-        runtime.reportedFailedToPlayToEnd = true
+        guard runtime.milestones.reach(.failedToPlayToEndReported) else { return }
         runtime.phase = .failed
         abandonBumper(in: runtime)
         stopTicker(runtime)

@@ -14,7 +14,7 @@ extension LoopState {
         switch event {
         case .prerolled(let info):
             guard runtime.phase == .loading else { return }
-            if let rebuild = runtime.rebuilding, runtime.reportedReady {
+            if let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuilt(runtime, info: info, after: rebuild)
             } else {
                 runtime.rebuilding = nil
@@ -31,7 +31,7 @@ extension LoopState {
         case .seekCompleted(let id, let succeeded):
             // Not the seek in flight (an interrupted one, already answered): nothing finished.
             guard !track(.engineCompleted(id: id, succeeded: succeeded), in: runtime).answers.isEmpty else { return }
-            runtime.lowVariantSeekPending = false
+            runtime.variantAttribution.handle(.seekCompleted)
             seekFinished(runtime, succeeded: succeeded)
         case .buffering(let percent):
             handleBuffering(percent, in: runtime)
@@ -48,12 +48,12 @@ extension LoopState {
         case .tracksSelected(let ids):
             runtime.selectedTrackIDs = ids
             // A new selection from the engine: the remembered choice may be asked for again (once).
-            runtime.captionPreferenceRequested = nil
+            _ = runtime.captionPreference.handle(.askAgain)
             publishTracks(runtime)
         case .videoSizeChanged(_, let height):
             // Nothing switched yet: the first picture tells which variant the engine started on.
             // After a low-variant seek, the picture tells that the fresh pipeline started low.
-            if runtime.activeVariant == nil || (runtime.lowVariantSeekPending && runtime.activeVariant?.height != height),
+            if runtime.activeVariant == nil || (runtime.variantAttribution.lowVariantSeek && runtime.activeVariant?.height != height),
                 let variant = runtime.ladder.variants.first(where: { $0.height == height }),
                 runtime.ladder.variants.filter({ $0.height == height }).count == 1
             {
@@ -76,7 +76,7 @@ extension LoopState {
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
             if whileStalled || runtime.retries.isInEpisode { retryOrFail(runtime, error: error) }
         case .failed(let error):
-            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
+            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuildFailed(runtime, error: error, after: rebuild)
             } else if runtime.phase == .loading, scheduleRetry(runtime, error: error, kind: .load) {
                 runtime.rebuilding = .retry(.load)
@@ -109,15 +109,15 @@ extension LoopState {
     private func becameReady(_ runtime: SessionRuntime, info: EngineMediaInfo) {
         let session = runtime.session
         runtime.phase = .ready
-        runtime.reportedReady = true
+        _ = runtime.milestones.reach(.readyReported)
         defer {
             // Loaded: hold the session to the remembered caption choice.
-            runtime.captionPreferenceRequested = nil
+            _ = runtime.captionPreference.handle(.askAgain)
             applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
         }
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
-        runtime.isLive = info.isLive
+        runtime.videoType = videoType(info)
         emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
         emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
@@ -209,7 +209,7 @@ extension LoopState {
                     logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"])
                 }
             }
-            runtime.captionPreferenceApplied = true
+            _ = runtime.captionPreference.handle(.appChose)
         }
         runtime.selectedSidecarID = sidecar?.mediaTrack.id
         let streamText = sidecar == nil ? trackID : nil
@@ -226,7 +226,7 @@ extension LoopState {
     /// Holds the session to the remembered caption choice until the app makes one of its own: the
     /// stream's own selections (its DEFAULT renditions, selected in stages) do not override the viewer's.
     private func applyCaptionPreference(_ runtime: SessionRuntime, text: [MediaTrack], selected: MediaTrack?) {
-        guard !runtime.captionPreferenceApplied, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
+        guard !runtime.captionPreference.appChose, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
         let target: String?
         switch preferences.choice {
         case .off?:
@@ -239,9 +239,8 @@ extension LoopState {
         }
         // Asked once per target: the engine confirms a selection asynchronously, and until it does the
         // published selection still shows the stream's own.
-        guard selected?.id != target, runtime.captionPreferenceRequested != .some(target) else { return }
-        runtime.captionPreferenceRequested = .some(target)
-        selectText(target, in: runtime, player: player, remember: false)
+        guard case .select(let asked)? = runtime.captionPreference.handle(.preferred(target: target, selected: selected?.id)) else { return }
+        selectText(asked, in: runtime, player: player, remember: false)
     }
 
     private static func mediaTrack(_ track: EngineTrack, kind: MediaTrack.Kind) -> MediaTrack {
@@ -278,7 +277,7 @@ extension LoopState {
             for event in hooks.playingChanged(true, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
         }
         // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
-        runtime.captionPreferenceRequested = nil
+        _ = runtime.captionPreference.handle(.askAgain)
         applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
         if let frame = runtime.frames.handle(.playStarted(now: Date().timeIntervalSince1970)) { emit(.framePresented(session, frame)) }
         startTicker(runtime)

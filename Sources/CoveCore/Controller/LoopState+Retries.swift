@@ -45,7 +45,7 @@ extension LoopState {
             break
         case .resume, nil:
             // An automatic resume is due after FailedToPlayToEndTime.
-            guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
+            guard runtime.phase == .failed, runtime.milestones.has(.failedToPlayToEndReported) else { return }
             resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.intent.isRequested, automatic: true)
         }
     }
@@ -60,7 +60,7 @@ extension LoopState {
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
         let configuration = engineConfiguration(
             url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget,
-            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
+            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.hooksState.inAdBreak)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -69,7 +69,7 @@ extension LoopState {
             return
         }
         runtime.replacePlayer(player)
-        runtime.hooksPlayheadJumped = true
+        _ = runtime.hooksState.handle(.playheadJumped)
         runtime.phase = .loading
         _ = runtime.intent.handle(.pipelineReplaced)
         watchStall(.pipelineReplaced, in: runtime)
@@ -81,7 +81,7 @@ extension LoopState {
     }
 
     private func handleRebuildFailure(_ runtime: SessionRuntime, error: PlaybackError) {
-        if let rebuild = runtime.rebuilding, runtime.reportedReady {
+        if let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
             rebuildFailed(runtime, error: error, after: rebuild)
         } else {
             runtime.rebuilding = nil
@@ -104,7 +104,7 @@ extension LoopState {
         }
         runtime.rebuilding = nil
         runtime.phase = .ready
-        runtime.reportedFailedToPlayToEnd = false
+        runtime.milestones.rebuiltPipelineLoaded()
         runtime.seekableRanges = info.seekableRanges
         let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
         // Retries start from 1 again once playback has run a few seconds past the failure.
@@ -182,7 +182,7 @@ extension LoopState {
         runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .resumeBegin))
-        if !runtime.reportedReady {
+        if !runtime.milestones.has(.readyReported) {
             // Never loaded: a resume is a fresh load at the time.
             runtime.rebuilding = nil
             _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))

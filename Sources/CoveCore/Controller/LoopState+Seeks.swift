@@ -80,8 +80,8 @@ extension LoopState {
         _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
-        runtime.hooksPlayheadJumped = true
-        runtime.lowVariantSeekPending = byRebuilding
+        _ = runtime.hooksState.handle(.playheadJumped)
+        runtime.variantAttribution.handle(.seekSent(byRebuilding: byRebuilding))
         if byRebuilding {
             runtime.resumePosition = request.target
             runtime.rebuilding = .seek

@@ -93,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "CoveSSAI",
-            dependencies: ["CoveCore", "CoveXML", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveInput", "CoveXML", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The byte guard and bounded tree builder in front of Foundation's XMLParser (libxml2 on Linux),
@@ -106,7 +106,7 @@ let package = Package(
         // The pure DASH MPD parser (as CoveHLS is for playlists): bytes in, values or typed errors out.
         .target(
             name: "CoveDASH",
-            dependencies: ["CoveXML"],
+            dependencies: ["CoveInput", "CoveXML"],
             swiftSettings: strict
         ),
         .target(

@@ -1,8 +1,9 @@
+import CoveInput
 import CoveXML
 
 /// Why an MPD was refused: what was wrong, where, and what to do. Messages never quote URLs or
 /// attribute values (they carry tokens); they name the element and attribute.
-public struct DASHParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct DASHParseError: Error, Sendable, Hashable, CustomStringConvertible, InputError {
     public enum Kind: String, Sendable, Hashable {
         /// The bytes are not safe XML or not well-formed (`xml` says which check refused them).
         case invalidXML
@@ -17,44 +18,37 @@ public struct DASHParseError: Error, Sendable, Hashable, CustomStringConvertible
         case tooLarge
     }
 
-    public let kind: Kind
+    /// Kind, line, element (the failure's subject), detail and advice, shared with the other readers'
+    /// errors (`CoveInput`); for `.invalidXML`, the XML reader's place and sentences.
+    let failure: InputFailure<Kind>
     /// The XML reader's refusal, for `.invalidXML`.
     public let xml: XMLReadError?
+
+    public var kind: Kind { failure.kind }
     /// The element involved, if any.
-    public let element: String?
+    public var element: String? { failure.subject }
     /// 1-based line of that element.
-    public let line: Int?
-    public let detail: String
-    public let advice: String
+    public var line: Int? { failure.line }
+    public var detail: String { failure.detail }
+    public var advice: String { failure.advice }
 
     public init(_ kind: Kind, element: String? = nil, line: Int? = nil, detail: String, advice: String) {
-        self.kind = kind
+        self.init(InputFailure(kind, line: line, subject: element, detail: detail, advice: advice))
+    }
+
+    @usableFromInline
+    package init(_ failure: InputFailure<Kind>) {
+        self.failure = failure
         self.xml = nil
-        self.element = element
-        self.line = line
-        self.detail = detail
-        self.advice = advice
     }
 
     init(_ xml: XMLReadError) {
-        self.kind = .invalidXML
+        self.failure = xml.failure.map { _ in .invalidXML }
         self.xml = xml
-        self.element = xml.element
-        self.line = xml.line
-        self.detail = xml.detail
-        self.advice = xml.advice
     }
 
     public var description: String {
-        var place: [String] = []
-        if let xml, !xml.place.isEmpty {
-            place.append(xml.place)
-        } else {
-            if let line { place.append("line \(line)") }
-            if let element { place.append("<\(element)>") }
-        }
-        let at = place.isEmpty ? "" : ", " + place.joined(separator: ", ")
         let kindName = xml.map { "\(kind.rawValue): \($0.kind.rawValue)" } ?? kind.rawValue
-        return "DASH manifest rejected (\(kindName)\(at)): \(detail) \(advice)"
+        return failure.message("DASH manifest rejected", kind: kindName, subject: element.map { "<\($0)>" })
     }
 }

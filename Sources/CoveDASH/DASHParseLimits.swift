@@ -1,3 +1,4 @@
+import CoveInput
 import CoveXML
 
 /// Bounds on what the MPD parser accepts, so a hostile or broken origin cannot make it use unbounded
@@ -27,10 +28,39 @@ public struct DASHParseLimits: Sendable, Hashable {
         self.maxSegments = maxSegments
     }
 
+    /// The limits the guarded XML reader enforces for these (its errors name these settings; the attribute
+    /// and text limits are the parser's own).
     var xml: XMLLimits {
         XMLLimits(
             maxBytes: maxBytes, maxDepth: maxDepth, maxElements: maxElements, maxAttributesPerElement: 64,
             maxAttributeLength: 16 * 1024, maxTextLength: 64 * 1024
-        )
+        ).owned(by: "DASHParseLimits", fixing: [.maxAttributesPerElement, .maxAttributeLength, .maxTextLength])
+    }
+}
+
+extension DASHParseLimits: InputLimits {
+    /// The limits the MPD reader checks itself (the others through `xml`), by name.
+    @usableFromInline
+    package enum Limit: String, Sendable, CaseIterable {
+        case maxPeriods, maxSegments
+    }
+
+    @usableFromInline
+    package typealias Failure = DASHParseError
+
+    @usableFromInline
+    package func value(of limit: Limit) -> Int {
+        switch limit {
+        case .maxPeriods: maxPeriods
+        case .maxSegments: maxSegments
+        }
+    }
+
+    @usableFromInline
+    package func exceeding(_ limit: Limit) -> (kind: DASHParseError.Kind, remedy: String) {
+        switch limit {
+        case .maxPeriods: (.tooLarge, "Check that the origin really serves that many periods")
+        case .maxSegments: (.tooLarge, "Check the manifest's segment durations")
+        }
     }
 }

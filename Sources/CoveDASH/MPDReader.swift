@@ -1,3 +1,4 @@
+import CoveInput
 import CoveXML
 import Foundation
 
@@ -46,11 +47,9 @@ struct MPDReader {
                 .unsupported, element: root.name, line: root.line, detail: "The MPD has no <Period>.",
                 advice: "A manifest needs at least one period with adaptation sets.")
         }
-        guard periodElements.count <= limits.maxPeriods else {
-            throw DASHParseError(
-                .tooLarge, element: root.name, line: root.line, detail: "The MPD has \(periodElements.count) periods; the limit is \(limits.maxPeriods).",
-                advice: "Raise DASHParseLimits.maxPeriods if this is expected.")
-        }
+        try limits.check(
+            .maxPeriods, periodElements.count, line: root.line, subject: root.name,
+            detail: "The MPD has \(periodElements.count) periods; the limit is \(limits.maxPeriods).")
         // Starts first: a period without @start begins where the one before it ends.
         var starts: [Double] = []
         var explicitDurations: [Double?] = []

@@ -1,3 +1,4 @@
+import CoveInput
 import Foundation
 
 /// One media segment of a representation, placed on the presentation timeline.
@@ -98,12 +99,12 @@ extension Representation {
                 }
                 let exact = periodDuration / segmentSeconds
                 guard exact.isFinite, exact < Double(limits.maxSegments) + 1 else {
-                    throw tooMany(exact)
+                    throw limits.exceeded(.maxSegments, detail: expansion(exact, limits))
                 }
                 count = Int((exact - 1e-9).rounded(.up))
             }
             if let end = template.endNumber { count = min(count, end - template.startNumber + 1 - first) }
-            guard count <= limits.maxSegments else { throw tooMany(Double(count)) }
+            try limits.check(.maxSegments, count, detail: expansion(Double(count), limits))
             segments.reserveCapacity(max(count, 0))
             for index in first..<(first + max(count, 0)) {
                 let number = template.startNumber + index
@@ -121,7 +122,7 @@ extension Representation {
     }
 
     private func expand(_ list: SegmentList, period: Period, limits: DASHParseLimits) throws(DASHParseError) -> DASHSegmentList {
-        guard list.segments.count <= limits.maxSegments else { throw tooMany(Double(list.segments.count)) }
+        try limits.check(.maxSegments, list.segments.count, detail: expansion(Double(list.segments.count), limits))
         var segments: [DASHSegment] = []
         segments.reserveCapacity(list.segments.count)
         if let timeline = list.timeline {
@@ -173,10 +174,10 @@ extension Representation {
                         advice: "Give the period a duration, or the S element a repeat count.")
                 }
                 let count = ((stop - Double(time)) / Double(entry.duration)).rounded(.up)
-                guard count.isFinite, count < Double(limits.maxSegments) + 1 else { throw tooMany(count) }
+                guard count.isFinite, count < Double(limits.maxSegments) + 1 else { throw limits.exceeded(.maxSegments, detail: expansion(count, limits)) }
                 repeats = max(Int(count) - 1, 0)
             }
-            guard result.count + repeats + 1 <= limits.maxSegments else { throw tooMany(Double(result.count + repeats + 1)) }
+            try limits.check(.maxSegments, result.count + repeats + 1, detail: expansion(Double(result.count + repeats + 1), limits))
             for _ in 0...repeats {
                 let (next, overflow) = time.addingReportingOverflow(entry.duration)
                 guard !overflow else {
@@ -210,10 +211,9 @@ extension Representation {
         return url
     }
 
-    private func tooMany(_ count: Double) -> DASHParseError {
+    /// What `maxSegments` was exceeded by, for the error: a count that may be too large for an `Int`.
+    private func expansion(_ count: Double, _ limits: DASHParseLimits) -> String {
         let shown = count.isFinite && count < 1e15 ? String(Int(count)) : "too many"
-        return DASHParseError(
-            .tooLarge, detail: "Representation \"\(id.prefix(64))\" expands to \(shown) segments; the limit is \(DASHParseLimits().maxSegments) by default.",
-            advice: "Check the manifest's segment durations; raise DASHParseLimits.maxSegments if this is expected.")
+        return "Representation \"\(id.prefix(64))\" expands to \(shown) segments; the limit is \(limits.maxSegments)."
     }
 }

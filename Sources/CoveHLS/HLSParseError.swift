@@ -1,9 +1,11 @@
+import CoveInput
+
 /// Why a playlist was refused: what was wrong, where, and what to do about it.
 ///
 /// The kind is a payload-free enum so callers and tests can switch on it; the details that
 /// differ per occurrence (line, tag, attribute, byte offset) are separate fields. Messages quote
 /// at most a short, truncated piece of the input and never a URI, because URIs often carry tokens.
-public struct HLSParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct HLSParseError: Error, Sendable, Hashable, CustomStringConvertible, InputError {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The data is empty or does not start with `#EXTM3U`.
         case notAPlaylist
@@ -55,41 +57,44 @@ public struct HLSParseError: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidByteRange
     }
 
-    public let kind: Kind
-    /// 1-based line number, or nil when the problem concerns the file as a whole.
-    public let line: Int?
-    /// The byte offset in the input (counting a BOM if present), for UTF-8 and character errors.
-    public let byteOffset: Int?
-    /// The tag involved, without the leading `#` (for example `EXT-X-STREAM-INF`).
-    public let tag: String?
+    /// Kind, line, byte offset, tag (the failure's subject), detail and advice, shared with the other
+    /// readers' errors (`CoveInput`).
+    let failure: InputFailure<Kind>
     /// The attribute involved, if any.
     public let attribute: String?
+
+    public var kind: Kind { failure.kind }
+    /// 1-based line number, or nil when the problem concerns the file as a whole.
+    public var line: Int? { failure.line }
+    /// The byte offset in the input (counting a BOM if present), for UTF-8 and character errors.
+    public var byteOffset: Int? { failure.byteOffset }
+    /// The tag involved, without the leading `#` (for example `EXT-X-STREAM-INF`).
+    public var tag: String? { failure.subject }
     /// What was wrong, in one sentence.
-    public let detail: String
+    public var detail: String { failure.detail }
     /// What the author of the playlist (or the caller) can do about it.
-    public let advice: String
+    public var advice: String { failure.advice }
 
     public init(
         _ kind: Kind, line: Int?, byteOffset: Int? = nil, tag: String? = nil, attribute: String? = nil,
         detail: String, advice: String
     ) {
-        self.kind = kind
-        self.line = line
-        self.byteOffset = byteOffset
-        self.tag = tag
+        self.init(InputFailure(kind, line: line, byteOffset: byteOffset, subject: tag, detail: detail, advice: advice), attribute: attribute)
+    }
+
+    init(_ failure: InputFailure<Kind>, attribute: String?) {
+        self.failure = failure
         self.attribute = attribute
-        self.detail = detail
-        self.advice = advice
+    }
+
+    @usableFromInline
+    package init(_ failure: InputFailure<Kind>) {
+        self.init(failure, attribute: nil)
     }
 
     public var description: String {
-        var place = ""
-        if let line { place += "line \(line)" }
-        if let byteOffset { place += place.isEmpty ? "byte \(byteOffset)" : ", byte \(byteOffset)" }
-        if let tag { place += place.isEmpty ? tag : ", \(tag)" }
-        if let attribute { place += place.isEmpty ? attribute : " \(attribute)" }
-        let prefix = place.isEmpty ? "HLS playlist rejected (\(kind.rawValue))" : "HLS playlist rejected (\(kind.rawValue), \(place))"
-        return "\(prefix): \(detail) \(advice)"
+        let subject = [tag, attribute].compactMap { $0 }.joined(separator: " ")
+        return failure.message("HLS playlist rejected", kind: kind.rawValue, subject: subject)
     }
 }
 

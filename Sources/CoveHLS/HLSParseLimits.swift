@@ -1,3 +1,5 @@
+import CoveInput
+
 /// Bounds on what the parser accepts, so a hostile or broken server cannot make it use
 /// unbounded memory or time. Every limit is checked while reading, before the work it guards.
 ///
@@ -40,5 +42,44 @@ public struct HLSParseLimits: Sendable, Hashable {
         self.maxRenditions = maxRenditions
         self.maxDateRanges = maxDateRanges
         self.maxAttributesPerTag = maxAttributesPerTag
+    }
+}
+
+extension HLSParseLimits: InputLimits {
+    /// The limits by name (the property an app sets), for the checks and their errors.
+    @usableFromInline
+    package enum Limit: String, Sendable, CaseIterable {
+        case maxBytes, maxLineLength, maxLines, maxSegments, maxVariants, maxRenditions, maxDateRanges, maxAttributesPerTag
+    }
+
+    @usableFromInline
+    package typealias Failure = HLSParseError
+
+    @usableFromInline
+    package func value(of limit: Limit) -> Int {
+        switch limit {
+        case .maxBytes: maxBytes
+        case .maxLineLength: maxLineLength
+        case .maxLines: maxLines
+        case .maxSegments: maxSegments
+        case .maxVariants: maxVariants
+        case .maxRenditions: maxRenditions
+        case .maxDateRanges: maxDateRanges
+        case .maxAttributesPerTag: maxAttributesPerTag
+        }
+    }
+
+    @usableFromInline
+    package func exceeding(_ limit: Limit) -> (kind: HLSParseError.Kind, remedy: String) {
+        switch limit {
+        case .maxBytes: (.tooLarge, "Split the playlist (shorter live window, fewer variants)")
+        case .maxLineLength: (.lineTooLong, "Check the file is a playlist and not binary data")
+        case .maxLines: (.tooManyLines, "Shorten the playlist (a smaller live window)")
+        case .maxSegments: (.tooManyEntries, "Shorten the live window")
+        case .maxVariants: (.tooManyEntries, "Reduce the bitrate ladder")
+        case .maxRenditions: (.tooManyEntries, "Remove unused entries")
+        case .maxDateRanges: (.tooManyEntries, "Drop expired date ranges")
+        case .maxAttributesPerTag: (.tooManyAttributes, "Remove unneeded attributes")
+        }
     }
 }

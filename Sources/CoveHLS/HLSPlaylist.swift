@@ -13,13 +13,7 @@ public enum HLSPlaylist: Sendable, Hashable {
     public static func parse(_ bytes: some Collection<UInt8>, limits: HLSParseLimits = .init()) throws(HLSParseError) -> HLSPlaylist {
         // Refuse oversized input before copying it.
         let count = bytes.count
-        guard count <= limits.maxBytes else {
-            throw HLSParseError(
-                .tooLarge, line: nil,
-                detail: "The playlist is \(count) bytes; the limit is \(limits.maxBytes).",
-                advice: "Split the playlist (shorter live window, fewer variants) or raise HLSParseLimits.maxBytes if it is legitimate."
-            )
-        }
+        try limits.check(.maxBytes, count, detail: "The playlist is \(count) bytes; the limit is \(limits.maxBytes).")
         return try PlaylistParser.parse(Array(bytes), limits: limits)
     }
 

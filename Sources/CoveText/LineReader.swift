@@ -1,3 +1,5 @@
+import CoveInput
+
 /// One line of the input: a byte range without its line ending, and its 1-based number.
 struct Line {
     let start: Int
@@ -13,15 +15,15 @@ struct Line {
 /// the spec's block algorithm needs ("let position be previous position").
 struct LineReader {
     private let bytes: [UInt8]
-    private let maxLineLength: Int
+    private let limits: WebVTTParseLimits
     private var position: Int
     private var nextNumber = 1
     private var pushedBack: Line?
 
-    init(_ bytes: [UInt8], from start: Int, maxLineLength: Int) {
+    init(_ bytes: [UInt8], from start: Int, limits: WebVTTParseLimits) {
         self.bytes = bytes
         self.position = start
-        self.maxLineLength = maxLineLength
+        self.limits = limits
     }
 
     /// The next line, or nil at the end of the input. A final line ending does not start a line.
@@ -49,14 +51,7 @@ struct LineReader {
         position = after
         let line = Line(start: start, end: end, number: nextNumber)
         nextNumber += 1
-        guard end - start <= maxLineLength else {
-            throw WebVTTParseError(
-                .limitExceeded(.maxLineLength, limit: maxLineLength), line: line.number,
-                detail: "The line is \(end - start) bytes long; the limit is \(maxLineLength).",
-                advice:
-                    "Check that the file is WebVTT and not binary or minified data; raise WebVTTParseLimits.maxLineLength if such long lines are legitimate."
-            )
-        }
+        try limits.check(.maxLineLength, end - start, line: line.number, detail: "The line is \(end - start) bytes long; the limit is \(limits.maxLineLength).")
         return line
     }
 

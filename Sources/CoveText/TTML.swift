@@ -27,9 +27,12 @@ public enum TTML {
     /// At most this many cues are read (a hostile file's `p`s beyond it are ignored).
     public static let maxCues = 100_000
 
+    /// The XML limits a TTML file is read with; fixed (the advice when one is exceeded names no setting).
+    static let limits = XMLLimits(
+        maxBytes: 16 << 20, maxDepth: 64, maxElements: 500_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 1 << 20
+    ).owned(by: nil)
+
     public static func parse(_ bytes: [UInt8]) throws(ParseError) -> [Cue] {
-        let limits = XMLLimits(
-            maxBytes: 16 << 20, maxDepth: 64, maxElements: 500_000, maxAttributesPerElement: 64, maxAttributeLength: 8192, maxTextLength: 1 << 20)
         let root: XMLTreeElement
         do {
             root = try GuardedXML.load(bytes, limits: limits, reader: .scanner).root

@@ -1,3 +1,5 @@
+import CoveInput
+
 /// WebVTT (W3C "WebVTT: The Web Video Text Tracks Format") for captions, subtitles and
 /// thumbnail tracks, parsed from bytes by a pure, bounded function.
 public enum WebVTT {
@@ -9,12 +11,7 @@ public enum WebVTT {
     /// `WebVTTDocument.warnings`; unknown blocks and settings are ignored. Accepts a UTF-8 BOM
     /// and LF, CRLF or CR line endings.
     public static func parse(_ bytes: [UInt8], options: WebVTTParseOptions = .init()) throws(WebVTTParseError) -> WebVTTDocument {
-        guard bytes.count <= options.limits.maxBytes else {
-            throw .limitExceeded(
-                .maxBytes, options.limits, line: nil,
-                detail: "The file is \(bytes.count) bytes; the limit is \(options.limits.maxBytes)."
-            )
-        }
+        try options.limits.check(.maxBytes, bytes.count, detail: "The file is \(bytes.count) bytes; the limit is \(options.limits.maxBytes).")
         return try WebVTTParser.parse(bytes, options: options)
     }
 

@@ -1,9 +1,11 @@
+import CoveInput
+
 /// Why a whole file was refused: what was wrong, where, and what to do about it.
 ///
 /// Only problems that make the file untrustworthy as a whole throw (not WebVTT at all, not
 /// UTF-8, binary data, a limit). A bad cue is skipped and reported as a `WebVTTWarning`, as
 /// browsers do, unless `WebVTTParseOptions.failOnSkippedCue` asks for the error instead.
-public struct WebVTTParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct WebVTTParseError: Error, Sendable, Hashable, CustomStringConvertible, InputError {
     public enum Kind: Sendable, Hashable {
         /// The data is empty or does not start with `WEBVTT` (after an optional BOM) followed by
         /// a space, a tab or a line ending.
@@ -20,30 +22,30 @@ public struct WebVTTParseError: Error, Sendable, Hashable, CustomStringConvertib
         case endBeforeStart
     }
 
-    public let kind: Kind
+    /// Kind, line, byte offset, detail and advice, shared with the other readers' errors (`CoveInput`).
+    let failure: InputFailure<Kind>
+
+    public var kind: Kind { failure.kind }
     /// 1-based line number, or nil when the problem concerns the file as a whole.
-    public let line: Int?
+    public var line: Int? { failure.line }
     /// Offset of the offending byte in the input (a BOM counted), for encoding errors.
-    public let byteOffset: Int?
+    public var byteOffset: Int? { failure.byteOffset }
     /// What was wrong, in one sentence.
-    public let detail: String
+    public var detail: String { failure.detail }
     /// What the author of the file (or the caller) can do about it.
-    public let advice: String
+    public var advice: String { failure.advice }
 
     public init(_ kind: Kind, line: Int?, byteOffset: Int? = nil, detail: String, advice: String) {
-        self.kind = kind
-        self.line = line
-        self.byteOffset = byteOffset
-        self.detail = detail
-        self.advice = advice
+        failure = InputFailure(kind, line: line, byteOffset: byteOffset, detail: detail, advice: advice)
+    }
+
+    @usableFromInline
+    package init(_ failure: InputFailure<Kind>) {
+        self.failure = failure
     }
 
     public var description: String {
-        var place: [String] = []
-        if let line { place.append("line \(line)") }
-        if let byteOffset { place.append("byte \(byteOffset)") }
-        let location = place.isEmpty ? "" : " at " + place.joined(separator: ", ")
-        return "WebVTT rejected (\(kind.name))\(location): \(detail) \(advice)"
+        failure.message("WebVTT rejected", kind: kind.name, style: .afterKind)
     }
 }
 
@@ -58,19 +60,5 @@ extension WebVTTParseError.Kind {
         case .badTimestamp: "badTimestamp"
         case .endBeforeStart: "endBeforeStart"
         }
-    }
-}
-
-extension WebVTTParseError {
-    static func limitExceeded(
-        _ limit: WebVTTParseLimits.Limit, _ limits: WebVTTParseLimits, line: Int?, detail: String
-    ) -> WebVTTParseError {
-        let value = limits.value(of: limit)
-        return WebVTTParseError(
-            .limitExceeded(limit, limit: value), line: line,
-            detail: detail,
-            advice:
-                "Check that the file is really WebVTT and not generated in a loop; raise WebVTTParseLimits.\(limit.rawValue) (now \(value)) if it is legitimate."
-        )
     }
 }

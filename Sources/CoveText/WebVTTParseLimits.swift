@@ -1,3 +1,5 @@
+import CoveInput
+
 /// Bounds on what `WebVTT.parse` accepts, so a hostile or broken server cannot make it use
 /// unbounded memory or time. Each limit is checked while reading, before the work it guards,
 /// and exceeding one throws `WebVTTParseError` of kind `.limitExceeded`, naming the limit.
@@ -76,5 +78,18 @@ public struct WebVTTParseLimits: Sendable, Hashable {
         case .maxStyleSheets: maxStyleSheets
         case .maxNotes: maxNotes
         }
+    }
+}
+
+extension WebVTTParseLimits: InputLimits {
+    @usableFromInline
+    package typealias Failure = WebVTTParseError
+
+    @usableFromInline
+    package func exceeding(_ limit: Limit) -> (kind: WebVTTParseError.Kind, remedy: String) {
+        let remedy =
+            limit == .maxLineLength
+            ? "Check that the file is WebVTT and not binary or minified data" : "Check that the file is really WebVTT and not generated in a loop"
+        return (.limitExceeded(limit, limit: value(of: limit)), remedy)
     }
 }

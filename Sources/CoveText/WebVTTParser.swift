@@ -1,3 +1,5 @@
+import CoveInput
+
 /// The spec's WebVTT parser algorithm over a `LineReader`: the signature line, the header
 /// block, then blocks separated by blank lines, each one a cue, a `STYLE`, a `REGION`, a `NOTE`
 /// or something ignored. Keeps the spec's quirks on purpose (a line containing `-->` ends the
@@ -44,7 +46,7 @@ struct WebVTTParser {
     private init(bytes: [UInt8], start: Int, options: WebVTTParseOptions) {
         self.bytes = bytes
         self.options = options
-        self.reader = LineReader(bytes, from: start, maxLineLength: options.limits.maxLineLength)
+        self.reader = LineReader(bytes, from: start, limits: options.limits)
         self.warnings = WarningLog(limit: options.limits.maxWarnings)
     }
 
@@ -134,13 +136,9 @@ struct WebVTTParser {
                 }
             }
             let isCue = timing != nil
-            guard buffer.count < (isCue ? limits.maxCueTextLines : limits.maxBlockLines) else {
-                let limit: WebVTTParseLimits.Limit = isCue ? .maxCueTextLines : .maxBlockLines
-                throw .limitExceeded(
-                    limit, limits, line: line.number,
-                    detail: "The block starting at line \(firstLine) has more than \(limits.value(of: limit)) lines."
-                )
-            }
+            let limit: WebVTTParseLimits.Limit = isCue ? .maxCueTextLines : .maxBlockLines
+            try limits.check(
+                limit, buffer.count + 1, line: line.number, detail: "The block starting at line \(firstLine) has more than \(limits.value(of: limit)) lines.")
             buffer.append(line.range)
         }
 
@@ -198,9 +196,7 @@ struct WebVTTParser {
     }
 
     private mutating func addCue(_ timing: CueTimingLine, line: Int, identifier: Range<Int>?) throws(WebVTTParseError) {
-        guard cues.count < limits.maxCues else {
-            throw .limitExceeded(.maxCues, limits, line: line, detail: "The file has more than \(limits.maxCues) cues.")
-        }
+        try limits.check(.maxCues, cues.count + 1, line: line, detail: "The file has more than \(limits.maxCues) cues.")
         let payload = joinedBuffer()
         let settings =
             timing.settings.isEmpty
@@ -215,17 +211,13 @@ struct WebVTTParser {
     }
 
     private mutating func addStyleSheet(line: Int) throws(WebVTTParseError) {
-        guard styleSheets.count < limits.maxStyleSheets else {
-            throw .limitExceeded(.maxStyleSheets, limits, line: line, detail: "The file has more than \(limits.maxStyleSheets) STYLE blocks.")
-        }
+        try limits.check(.maxStyleSheets, styleSheets.count + 1, line: line, detail: "The file has more than \(limits.maxStyleSheets) STYLE blocks.")
         styleSheets.append(joinedBuffer())
     }
 
     private mutating func addRegion(line: Int) throws(WebVTTParseError) {
         regionBlocks += 1
-        guard regionBlocks <= limits.maxRegions else {
-            throw .limitExceeded(.maxRegions, limits, line: line, detail: "The file has more than \(limits.maxRegions) REGION blocks.")
-        }
+        try limits.check(.maxRegions, regionBlocks, line: line, detail: "The file has more than \(limits.maxRegions) REGION blocks.")
         guard let region = WebVTTRegion(parsing: joinedBuffer()) else {
             record(WebVTTWarning(.invalidRegion, line: line, message: "The REGION block has no id; it was ignored. Add 'id:<name>' so cues can refer to it."))
             return
@@ -238,9 +230,7 @@ struct WebVTTParser {
     private mutating func addNote(line: Int) throws(WebVTTParseError) {
         noteCount += 1
         guard options.keepNotes else { return }
-        guard notes.count < limits.maxNotes else {
-            throw .limitExceeded(.maxNotes, limits, line: line, detail: "The file has more than \(limits.maxNotes) NOTE blocks.")
-        }
+        try limits.check(.maxNotes, notes.count + 1, line: line, detail: "The file has more than \(limits.maxNotes) NOTE blocks.")
         var lines = buffer.dropFirst().map(text)
         let rest = SettingsText.trimmed(Substring(text(buffer[0].lowerBound + 4..<buffer[0].upperBound)))
         if !rest.isEmpty { lines.insert(String(rest), at: 0) }

@@ -1,3 +1,5 @@
+import CoveInput
+
 /// Something the parser skipped or ignored without refusing the file, with the line to look at.
 /// Browsers drop these silently; keeping them lets tools and logs explain a missing caption.
 public struct WebVTTWarning: Sendable, Hashable, CustomStringConvertible {
@@ -43,23 +45,5 @@ public struct WebVTTWarning: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Collects warnings up to a limit and counts the rest.
-struct WarningLog {
-    let limit: Int
-    private(set) var items: [WebVTTWarning] = []
-    private(set) var omitted = 0
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Callers check this before building a warning's text, so that a file of a million junk
-    /// blocks costs a count each rather than a million formatted messages.
-    var isFull: Bool { items.count >= limit }
-
-    mutating func add(_ warning: WebVTTWarning) {
-        if isFull { omitted += 1 } else { items.append(warning) }
-    }
-
-    mutating func countOmitted() {
-        omitted += 1
-    }
-}
+/// Collects warnings up to a limit and counts the rest (`CoveInput`'s, shared with the VMAP reader).
+typealias WarningLog = CoveInput.WarningLog<WebVTTWarning>

@@ -8,13 +8,7 @@ import CoveInput
 /// ever sees input it handles safely.
 public enum XMLInputGuard {
     public static func check(_ bytes: [UInt8], limits: XMLLimits) throws(XMLReadError) -> ArraySlice<UInt8> {
-        if bytes.count > limits.maxBytes {
-            throw XMLReadError(
-                .tooLarge,
-                detail: "The document is \(bytes.count) bytes; the limit is \(limits.maxBytes).",
-                advice: "Ask the server for a smaller document, or raise the limit on bytes if this size is expected."
-            )
-        }
+        try limits.check(.maxBytes, bytes.count, detail: "The document is \(bytes.count) bytes; the limit is \(limits.maxBytes).")
         let body = bytes[TextInput.byteOrderMarkLength(bytes)...]
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
             throw XMLReadError(

@@ -1,7 +1,9 @@
+import CoveInput
+
 /// Why bytes were refused before or while being read as XML: what was wrong, where, and what to do.
 /// Format parsers wrap it in their own error (`VMAPParseError`, the MPD's `StreamingError`), keeping
 /// its kind, place and sentences. Messages never quote attribute values: URLs in them carry tokens.
-public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible, InputError {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// No bytes, or nothing but a byte-order mark and whitespace.
         case empty
@@ -33,45 +35,41 @@ public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
         case textTooLong
     }
 
-    public let kind: Kind
+    /// Kind, line, column, byte offset, element (the failure's subject), detail and advice, shared with
+    /// the other readers' errors (`CoveInput`).
+    package let failure: InputFailure<Kind>
+
+    public var kind: Kind { failure.kind }
     /// 1-based line of the problem, when the XML parser knows it.
-    public let line: Int?
+    public var line: Int? { failure.line }
     /// 1-based column of the problem, when the XML parser knows it.
-    public let column: Int?
+    public var column: Int? { failure.column }
     /// Byte offset in the input (a BOM counts), for byte-level problems.
-    public let byteOffset: Int?
+    public var byteOffset: Int? { failure.byteOffset }
     /// The element involved (its qualified name), if any.
-    public let element: String?
+    public var element: String? { failure.subject }
     /// What was wrong, in one sentence.
-    public let detail: String
+    public var detail: String { failure.detail }
     /// What the server's owner (or the caller) can do about it.
-    public let advice: String
+    public var advice: String { failure.advice }
 
     public init(
         _ kind: Kind, line: Int? = nil, column: Int? = nil, byteOffset: Int? = nil, element: String? = nil,
         detail: String, advice: String
     ) {
-        self.kind = kind
-        self.line = line
-        self.column = column
-        self.byteOffset = byteOffset
-        self.element = element
-        self.detail = detail
-        self.advice = advice
+        failure = InputFailure(kind, line: line, column: column, byteOffset: byteOffset, subject: element, detail: detail, advice: advice)
+    }
+
+    @usableFromInline
+    package init(_ failure: InputFailure<Kind>) {
+        self.failure = failure
     }
 
     /// Where it happened, for messages: "line 3, column 7, <Period>".
-    public var place: String {
-        var place: [String] = []
-        if let line { place.append(column.map { "line \(line), column \($0)" } ?? "line \(line)") }
-        if let byteOffset { place.append("byte \(byteOffset)") }
-        if let element { place.append("<\(element)>") }
-        return place.joined(separator: ", ")
-    }
+    public var place: String { failure.place(subject: element.map { "<\($0)>" }) }
 
     public var description: String {
-        let at = place.isEmpty ? "" : ", " + place
-        return "XML document rejected (\(kind.rawValue)\(at)): \(detail) \(advice)"
+        failure.message("XML document rejected", kind: kind.rawValue, subject: element.map { "<\($0)>" })
     }
 }
 

@@ -1,3 +1,5 @@
+import CoveInput
+
 /// A small, strict XML reader in Swift that builds the same `XMLTreeElement` tree as `XMLTreeBuilder`,
 /// for documents where Foundation's `XMLParser` costs too much per element (a live DASH MPD is tens of
 /// thousands of `<S/>` elements; `XMLParser` builds a dictionary and several strings for each, about a
@@ -141,20 +143,17 @@ public enum XMLScanner {
                     if byte == lt || byte == amp || byte == 0x09 || byte == 0x0A || byte == 0x0D { (position, line, lineStart) = saved; return false }
                     cursor += 1
                 }
-                guard cursor < bytes.count, cursor - valueStart <= limits.maxAttributeLength else { (position, line, lineStart) = saved; return false }
+                guard cursor < bytes.count, limits.admits(.maxAttributeLength, cursor - valueStart) else { (position, line, lineStart) = saved; return false }
                 let valueEnd = cursor
                 cursor += 1
                 for existing in rawScratch where Self.same(bytes, existing.name, keyStart..<keyEnd) { (position, line, lineStart) = saved; return false }
                 rawScratch.append((keyStart..<keyEnd, valueStart..<valueEnd))
-                guard rawScratch.count <= limits.maxAttributesPerElement else { (position, line, lineStart) = saved; return false }
+                guard limits.admits(.maxAttributesPerElement, rawScratch.count) else { (position, line, lineStart) = saved; return false }
             }
             elementCount += 1
-            if elementCount > limits.maxElements {
-                throw XMLReadError(
-                    .tooManyElements, line: line, element: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self),
-                    detail: "The document has more than \(limits.maxElements) elements.",
-                    advice: "Ask the server for a smaller document, or raise the limit on elements.")
-            }
+            try limits.check(
+                .maxElements, elementCount, line: line, subject: String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]), as: UTF8.self),
+                detail: "The document has more than \(limits.maxElements) elements.")
             flushText(beforeChildElement: true)
             stack[parent].packed!.beginLeaf(name: nameStart..<nameEnd)
             for (name, value) in rawScratch { stack[parent].packed!.addAttribute(name: name, value: value) }
@@ -185,16 +184,8 @@ public enum XMLScanner {
             advance(1)
             let name = try readName(what: "element name")
             elementCount += 1
-            if elementCount > limits.maxElements {
-                throw XMLReadError(
-                    .tooManyElements, line: tagLine, element: name, detail: "The document has more than \(limits.maxElements) elements.",
-                    advice: "Ask the server for a smaller document, or raise the limit on elements.")
-            }
-            if stack.count + 1 > maxDepth {
-                throw XMLReadError(
-                    .tooDeep, line: tagLine, element: name, detail: "Elements nest deeper than \(maxDepth) levels.",
-                    advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile.")
-            }
+            try limits.check(.maxElements, elementCount, line: tagLine, subject: name, detail: "The document has more than \(limits.maxElements) elements.")
+            try limits.check(.maxDepth, stack.count + 1, line: tagLine, subject: name, detail: "Elements nest deeper than \(maxDepth) levels.")
             scratch.removeAll(keepingCapacity: true)
             var declarations: [String: String] = [:]
             while true {
@@ -226,12 +217,9 @@ public enum XMLScanner {
                 let value = try attributeValue(element: name)
                 for existing in scratch where existing.name == key { throw malformed("An attribute appears twice in one start tag.") }
                 scratch.append(XMLAttribute(name: key, value: value))
-                if scratch.count > limits.maxAttributesPerElement {
-                    throw XMLReadError(
-                        .tooManyAttributes, line: tagLine, element: name,
-                        detail: "An element has \(scratch.count) attributes; the limit is \(limits.maxAttributesPerElement).",
-                        advice: "Raise the limit on attributes per element if the server really needs that many.")
-                }
+                try limits.check(
+                    .maxAttributesPerElement, scratch.count, line: tagLine, subject: name,
+                    detail: "An element has \(scratch.count) attributes; the limit is \(limits.maxAttributesPerElement).")
                 if key == "xmlns" {
                     declarations[""] = value
                 } else if key.utf8.count > 6, key.hasPrefix("xmlns:") {
@@ -321,11 +309,7 @@ public enum XMLScanner {
             guard !stack.isEmpty else { return }
             let last = stack.count - 1
             let total = stack[last].textLength + piece.utf8.count
-            if total > limits.maxTextLength {
-                throw XMLReadError(
-                    .textTooLong, line: line, element: stack[last].name, detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
-                    advice: "Raise the limit on text length if this server really sends text that large.")
-            }
+            try limits.check(.maxTextLength, total, line: line, subject: stack[last].name, detail: "An element's text exceeds \(limits.maxTextLength) bytes.")
             stack[last].textLength = total
             if isCDATA {
                 flushText()
@@ -376,11 +360,9 @@ public enum XMLScanner {
                 if normalized != byte, decoded == nil { decoded = Array(bytes[start..<position]) }
                 if decoded != nil { decoded!.append(normalized) }
                 step()
-                if position - start > limits.maxAttributeLength {
-                    throw XMLReadError(
-                        .attributeTooLong, line: line, element: element, detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.",
-                        advice: "Raise the limit on attribute length if URLs from this server are really that long.")
-                }
+                try limits.check(
+                    .maxAttributeLength, position - start, line: line, subject: element,
+                    detail: "An attribute value is longer than \(limits.maxAttributeLength) bytes.")
             }
             guard position < bytes.count else { throw malformed("The document ends inside an attribute value.") }
             let value =

@@ -1,3 +1,4 @@
+import CoveInput
 import Foundation
 
 #if canImport(FoundationXML)
@@ -117,43 +118,30 @@ public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     ) {
         guard state.pointee.failure == nil else { return }
         state.pointee.elementCount += 1
-        if state.pointee.elementCount > limits.maxElements {
-            return fail(
-                parser,
-                XMLReadError(
-                    .tooManyElements, line: parser.lineNumber, element: elementName,
-                    detail: "The document has more than \(limits.maxElements) elements.",
-                    advice: "Ask the server for a smaller document, or raise the limit on elements."
-                ))
+        if let error = limits.violation(
+            .maxElements, state.pointee.elementCount, line: parser.lineNumber, subject: elementName,
+            detail: "The document has more than \(limits.maxElements) elements.")
+        {
+            return fail(parser, error)
         }
-        if state.pointee.stack.count + 1 > maxDepth {
-            return fail(
-                parser,
-                XMLReadError(
-                    .tooDeep, line: parser.lineNumber, element: elementName,
-                    detail: "Elements nest deeper than \(maxDepth) levels.",
-                    advice: "Real documents nest a few dozen levels at most (VMAP with inline VAST about 15); a deeper one is broken or hostile."
-                ))
+        if let error = limits.violation(
+            .maxDepth, state.pointee.stack.count + 1, line: parser.lineNumber, subject: elementName, detail: "Elements nest deeper than \(maxDepth) levels.")
+        {
+            return fail(parser, error)
         }
-        if attributeDict.count > limits.maxAttributesPerElement {
-            return fail(
-                parser,
-                XMLReadError(
-                    .tooManyAttributes, line: parser.lineNumber, element: elementName,
-                    detail: "An element has \(attributeDict.count) attributes; the limit is \(limits.maxAttributesPerElement).",
-                    advice: "Raise the limit on attributes per element if the server really needs that many."
-                ))
+        if let error = limits.violation(
+            .maxAttributesPerElement, attributeDict.count, line: parser.lineNumber, subject: elementName,
+            detail: "An element has \(attributeDict.count) attributes; the limit is \(limits.maxAttributesPerElement).")
+        {
+            return fail(parser, error)
         }
         var declarations: [String: String] = [:]
         for (key, value) in attributeDict {
-            if value.utf8.count > limits.maxAttributeLength {
-                return fail(
-                    parser,
-                    XMLReadError(
-                        .attributeTooLong, line: parser.lineNumber, element: elementName,
-                        detail: "An attribute value is \(value.utf8.count) bytes; the limit is \(limits.maxAttributeLength).",
-                        advice: "Raise the limit on attribute length if URLs from this server are really that long."
-                    ))
+            if let error = limits.violation(
+                .maxAttributeLength, value.utf8.count, line: parser.lineNumber, subject: elementName,
+                detail: "An attribute value is \(value.utf8.count) bytes; the limit is \(limits.maxAttributeLength).")
+            {
+                return fail(parser, error)
             }
             if key == "xmlns" {
                 declarations[""] = value
@@ -193,14 +181,11 @@ public final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private func appendText(_ parser: XMLParser, _ piece: String, isCDATA: Bool) {
         guard state.pointee.failure == nil, !state.pointee.stack.isEmpty else { return }
         let total = state.pointee.stack[state.pointee.stack.count - 1].textLength + piece.utf8.count
-        if total > limits.maxTextLength {
-            return fail(
-                parser,
-                XMLReadError(
-                    .textTooLong, line: parser.lineNumber, element: state.pointee.stack.last?.name,
-                    detail: "An element's text exceeds \(limits.maxTextLength) bytes.",
-                    advice: "Raise the limit on text length if this server really sends text that large."
-                ))
+        if let error = limits.violation(
+            .maxTextLength, total, line: parser.lineNumber, subject: state.pointee.stack.last?.name,
+            detail: "An element's text exceeds \(limits.maxTextLength) bytes.")
+        {
+            return fail(parser, error)
         }
         state.pointee.stack[state.pointee.stack.count - 1].textLength = total
         if isCDATA {

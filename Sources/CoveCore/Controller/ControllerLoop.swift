@@ -136,11 +136,11 @@ actor LoopState {
                 if bumper.playback.engineRunning, let position = bumper.player.position { emit(.lifecycle(runtime.session, .bumperProgress(position))) }
                 return
             }
-            guard runtime.isPlaying, !runtime.stall.isStalled else { return }
+            guard runtime.intent.isPlaying, !runtime.intent.holds.contains(.stall) else { return }
             if let position = runtime.player?.position { report(position: position, in: runtime) }
             if runtime.isLive { reportSeekableRangesIfMoved(runtime) }
         case .cueBoundary:
-            guard runtime.isPlaying, let position = runtime.player?.position else { return }
+            guard runtime.intent.isPlaying, let position = runtime.player?.position else { return }
             updateTextCues(runtime, at: position)
         case .retry:
             performScheduledRetry(runtime)

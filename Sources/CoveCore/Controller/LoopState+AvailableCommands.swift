@@ -14,7 +14,7 @@ extension LoopState {
             // Live without a DVR window has nowhere to seek to (the window is judged as it is now: it may grow).
             if !runtime.isLive || hasDVRWindow(runtime.seekableRanges) { commands.insert(.seek) }
             // Ads play at 1×.
-            if !runtime.playingAdBreak { commands.insert(.changeRate) }
+            if !runtime.hooksState.inAdBreak { commands.insert(.changeRate) }
         }
         if loaded {
             let session = runtime.session

@@ -9,10 +9,10 @@ extension LoopState {
     /// Counts natural playback (not seeks or rebuilds, which clear `lastWatchedPosition`) and grows the
     /// forward buffer with it.
     func watched(_ position: MediaTime, in runtime: SessionRuntime) {
-        if runtime.isPlaying, let last = runtime.lastWatchedPosition, position > last, let step = position.offset(from: last) {
+        if runtime.intent.isPlaying, let last = runtime.lastWatchedPosition, position > last, let step = position.offset(from: last) {
             runtime.watched += step
         }
-        runtime.lastWatchedPosition = runtime.isPlaying ? position : nil
+        runtime.lastWatchedPosition = runtime.intent.isPlaying ? position : nil
         guard let target = settings.bufferOptimizer.target(afterWatching: runtime.watched) else {
             if runtime.appliedBufferTarget != nil {
                 // The app switched the optimizer off: hand buffering back to the engine.
@@ -45,7 +45,7 @@ extension LoopState {
         let cap = effectiveBitrateCap(runtime)
         guard cap != runtime.appliedBitrateCap else { return }
         runtime.appliedBitrateCap = cap
-        if capChanged { runtime.capChangedSinceSwitch = true }
+        if capChanged { runtime.variantAttribution.handle(.capChanged) }
         runtime.player?.setMaxBitrate(cap)
     }
 
@@ -53,20 +53,7 @@ extension LoopState {
         guard runtime.activeVariant?.bandwidth != bandwidth else { return }
         let to = runtime.ladder.variant(bandwidth: bandwidth) ?? Variant(bandwidth: bandwidth, url: url)
         let from = runtime.activeVariant
-        let reason: VariantChange.Reason
-        if from == nil {
-            reason = .initial
-        } else if runtime.lowVariantSeekPending {
-            reason = .seek
-        } else if runtime.capChangedSinceSwitch, let from,
-            runtime.appliedBitrateCap.map({ to.bandwidth <= $0 && from.bandwidth > $0 }) ?? (to.bandwidth > from.bandwidth)
-        {
-            reason = .cap
-        } else {
-            reason = .adaptive
-        }
-        runtime.lowVariantSeekPending = false
-        runtime.capChangedSinceSwitch = false
+        let reason = runtime.variantAttribution.switched(from: from, to: to, cap: runtime.appliedBitrateCap)
         runtime.activeVariant = to
         emit(.variantChanged(runtime.session, VariantChange(from: from, to: to, reason: reason)))
     }

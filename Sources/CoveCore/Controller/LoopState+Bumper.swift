@@ -11,7 +11,7 @@ extension LoopState {
         case .playing:
             apply(bumper.playback.handle(.enginePlaying(stalled: bumper.stall.isStalled)), in: runtime)
         case .paused:
-            apply(bumper.playback.handle(.enginePaused(playRequested: runtime.playRequested)), in: runtime)
+            apply(bumper.playback.handle(.enginePaused(playRequested: runtime.intent.isRequested)), in: runtime)
         case .firstFrame(let wallTime):
             apply(bumper.playback.handle(.framePresented(wallTime: wallTime)), in: runtime)
         case .buffering(let percent):
@@ -54,7 +54,7 @@ extension LoopState {
             arm(.bumperStall, in: runtime, after: configuration.bumperStallTimeout)
         case .recovered:
             runtime.timers.cancel(.bumperStall)
-            if runtime.playRequested { bumper.player.play() }
+            if runtime.intent.isRequested { bumper.player.play() }
         case .downloadFailed, nil:
             break
         }
@@ -63,6 +63,7 @@ extension LoopState {
     /// Closes the bumper's player; the caller reports the exit.
     func closeBumper(_ bumper: SessionRuntime.BumperRuntime, in runtime: SessionRuntime) {
         runtime.bumper = nil
+        _ = runtime.intent.handle(.released(.bumper))
         stopTicker(runtime)
         runtime.timers.cancel(.bumperStall)
         bumper.eventTask?.cancel()
@@ -77,16 +78,10 @@ extension LoopState {
         if let failure { emit(.lifecycle(session, .bumperFailedToPlayToEndTime(failure))) }
         emit(.lifecycle(session, .bumperExit(bumper.video)))
         guard runtime.phase != .failed else { return }
-        if runtime.contentLoadDeferred {
-            runtime.contentLoadDeferred = false
-            emit(.lifecycle(session, .bufferEmpty))
-            runtime.player?.load(playWhenReady: runtime.playRequested)
-            return
-        }
-        if runtime.playRequested {
-            runtime.player?.play()
-            if runtime.phase == .ready && runtime.engineRunning && !runtime.isPlaying { startPlaying(runtime) }
-        }
+        let effects = runtime.intent.handle(.contentsTurn(loaded: runtime.phase == .ready))
+        // A pipeline that waited for the bumper starts loading now: its buffering is reported from here.
+        if case .loadEngine? = effects.first { emit(.lifecycle(session, .bufferEmpty)) }
+        apply(effects, in: runtime)
     }
 
     /// The content failed while its bumper played: the bumper stops (and exits) at once, and plays

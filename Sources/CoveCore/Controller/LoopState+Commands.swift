@@ -31,7 +31,7 @@ extension LoopState {
                 logger.info("advanceToNext ignored: there is no video after the current one (queue has \(queue.count))")
                 return
             }
-            let wasPlaying = current?.playRequested ?? preparation?.playRequested ?? false
+            let wasPlaying = current?.intent.isRequested ?? preparation?.intent.isRequested ?? false
             terminateCurrent()
             cancelPreparation()
             advance(to: next, playRequested: settings.autoPlay || wasPlaying)
@@ -99,12 +99,14 @@ extension LoopState {
         // Auto-play starts a session "as soon as it is delivered" (the seed's words): one still being
         // prepared when it is turned on plays too. Turning it off does not take back a play already asked for.
         if new.autoPlay && !old.autoPlay, var preparation {
-            preparation.playRequested = true
+            _ = preparation.intent.handle(.playRequested)
             self.preparation = preparation
         }
         if new.rate != old.rate {
             // Ads play at 1× (as the seed plays them); the rate applies again once the break is over.
-            if current?.playingAdBreak != true { current?.player?.setRate(new.rate) }
+            if let runtime = current, case .setEngineRate(let rate)? = runtime.hooksState.handle(.appRateChanged(new.rate)) {
+                runtime.player?.setRate(rate)
+            }
             current?.bumper?.player.setRate(new.rate)
         }
         if new.volume != old.volume {
@@ -121,7 +123,7 @@ extension LoopState {
 
     private func play() {
         if var preparation {
-            preparation.playRequested = true
+            _ = preparation.intent.handle(.playRequested)
             self.preparation = preparation
             return
         }
@@ -137,7 +139,7 @@ extension LoopState {
             return
         }
         emit(.lifecycle(runtime.session, .playRequest))
-        runtime.playRequested = true
+        _ = runtime.intent.handle(.playRequested)
         if let bumper = runtime.bumper {
             bumper.player.play()
             return
@@ -147,21 +149,20 @@ extension LoopState {
             runtime.phase = .ready
             performSeek(in: runtime, PendingSeek(id: nextSeekID(), target: .zero, tolerance: .zero, completion: nil))
         }
-        if runtime.stall.isStalled { return }
-        if runtime.phase == .ready && runtime.hasPlayed && runtime.stall.bufferingPercent == 0 && !runtime.seeks.isSeeking {
+        if runtime.intent.holds.contains(.stall) { return }
+        if runtime.phase == .ready && runtime.intent.hasPlayed && runtime.stall.bufferingPercent == 0 && !runtime.seeks.isSeeking {
             // The buffer ran dry while paused (the engine will not report it again): this is a stall.
             handleBuffering(0, in: runtime)
             return
         }
-        if runtime.engineRunning && !runtime.isPlaying && runtime.phase == .ready {
-            startPlaying(runtime)
-        }
+        // An engine whose clock already runs will not report playing again: then Play is reported here.
+        apply(runtime.intent.handle(.playSent(loaded: runtime.phase == .ready)), in: runtime)
         player.play()
     }
 
     private func pause() {
         if var preparation {
-            preparation.playRequested = false
+            _ = preparation.intent.handle(.pauseRequested)
             self.preparation = preparation
             return
         }
@@ -170,17 +171,15 @@ extension LoopState {
             return
         }
         emit(.lifecycle(runtime.session, .pauseRequest))
-        runtime.playRequested = false
+        _ = runtime.intent.handle(.pauseRequested)
         _ = runtime.frames.handle(.pauseRequested)
         if let bumper = runtime.bumper {
             apply(bumper.playback.handle(.pauseRequested), in: runtime)
             bumper.player.pause()
             return
         }
-        if runtime.isPlaying && !runtime.engineRunning {
-            // Stalled or not yet started: the engine will not report a state change, so report it here.
-            stopPlaying(runtime)
-        }
+        // Stalled or not yet started: the engine will not report a state change, so Pause is reported here.
+        apply(runtime.intent.handle(.pauseSent), in: runtime)
         player.pause()
     }
 
@@ -208,18 +207,12 @@ extension LoopState {
     /// A server-side ad break (reported by a plugin such as SSAI) plays at 1× whatever the app's rate:
     /// the rate is set aside when the break starts and restored when it ends.
     func applyAdRate(for event: PlaybackEvent, in runtime: SessionRuntime) {
-        let rate = settings.rate
+        let change: HooksState.Event
         switch event {
-        case .adSequenceEntered:
-            guard !runtime.playingAdBreak else { return }
-            runtime.playingAdBreak = true
-            if rate != 1 { runtime.player?.setRate(1) }
-        case .adSequenceExited:
-            guard runtime.playingAdBreak else { return }
-            runtime.playingAdBreak = false
-            if rate != 1 { runtime.player?.setRate(rate) }
-        default:
-            return
+        case .adSequenceEntered: change = .adBreakEntered(appRate: settings.rate)
+        case .adSequenceExited: change = .adBreakExited(appRate: settings.rate)
+        default: return
         }
+        if case .setEngineRate(let rate)? = runtime.hooksState.handle(change) { runtime.player?.setRate(rate) }
     }
 }

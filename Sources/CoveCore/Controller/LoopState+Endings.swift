@@ -8,8 +8,7 @@ extension LoopState {
     func stopRefused(_ runtime: SessionRuntime, error: PlaybackError) {
         guard runtime.phase != .failed else { return }
         runtime.phase = .failed
-        runtime.playRequested = false
-        runtime.isPlaying = false
+        _ = runtime.intent.handle(.stopped)
         // No retry or automatic resume may reopen a refused stream.
         disarm(runtime)
         runtime.rebuilding = nil
@@ -25,8 +24,7 @@ extension LoopState {
     }
 
     func failedToPlayToEnd(_ runtime: SessionRuntime, error: PlaybackError) {
-        guard !runtime.reportedFailedToPlayToEnd else { return }
-        runtime.reportedFailedToPlayToEnd = true
+        guard runtime.milestones.reach(.failedToPlayToEndReported) else { return }
         runtime.phase = .failed
         abandonBumper(in: runtime)
         stopTicker(runtime)
@@ -46,7 +44,7 @@ extension LoopState {
         let session = runtime.session
         stopTicker(runtime)
         track(.inFlightEnded(succeeded: false), in: runtime)
-        _ = runtime.stall.handle(.reachedEnd)
+        watchStall(.reachedEnd, in: runtime)
         _ = runtime.frames.handle(.seekAbandoned)
         let end = runtime.duration ?? runtime.player?.position ?? runtime.lastReportedTime
         // The plugin finishes what the end completes (a post-roll) before the content's last progress.
@@ -59,9 +57,8 @@ extension LoopState {
         if !passed.isEmpty { emit(.cuePointsPassed(session, CuePointPassage(previousTime: lastShown, currentTime: .after, cuePoints: passed))) }
         runtime.lastReportedTime = .after
         runtime.phase = .ended
-        let wasPlaying = runtime.playRequested
-        runtime.isPlaying = false
-        runtime.playRequested = false
+        let wasPlaying = runtime.intent.isRequested
+        _ = runtime.intent.handle(.stopped)
         runtime.player?.pause()
         emit(.lifecycle(session, .end))
         guard settings.autoAdvance else { return }

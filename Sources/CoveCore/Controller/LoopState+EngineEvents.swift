@@ -14,28 +14,24 @@ extension LoopState {
         switch event {
         case .prerolled(let info):
             guard runtime.phase == .loading else { return }
-            if let rebuild = runtime.rebuilding, runtime.reportedReady {
+            if let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuilt(runtime, info: info, after: rebuild)
             } else {
                 runtime.rebuilding = nil
                 becameReady(runtime, info: info)
             }
         case .playing:
-            runtime.engineRunning = true
-            if runtime.playRequested && !runtime.isPlaying && !runtime.stall.isStalled && runtime.phase == .ready {
-                startPlaying(runtime)
-            }
+            apply(runtime.intent.handle(.engineStarted(loaded: runtime.phase == .ready)), in: runtime)
         case .paused:
-            runtime.engineRunning = false
-            if runtime.isPlaying && !runtime.playRequested { stopPlaying(runtime) }
+            apply(runtime.intent.handle(.engineStopped), in: runtime)
         case .firstFrame(let wallTime):
             let presented = FrameTiming.Event.presented(
-                wallTime: wallTime, playRequested: runtime.playRequested, isPlaying: runtime.isPlaying, bumperPlaying: runtime.bumper != nil)
+                wallTime: wallTime, playRequested: runtime.intent.isRequested, isPlaying: runtime.intent.isPlaying, bumperPlaying: runtime.bumper != nil)
             if let frame = runtime.frames.handle(presented) { emit(.framePresented(session, frame)) }
         case .seekCompleted(let id, let succeeded):
             // Not the seek in flight (an interrupted one, already answered): nothing finished.
             guard !track(.engineCompleted(id: id, succeeded: succeeded), in: runtime).answers.isEmpty else { return }
-            runtime.lowVariantSeekPending = false
+            runtime.variantAttribution.handle(.seekCompleted)
             seekFinished(runtime, succeeded: succeeded)
         case .buffering(let percent):
             handleBuffering(percent, in: runtime)
@@ -52,12 +48,12 @@ extension LoopState {
         case .tracksSelected(let ids):
             runtime.selectedTrackIDs = ids
             // A new selection from the engine: the remembered choice may be asked for again (once).
-            runtime.captionPreferenceRequested = nil
+            _ = runtime.captionPreference.handle(.askAgain)
             publishTracks(runtime)
         case .videoSizeChanged(_, let height):
             // Nothing switched yet: the first picture tells which variant the engine started on.
             // After a low-variant seek, the picture tells that the fresh pipeline started low.
-            if runtime.activeVariant == nil || (runtime.lowVariantSeekPending && runtime.activeVariant?.height != height),
+            if runtime.activeVariant == nil || (runtime.variantAttribution.lowVariantSeek && runtime.activeVariant?.height != height),
                 let variant = runtime.ladder.variants.first(where: { $0.height == height }),
                 runtime.ladder.variants.filter({ $0.height == height }).count == 1
             {
@@ -74,13 +70,13 @@ extension LoopState {
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
-            guard case .downloadFailed(_, let whileStalled) = runtime.stall.handle(.downloadFailed(error)) else { return }
+            guard case .downloadFailed(_, let whileStalled) = watchStall(.downloadFailed(error), in: runtime) else { return }
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
             if whileStalled || runtime.retries.isInEpisode { retryOrFail(runtime, error: error) }
         case .failed(let error):
-            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.reportedReady {
+            if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuildFailed(runtime, error: error, after: rebuild)
             } else if runtime.phase == .loading, scheduleRetry(runtime, error: error, kind: .load) {
                 runtime.rebuilding = .retry(.load)
@@ -93,7 +89,7 @@ extension LoopState {
                 emit(.lifecycle(session, .fail(error)))
                 logger.error("session failed to load", metadata: ["session": "\(session.id)", "error": "\(error)"])
                 runtime.player?.close()
-                continueAfterFailure(of: index ?? 0, playRequested: runtime.playRequested)
+                continueAfterFailure(of: index ?? 0, playRequested: runtime.intent.isRequested)
             } else if runtime.phase != .failed {
                 retryOrFail(runtime, error: error)
             }
@@ -113,15 +109,15 @@ extension LoopState {
     private func becameReady(_ runtime: SessionRuntime, info: EngineMediaInfo) {
         let session = runtime.session
         runtime.phase = .ready
-        runtime.reportedReady = true
+        _ = runtime.milestones.reach(.readyReported)
         defer {
             // Loaded: hold the session to the remembered caption choice.
-            runtime.captionPreferenceRequested = nil
+            _ = runtime.captionPreference.handle(.askAgain)
             applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
         }
         runtime.duration = info.duration
         runtime.seekableRanges = info.seekableRanges
-        runtime.isLive = info.isLive
+        runtime.videoType = videoType(info)
         emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         if !info.seekableRanges.isEmpty { emit(.seekableRangesChanged(session, info.seekableRanges)) }
         emit(.mediaTypeDetermined(session, runtime.engineTracks.contains { $0.kind == .video } ? .audioVideo : .audio))
@@ -132,9 +128,7 @@ extension LoopState {
         let seeks = track(.ready, in: runtime)
         emit(.lifecycle(session, .likelyToKeepUp))
         if let queued = seeks.perform { performSeek(in: runtime, queued) }
-        if runtime.playRequested && runtime.engineRunning && !runtime.isPlaying {
-            startPlaying(runtime)
-        }
+        apply(runtime.intent.handle(.loaded), in: runtime)
     }
 
     /// A live window slides: report it when either end moved by a second or more.
@@ -215,7 +209,7 @@ extension LoopState {
                     logger.warning("the caption choice could not be saved", metadata: ["file": "\(preferences.fileURL.path)", "error": "\(error)"])
                 }
             }
-            runtime.captionPreferenceApplied = true
+            _ = runtime.captionPreference.handle(.appChose)
         }
         runtime.selectedSidecarID = sidecar?.mediaTrack.id
         let streamText = sidecar == nil ? trackID : nil
@@ -232,7 +226,7 @@ extension LoopState {
     /// Holds the session to the remembered caption choice until the app makes one of its own: the
     /// stream's own selections (its DEFAULT renditions, selected in stages) do not override the viewer's.
     private func applyCaptionPreference(_ runtime: SessionRuntime, text: [MediaTrack], selected: MediaTrack?) {
-        guard !runtime.captionPreferenceApplied, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
+        guard !runtime.captionPreference.appChose, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
         let target: String?
         switch preferences.choice {
         case .off?:
@@ -245,9 +239,8 @@ extension LoopState {
         }
         // Asked once per target: the engine confirms a selection asynchronously, and until it does the
         // published selection still shows the stream's own.
-        guard selected?.id != target, runtime.captionPreferenceRequested != .some(target) else { return }
-        runtime.captionPreferenceRequested = .some(target)
-        selectText(target, in: runtime, player: player, remember: false)
+        guard case .select(let asked)? = runtime.captionPreference.handle(.preferred(target: target, selected: selected?.id)) else { return }
+        selectText(asked, in: runtime, player: player, remember: false)
     }
 
     private static func mediaTrack(_ track: EngineTrack, kind: MediaTrack.Kind) -> MediaTrack {
@@ -256,11 +249,23 @@ extension LoopState {
         return MediaTrack(id: track.id, kind: kind, language: track.language, title: title, codec: track.codec, isAccessibility: accessibility)
     }
 
-    func startPlaying(_ runtime: SessionRuntime) {
-        runtime.isPlaying = true
+    /// Carries out what the play intent asked for.
+    func apply(_ effects: [PlayIntent.Effect], in runtime: SessionRuntime) {
+        for effect in effects {
+            switch effect {
+            case .reportPlay(let first): reportPlay(runtime, first: first)
+            case .reportPause: reportPause(runtime)
+            case .playEngine: runtime.player?.play()
+            case .loadEngine(let playWhenReady): runtime.player?.load(playWhenReady: playWhenReady)
+            case .resumeProgress: startTicker(runtime)
+            }
+        }
+    }
+
+    /// Playback starts (the intent says so); the first time, with the cue points before the start position.
+    private func reportPlay(_ runtime: SessionRuntime, first: Bool) {
         let session = runtime.session
-        if !runtime.hasPlayed {
-            runtime.hasPlayed = true
+        if first {
             let position = runtime.player?.position ?? .zero
             let shown = reported(position, runtime)
             let passed = session.video.cuePoints.atOrAfter(.before, atOrBefore: shown)
@@ -272,14 +277,13 @@ extension LoopState {
             for event in hooks.playingChanged(true, at: runtime.player?.position ?? runtime.lastReportedTime) { emit(event) }
         }
         // Playback starts: hold it to the remembered caption choice (asked again if an earlier ask went unanswered).
-        runtime.captionPreferenceRequested = nil
+        _ = runtime.captionPreference.handle(.askAgain)
         applyCaptionPreference(runtime, text: session.textTrackGroup.tracks, selected: session.selectedTextTrack)
         if let frame = runtime.frames.handle(.playStarted(now: Date().timeIntervalSince1970)) { emit(.framePresented(session, frame)) }
         startTicker(runtime)
     }
 
-    func stopPlaying(_ runtime: SessionRuntime) {
-        runtime.isPlaying = false
+    private func reportPause(_ runtime: SessionRuntime) {
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .pause))
         if let hooks = runtime.hooks {

@@ -23,8 +23,7 @@ extension LoopState {
     /// Tells the hooks where the playhead is and reports what they answer.
     func movePlayhead(_ runtime: SessionRuntime, to position: MediaTime, ended: Bool = false) {
         guard let hooks = runtime.hooks, position.isFinite else { return }
-        let jumped = runtime.hooksPlayheadJumped
-        runtime.hooksPlayheadJumped = false
+        let jumped = runtime.hooksState.handle(.playheadReported) == .reportJump
         for event in hooks.playheadMoved(to: position, jumped: jumped, ended: ended) { emit(event) }
     }
 

@@ -10,9 +10,9 @@ extension LoopState {
 
     /// Starts preparing the next video once the current one passed the provider's preloading threshold.
     func maybePreloadNext(after runtime: SessionRuntime, at position: MediaTime) {
-        guard !runtime.preloadStarted, preloaded == nil, runtime.bumper == nil, let index, index + 1 < queue.count else { return }
+        guard !runtime.milestones.has(.preloadStarted), preloaded == nil, runtime.bumper == nil, let index, index + 1 < queue.count else { return }
         guard provider.sessionPreloadingPolicy.shouldPreload(position: position, duration: runtime.duration) else { return }
-        runtime.preloadStarted = true
+        _ = runtime.milestones.reach(.preloadStarted)
         preparationCounter += 1
         let id = preparationCounter
         let video = queue[index + 1]
@@ -51,7 +51,7 @@ extension LoopState {
             player.load(playWhenReady: false)
         } else {
             // A visible output would open a second window: only the preparation is done ahead of time.
-            runtime.contentLoadDeferred = true
+            _ = runtime.intent.handle(.loadDeferred)
         }
     }
 

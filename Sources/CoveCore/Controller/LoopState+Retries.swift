@@ -28,7 +28,7 @@ extension LoopState {
         if scheduleRetry(runtime, error: error, kind: .playback) {
             runtime.rebuilding = .retry(.playback)
             // The pipeline died while playing: to the viewer that is a stall until a retry recovers it.
-            if case .stalled = runtime.stall.handle(.pipelineDied(wanted: runtime.playRequested && runtime.hasPlayed)) { reportStall(runtime) }
+            if case .stalled = watchStall(.pipelineDied(wanted: runtime.intent.isRequested && runtime.intent.hasPlayed), in: runtime) { reportStall(runtime) }
             runtime.player?.pause()
             return
         }
@@ -38,15 +38,15 @@ extension LoopState {
     func performScheduledRetry(_ runtime: SessionRuntime) {
         switch runtime.rebuilding {
         case .retry(.load):
-            rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.playRequested)
+            rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.intent.isRequested)
         case .retry:
-            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.playRequested)
+            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.intent.isRequested)
         case .seek:
             break
         case .resume, nil:
             // An automatic resume is due after FailedToPlayToEndTime.
-            guard runtime.phase == .failed, runtime.reportedFailedToPlayToEnd else { return }
-            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.playRequested, automatic: true)
+            guard runtime.phase == .failed, runtime.milestones.has(.failedToPlayToEndReported) else { return }
+            resume(at: runtime.resumePosition ?? runtime.lastReportedTime, autoPlay: runtime.intent.isRequested, automatic: true)
         }
     }
 
@@ -60,7 +60,7 @@ extension LoopState {
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
         let configuration = engineConfiguration(
             url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget,
-            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.playingAdBreak)
+            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.hooksState.inAdBreak)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -69,10 +69,10 @@ extension LoopState {
             return
         }
         runtime.replacePlayer(player)
-        runtime.hooksPlayheadJumped = true
+        _ = runtime.hooksState.handle(.playheadJumped)
         runtime.phase = .loading
-        runtime.engineRunning = false
-        _ = runtime.stall.handle(.pipelineReplaced)
+        _ = runtime.intent.handle(.pipelineReplaced)
+        watchStall(.pipelineReplaced, in: runtime)
         runtime.lastWatchedPosition = nil
         listen(to: player, in: runtime)
         // The captions on screen when the old pipeline went stay on the new one's picture.
@@ -81,7 +81,7 @@ extension LoopState {
     }
 
     private func handleRebuildFailure(_ runtime: SessionRuntime, error: PlaybackError) {
-        if let rebuild = runtime.rebuilding, runtime.reportedReady {
+        if let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
             rebuildFailed(runtime, error: error, after: rebuild)
         } else {
             runtime.rebuilding = nil
@@ -99,12 +99,12 @@ extension LoopState {
             runtime.seekableRanges = info.seekableRanges
             track(.inFlightEnded(succeeded: true), in: runtime)
             seekFinished(runtime, succeeded: true)
-            if runtime.playRequested && !runtime.isPlaying && runtime.engineRunning { startPlaying(runtime) }
+            apply(runtime.intent.handle(.loaded), in: runtime)
             return
         }
         runtime.rebuilding = nil
         runtime.phase = .ready
-        runtime.reportedFailedToPlayToEnd = false
+        runtime.milestones.rebuiltPipelineLoaded()
         runtime.seekableRanges = info.seekableRanges
         let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
         // Retries start from 1 again once playback has run a few seconds past the failure.
@@ -114,20 +114,16 @@ extension LoopState {
             emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         }
         if case .resume(let autoPlay, _) = rebuild {
-            runtime.playRequested = autoPlay
+            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
             emit(.lifecycle(session, .resumeComplete))
         }
         _ = runtime.frames.handle(.rebuiltPipelineLoaded)
         report(position: position, in: runtime)
-        if runtime.stall.handle(.rebuiltPipelineLoaded) == .recovered {
+        if watchStall(.rebuiltPipelineLoaded, in: runtime) == .recovered {
             emit(.lifecycle(session, .likelyToKeepUp))
-            if runtime.playRequested { emit(.lifecycle(session, .recovered)) }
+            if runtime.intent.isRequested { emit(.lifecycle(session, .recovered)) }
         }
-        if runtime.playRequested {
-            if runtime.isPlaying { startTicker(runtime) } else if runtime.engineRunning { startPlaying(runtime) }
-        } else if runtime.isPlaying {
-            stopPlaying(runtime)
-        }
+        apply(runtime.intent.handle(.rebuiltPipelineLoaded), in: runtime)
     }
 
     /// A rebuilt pipeline could not load either.
@@ -186,10 +182,10 @@ extension LoopState {
         runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .resumeBegin))
-        if !runtime.reportedReady {
+        if !runtime.milestones.has(.readyReported) {
             // Never loaded: a resume is a fresh load at the time.
             runtime.rebuilding = nil
-            runtime.playRequested = autoPlay
+            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
         }
         rebuild(runtime, at: time, playWhenReady: autoPlay)
     }

@@ -80,8 +80,8 @@ extension LoopState {
         _ = runtime.frames.handle(.seekIssued)
         runtime.lastWatchedPosition = nil
         runtime.cueHighWater = .before
-        runtime.hooksPlayheadJumped = true
-        runtime.lowVariantSeekPending = byRebuilding
+        _ = runtime.hooksState.handle(.playheadJumped)
+        runtime.variantAttribution.handle(.seekSent(byRebuilding: byRebuilding))
         if byRebuilding {
             runtime.resumePosition = request.target
             runtime.rebuilding = .seek
@@ -110,7 +110,7 @@ extension LoopState {
 
     private func seekByRebuilding(_ runtime: SessionRuntime, _ request: PendingSeek) {
         begin(request, in: runtime, byRebuilding: true)
-        rebuild(runtime, at: request.target, playWhenReady: runtime.playRequested)
+        rebuild(runtime, at: request.target, playWhenReady: runtime.intent.isRequested)
     }
 
     /// Feeds the session's seek tracker and delivers the answers it returns.
@@ -130,7 +130,7 @@ extension LoopState {
         let session = runtime.session
         if !succeeded { _ = runtime.frames.handle(.seekAbandoned) }
         if succeeded, let position = runtime.player?.position {
-            if runtime.hasPlayed {
+            if runtime.intent.hasPlayed {
                 report(position: position, in: runtime)
             } else {
                 runtime.lastReportedTime = position
@@ -140,13 +140,13 @@ extension LoopState {
             }
         }
         emit(.lifecycle(session, .likelyToKeepUp))
-        if runtime.stall.handle(.seekFinished) == .recovered {
-            if runtime.playRequested {
+        if watchStall(.seekFinished, in: runtime) == .recovered {
+            if runtime.intent.isRequested {
                 emit(.lifecycle(session, .recovered))
                 runtime.player?.play()
             }
         }
-        if runtime.isPlaying { startTicker(runtime) }
+        if runtime.intent.isPlaying { startTicker(runtime) }
         if track(.seekHandled, in: runtime).endReached { reachedEnd(runtime) }
     }
 }

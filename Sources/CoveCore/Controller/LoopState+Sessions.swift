@@ -16,8 +16,9 @@ extension LoopState {
         let video = queue[position]
         let bumper = bumperPlayedInQueue ? nil : (video.bumper ?? carriedBumper)
         let context = SessionPreparationContext(logger: logger)
-        let prep = Preparation(
-            id: preparationCounter, index: position, video: video, bumper: bumper, playRequested: playRequested, queuedSeek: nil, context: context)
+        var intent = PlayIntent()
+        if playRequested { _ = intent.handle(.playRequested) }
+        let prep = Preparation(id: preparationCounter, index: position, video: video, bumper: bumper, intent: intent, queuedSeek: nil, context: context)
         preparation = prep
         let provider = self.provider
         let send = self.send
@@ -110,8 +111,8 @@ extension LoopState {
         }
         session.prefetchThumbnails()
         announceBufferTarget(runtime)
-        if prep.playRequested {
-            runtime.playRequested = true
+        if prep.intent.isRequested {
+            _ = runtime.intent.handle(.playRequested)
             emit(.lifecycle(session, .playRequest))
         }
         if let bumperFailure {
@@ -126,22 +127,23 @@ extension LoopState {
         if let bumperPlayer, let bumperVideo = session.bumper {
             let bumper = SessionRuntime.BumperRuntime(video: bumperVideo, player: bumperPlayer)
             runtime.bumper = bumper
+            _ = runtime.intent.handle(.held(.bumper))
             bumper.eventTask = Task {
                 for await event in bumperPlayer.events { send(.engine(sessionID: sessionID, .bumper, event)) }
             }
             emit(.lifecycle(session, .bumperEnter(bumperVideo)))
-            bumperPlayer.load(playWhenReady: prep.playRequested)
+            bumperPlayer.load(playWhenReady: prep.intent.isRequested)
             if configuration.videoOutput == .headless {
                 // Nothing is visible: the content preloads, paused, so it starts the moment the bumper ends.
                 emit(.lifecycle(session, .bufferEmpty))
                 player.load(playWhenReady: false)
             } else {
-                runtime.contentLoadDeferred = true
+                _ = runtime.intent.handle(.loadDeferred)
             }
             return
         }
         emit(.lifecycle(session, .bufferEmpty))
-        player.load(playWhenReady: prep.playRequested)
+        player.load(playWhenReady: prep.intent.isRequested)
     }
 
     /// The engine configuration for this controller's outputs and current rate.
@@ -198,7 +200,7 @@ extension LoopState {
         for event in prep.context.notes.take(for: session) { emit(event) }
         emit(.lifecycle(session, .fail(error)))
         logger.error("session failed to start", metadata: ["session": "\(session.id)", "error": "\(error)"])
-        continueAfterFailure(of: prep.index, playRequested: prep.playRequested)
+        continueAfterFailure(of: prep.index, playRequested: prep.intent.isRequested)
     }
 
     /// After a video fails: move on when auto-advancing, and report when the queue is exhausted —
@@ -257,17 +259,13 @@ extension LoopState {
         runtime.session.prefetchThumbnails()
         announceBufferTarget(runtime)
         if playRequested {
-            runtime.playRequested = true
+            _ = runtime.intent.handle(.playRequested)
             _ = runtime.frames.handle(.preloadTookOver)
             emit(.lifecycle(runtime.session, .playRequest))
         }
         emit(.lifecycle(runtime.session, .bufferEmpty))
-        if runtime.contentLoadDeferred {
-            runtime.contentLoadDeferred = false
-            runtime.player?.load(playWhenReady: playRequested)
-        } else if playRequested {
-            runtime.player?.play()
-        }
+        // A deferred pipeline loads now, a prerolled one plays if wanted (its own events come next).
+        apply(runtime.intent.handle(.contentsTurn(loaded: runtime.phase == .ready)), in: runtime)
         let events = runtime.pendingEvents
         runtime.pendingEvents = []
         for event in events where current === runtime { handle(event, in: runtime) }

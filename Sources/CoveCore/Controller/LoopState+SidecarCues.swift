@@ -32,8 +32,8 @@ extension LoopState {
             if configuration.captionsOnPicture { runtime.player?.showCaptions(cues) }
         }
         // Ad breaks play at 1× whatever the app's rate.
-        let rate = runtime.playingAdBreak ? 1 : max(settings.rate, 0.1)
-        let next = runtime.isPlaying ? index?.nextChange(after: position) : nil
+        let rate = runtime.hooksState.engineRate(appRate: max(settings.rate, 0.1))
+        let next = runtime.intent.isPlaying ? index?.nextChange(after: position) : nil
         // Progress reports come several times a second: a wake-up already set for this boundary stands.
         if let next, runtime.timers.isArmed(.cueBoundary), runtime.cueWake?.boundary == next, runtime.cueWake?.rate == rate { return }
         runtime.timers.cancel(.cueBoundary)

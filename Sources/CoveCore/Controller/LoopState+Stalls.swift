@@ -6,9 +6,9 @@ import Logging
 extension LoopState {
     func handleBuffering(_ percent: Int, in runtime: SessionRuntime) {
         // Load and seek buffering are reported by their own BufferEmpty/LikelyToKeepUp pairs.
-        let counts = runtime.phase == .ready && !runtime.seeks.isSeeking && runtime.hasPlayed
+        let counts = runtime.phase == .ready && !runtime.seeks.isSeeking && runtime.intent.hasPlayed
         let session = runtime.session
-        switch runtime.stall.handle(.buffering(percent, counts: counts, wanted: runtime.playRequested)) {
+        switch watchStall(.buffering(percent, counts: counts, wanted: runtime.intent.isRequested), in: runtime) {
         case .stalled(let failure):
             reportStall(runtime)
             if let failure {
@@ -22,14 +22,23 @@ extension LoopState {
             if configuration.pacing == .realTime { runtime.player?.pause() }
         case .recovered:
             emit(.lifecycle(session, .likelyToKeepUp))
-            if runtime.playRequested {
+            if runtime.intent.isRequested {
                 emit(.lifecycle(session, .recovered))
                 runtime.player?.play()
-                if runtime.isPlaying { startTicker(runtime) }
+                if runtime.intent.isPlaying { startTicker(runtime) }
             }
         case .downloadFailed, nil:
             break
         }
+    }
+
+    /// Feeds the content's stall watch. A stall holds the play intent until the watch says it is over (it
+    /// refilled, or the media ended).
+    @discardableResult
+    func watchStall(_ event: StallWatch.Event, in runtime: SessionRuntime) -> StallWatch.Effect? {
+        let effect = runtime.stall.handle(event)
+        _ = runtime.intent.handle(runtime.stall.isStalled ? .held(.stall) : .released(.stall))
+        return effect
     }
 
     /// Normal playback ran out of data: report the stall and remember where it stopped.

@@ -16,9 +16,9 @@ final class SessionRuntime {
     let session: PlaybackSession
     /// The plan's plugin hooks (SSAI), if any.
     var hooks: (any PlaybackSessionHooks)?
-    /// The next playhead report to the hooks follows a jump (a seek or a rebuild); playback from the
-    /// start is natural playback from where the hooks were told playing began.
-    var hooksPlayheadJumped = false
+    /// Whether the next playhead report to the hooks follows a jump (a seek or a rebuild), and whether a
+    /// plugin reported an ad break the playhead is in (the engine plays at 1× until it ends).
+    var hooksState = HooksState()
     /// Replaced when the controller rebuilds the pipeline (a retry or `resumeVideo(at:)`).
     private(set) var player: (any EnginePlayer)?
     /// Counts pipelines of this session; events of a replaced one are dropped.
@@ -42,8 +42,9 @@ final class SessionRuntime {
     var retries = RetryBudget()
     /// Where playback stopped, for the rebuilt pipeline to start at.
     var resumePosition: MediaTime?
-    /// Ready was reported once; a rebuilt pipeline never reports it again.
-    var reportedReady = false
+    /// What happens once: Ready (a rebuilt pipeline never reports it again), the next video's preload, and
+    /// FailedToPlayToEndTime (once per failure).
+    var milestones = SessionMilestones()
     /// Cue points at or before this were already reported before a resume; they do not fire again.
     var cueHighWater: MediaTime = .before
     var lastEmittedProgress: MediaTime?
@@ -76,25 +77,16 @@ final class SessionRuntime {
     }
     /// The cap last applied to the engine (nil: uncapped).
     var appliedBitrateCap: Int?
-    /// The cap changed since the last variant switch: the next switch is attributed to it.
-    var capChangedSinceSwitch = false
-    /// A low-variant seek is in flight: the next switch is attributed to it.
-    var lowVariantSeekPending = false
+    /// What the next variant switch is put down to (a cap change, a low-variant seek).
+    var variantAttribution = VariantAttribution()
 
     // Preloading.
-    /// The next video's preload was started for this session.
-    var preloadStarted = false
     /// Events a preloaded pipeline produced before its session became current, replayed then.
     var pendingEvents: [EngineEvent] = []
 
-    /// The app wants playback (play requested and not paused since).
-    var playRequested = false
-    /// The controller reported Play and has not reported Pause (the playhead is meant to move).
-    var isPlaying = false
-    /// The engine clock is running.
-    var engineRunning = false
-    /// Before-cue points have been reported (first play happened).
-    var hasPlayed = false
+    /// Whether the app wants playback, the engine's clock runs, `Play` was reported (first or not), and what
+    /// holds playback (a stall, the bumper, a load waiting for its turn).
+    var intent = PlayIntent()
     /// Which presented frames are reported, and as what (start, seek, resume, transition).
     var frames = FrameTiming()
 
@@ -102,7 +94,9 @@ final class SessionRuntime {
     var lastReportedTime: MediaTime = .before
     var duration: MediaTime?
     var seekableRanges: [TimeRange] = []
-    var isLive = false
+    /// What the engine said the media is when it became ready (nil before).
+    var videoType: VideoType?
+    var isLive: Bool { videoType.map { $0 != .vod } ?? false }
     var engineTracks: [EngineTrack] = []
     var selectedTrackIDs: [String] = []
     /// What the stream selected on its own at first (its DEFAULT renditions).
@@ -113,7 +107,6 @@ final class SessionRuntime {
 
     /// Whether normal playback ran dry, the buffering level and the downloads' first failure.
     var stall = StallWatch()
-    var reportedFailedToPlayToEnd = false
 
     /// The session's timers (progress ticks, cue boundaries, retries, the bumper's stall deadline).
     var timers = TimerTable()
@@ -127,26 +120,19 @@ final class SessionRuntime {
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?
-    /// A plugin reported an ad break the playhead is in: the engine plays at 1× until it ends.
-    var playingAdBreak = false
     /// The volume the app set for this session alone (nil: the controller's).
     var volumeOverride: AudioVolume?
     /// The volume last reported for this session, so only changes are reported.
     var reportedVolume: AudioVolume?
     /// Cues of the stream's own text rendition, as the engine delivers them.
     var streamCues = TextCueIndex()
-    /// The app chose this session's text itself: the remembered choice no longer applies to it.
-    var captionPreferenceApplied = false
-    /// The text selection last requested on behalf of the remembered choice (nil inside: none).
-    var captionPreferenceRequested: String??
+    /// Holds the session to the remembered caption choice until the app chooses its text itself.
+    var captionPreference = CaptionPreferenceHold()
     /// The cue boundary (and rate) the `.cueBoundary` timer wakes up for.
     var cueWake: (boundary: MediaTime, rate: Double)?
 
     /// The bumper playing before the content, until it exits.
     var bumper: BumperRuntime?
-    /// The content player is built but not loaded: with a visible output it waits for the bumper,
-    /// so two windows never show at once.
-    var contentLoadDeferred = false
 
     final class BumperRuntime {
         let video: Video
@@ -197,7 +183,8 @@ struct Preparation {
     let video: Video
     /// The bumper that plays before this video, if one still has to play in this queue.
     let bumper: Video?
-    var playRequested: Bool
+    /// Only whether playback is wanted: the session takes it over.
+    var intent: PlayIntent
     var queuedSeek: SessionRuntime.PendingSeek?
     /// What the providers were given, with the events they reported for the session to come.
     let context: SessionPreparationContext

@@ -104,12 +104,10 @@ struct AttributeList {
                     advice: "Keep one \(name); players disagree on which one wins."
                 )
             }
-            guard entries.count < limits.maxAttributesPerTag else {
-                throw error(
-                    .tooManyAttributes, attribute: name,
-                    detail: "The tag has more than \(limits.maxAttributesPerTag) attributes.",
-                    advice: "Remove unneeded attributes, or raise HLSParseLimits.maxAttributesPerTag if they are legitimate."
-                )
+            guard limits.admits(.maxAttributesPerTag, entries.count + 1) else {
+                let failure = limits.failure(
+                    exceeding: .maxAttributesPerTag, line: line, subject: self.tag, detail: "The tag has more than \(limits.maxAttributesPerTag) attributes.")
+                throw HLSParseError(failure, attribute: name)
             }
             entries.append((name, value, false))
             guard index < end else { return }

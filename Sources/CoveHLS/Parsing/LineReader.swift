@@ -46,7 +46,9 @@ enum LineReader {
                 try finishLine(bytes, from: lineStart, to: index, number: lineNumber, limits: limits, into: &lines)
                 lineNumber += 1
                 // The empty "line" after a final line feed does not count.
-                guard lineNumber <= limits.maxLines || index + 1 == count else { throw tooManyLines(limits) }
+                if index + 1 < count {
+                    try limits.check(.maxLines, lineNumber, line: lineNumber, detail: "The playlist has more than \(limits.maxLines) lines.")
+                }
                 index += 1
                 lineStart = index
                 continue
@@ -67,7 +69,7 @@ enum LineReader {
                 index += length
             }
             // One byte of slack for a CR; `finishLine` checks the exact length.
-            if index - lineStart > limits.maxLineLength + 1 { throw lineTooLong(lineNumber, limits) }
+            try limits.check(.maxLineLength, index - lineStart - 1, line: lineNumber, detail: lineTooLong(limits))
         }
         if lineStart < count {
             try finishLine(bytes, from: lineStart, to: count, number: lineNumber, limits: limits, into: &lines)
@@ -93,7 +95,7 @@ enum LineReader {
         var first = start
         var last = end
         if last > first, bytes[last - 1] == 0x0D { last -= 1 }
-        guard last - first <= limits.maxLineLength else { throw lineTooLong(number, limits) }
+        try limits.check(.maxLineLength, last - first, line: number, detail: lineTooLong(limits))
         while first < last, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
         while last > first, bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09 { last -= 1 }
         guard first < last, number > 1 else { return }
@@ -124,20 +126,8 @@ enum LineReader {
         )
     }
 
-    private static func tooManyLines(_ limits: HLSParseLimits) -> HLSParseError {
-        HLSParseError(
-            .tooManyLines, line: limits.maxLines + 1,
-            detail: "The playlist has more than \(limits.maxLines) lines.",
-            advice: "Shorten the playlist (a smaller live window) or raise HLSParseLimits.maxLines if it is legitimate."
-        )
-    }
-
-    private static func lineTooLong(_ line: Int, _ limits: HLSParseLimits) -> HLSParseError {
-        HLSParseError(
-            .lineTooLong, line: line,
-            detail: "The line is longer than \(limits.maxLineLength) bytes.",
-            advice: "Check the file is a playlist and not binary data; raise HLSParseLimits.maxLineLength if such long URIs or attribute lists are legitimate."
-        )
+    private static func lineTooLong(_ limits: HLSParseLimits) -> String {
+        "The line is longer than \(limits.maxLineLength) bytes."
     }
 
     private static func invalidCharacter(_ byte: UInt8, at offset: Int, line: Int) -> HLSParseError {

@@ -78,23 +78,14 @@ struct MasterPlaylistBuilder {
     }
 
     private func countVariant(_ line: PlaylistLine) throws(HLSParseError) {
-        guard variants.count + iFrameVariants.count < limits.maxVariants else {
-            throw HLSParseError(
-                .tooManyEntries, line: line.number,
-                detail: "The master playlist has more than \(limits.maxVariants) variants.",
-                advice: "Reduce the bitrate ladder, or raise HLSParseLimits.maxVariants if it is legitimate."
-            )
-        }
+        try limits.check(
+            .maxVariants, variants.count + iFrameVariants.count + 1, line: line.number,
+            detail: "The master playlist has more than \(limits.maxVariants) variants.")
     }
 
     private func count(_ current: Int, _ tag: String, _ line: PlaylistLine) throws(HLSParseError) {
-        guard current < limits.maxRenditions else {
-            throw HLSParseError(
-                .tooManyEntries, line: line.number, tag: tag,
-                detail: "The master playlist has more than \(limits.maxRenditions) \(tag) tags.",
-                advice: "Remove unused entries, or raise HLSParseLimits.maxRenditions if they are legitimate."
-            )
-        }
+        try limits.check(
+            .maxRenditions, current + 1, line: line.number, subject: tag, detail: "The master playlist has more than \(limits.maxRenditions) \(tag) tags.")
     }
 
     private static func missingURI(_ tagLine: PlaylistLine, before next: PlaylistLine?) -> HLSParseError {

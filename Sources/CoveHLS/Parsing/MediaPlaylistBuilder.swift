@@ -97,11 +97,9 @@ struct MediaPlaylistBuilder {
             try reader.requireNoValue()
             isIFramesOnly = true
         case "EXT-X-DATERANGE":
-            guard dateRanges.count < limits.maxDateRanges else {
-                throw reader.error(
-                    .tooManyEntries, "The playlist has more than \(limits.maxDateRanges) date ranges.",
-                    advice: "Drop expired date ranges, or raise HLSParseLimits.maxDateRanges if they are legitimate.")
-            }
+            try limits.check(
+                .maxDateRanges, dateRanges.count + 1, line: reader.line.number, subject: reader.tag,
+                detail: "The playlist has more than \(limits.maxDateRanges) date ranges.")
             dateRanges.append(try DateRangeTag.read(reader))
         case "EXTINF":
             if let info = pendingInfo {
@@ -160,13 +158,7 @@ struct MediaPlaylistBuilder {
                 advice: "Put #EXTINF:<duration>, on a line before each segment URI."
             )
         }
-        guard segments.count < limits.maxSegments else {
-            throw HLSParseError(
-                .tooManyEntries, line: line.number,
-                detail: "The media playlist has more than \(limits.maxSegments) segments.",
-                advice: "Shorten the live window, or raise HLSParseLimits.maxSegments if it is legitimate."
-            )
-        }
+        try limits.check(.maxSegments, segments.count + 1, line: line.number, detail: "The media playlist has more than \(limits.maxSegments) segments.")
         let discontinuities = discontinuityCount + (pendingDiscontinuity ? 1 : 0)
         if (mediaSequence?.value ?? 0).addingReportingOverflow(segments.count).overflow
             || (discontinuitySequence?.value ?? 0).addingReportingOverflow(discontinuities).overflow

@@ -1,3 +1,4 @@
+import CoveInput
 import CoveXML
 
 /// What the readers carry while walking one document: the limits and the warnings so far, plus
@@ -5,16 +6,19 @@ import CoveXML
 /// warning" the same way.
 struct ReadContext {
     let limits: VMAPParseLimits
-    private(set) var warnings: [VMAPParseWarning] = []
-    private var unrecorded = 0
+    private var log: WarningLog<VMAPParseWarning>
+
+    /// The warnings stored so far.
+    var warnings: [VMAPParseWarning] { log.items }
 
     init(limits: VMAPParseLimits) {
         self.limits = limits
+        self.log = WarningLog(limit: limits.maxWarnings)
     }
 
     /// A context for reading `tree`, carrying the XML parser's recoverable problems as a warning.
     init(for tree: XMLTreeBuilder.Result, limits: VMAPParseLimits) {
-        self.limits = limits
+        self.init(limits: limits)
         if tree.recoverableProblem {
             warn(
                 .xmlWarning, at: "document",
@@ -23,20 +27,16 @@ struct ReadContext {
     }
 
     mutating func warn(_ kind: VMAPParseWarning.Kind, at location: String, _ message: String) {
-        if warnings.count < limits.maxWarnings {
-            warnings.append(VMAPParseWarning(kind, location: location, message: message))
-        } else {
-            unrecorded += 1
-        }
+        log.add(VMAPParseWarning(kind, location: location, message: message))
     }
 
     /// The warnings, ending with a summary when some were not stored.
     var finishedWarnings: [VMAPParseWarning] {
-        guard unrecorded > 0 else { return warnings }
-        return warnings + [
+        guard log.omitted > 0 else { return log.items }
+        return log.items + [
             VMAPParseWarning(
                 .tooManyWarnings, location: "document",
-                message: "\(unrecorded) more warning(s) were not stored (VMAPParseLimits.maxWarnings is \(limits.maxWarnings))."
+                message: "\(log.omitted) more warning(s) were not stored (VMAPParseLimits.maxWarnings is \(limits.maxWarnings))."
             )
         ]
     }

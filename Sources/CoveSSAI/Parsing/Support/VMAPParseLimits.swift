@@ -51,11 +51,11 @@ public struct VMAPParseLimits: Sendable, Hashable {
 
     var effectiveMaxDepth: Int { xml.effectiveMaxDepth }
 
-    /// The limits the guarded XML reader enforces for these.
+    /// The limits the guarded XML reader enforces for these (its errors name these settings).
     var xml: XMLLimits {
         XMLLimits(
             maxBytes: maxBytes, maxDepth: maxDepth, maxElements: maxElements, maxAttributesPerElement: maxAttributesPerElement,
             maxAttributeLength: maxAttributeLength, maxTextLength: maxTextLength
-        )
+        ).owned(by: "VMAPParseLimits")
     }
 }

@@ -48,7 +48,7 @@ test: deps
 	$(MAKE) --no-print-directory docs
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
-DOC_TARGETS := CoveCore CoveGStreamer CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
+DOC_TARGETS := CoveCore CoveGStreamer CoveGStreamerEngine CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \
 	CovePlaybackService CoveTestSupport CoveTestServers CoveServer CovePlayerUI CovePlayerControls CovePlayerView CoveMPRIS CoveOffline CoveAnalytics \
 	CoveMonitoring CoveReport
 docs: deps

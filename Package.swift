@@ -366,7 +366,8 @@ let package = Package(
         .testTarget(
             name: "CoveGStreamerTests",
             dependencies: [
-                "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveGStreamerEngine", "CoveStreaming", "CoveTesting", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CoveOffline",
+                "CoveAnalytics", "CoveCore", "CoveGStreamer", "CoveGStreamerEngine", "CoveStreaming", "CoveTesting", "CovePlaybackService", "CoveNetworking",
+                "CoveText", "CoveSSAI", "CoveOffline",
                 "CoveReport", "CovePlayerView", "CovePlayerControls", "CovePlayerUI", .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict

@@ -1,5 +1,5 @@
-@_exported import CoveGStreamerEngine
 import CoveCore
+@_exported import CoveGStreamerEngine
 import CoveNetworking
 import CoveStreaming
 import Foundation

@@ -4,22 +4,23 @@ import CoveCore
 import Foundation
 import Synchronization
 
-/// Hands a `StreamingSession`'s chunks to playbin3's `appsrc` (`appsrc://`): Cove fetched them, GStreamer
-/// only demuxes, decodes and renders.
+/// A fed pipeline's input (`MediaFeedInput`): hands a producer's chunks (Cove's streaming session's) to
+/// playbin3's `appsrc` (`appsrc://`). The producer fetched them; GStreamer only demuxes, decodes and renders.
 ///
-/// Pushes run on one serial queue, in order, never on the session's tasks or GStreamer's threads. Until
+/// Pushes run on one serial queue, in order, never on the producer's tasks or GStreamer's threads. Until
 /// the source has started (its first positioning: GstBaseSrc flushes the appsrc queue then) chunks wait
 /// here. Every flushing seek reaches the source as a repositioning (`sourcePositioned`), which restarts
-/// the session at the target with a new generation, synchronously, before GStreamer resumes; buffers of
-/// an older generation are dropped (here, and by the C probe for those already queued).
+/// the producer at the target with a new generation (`MediaFeedProducer.reposition(to:)`), synchronously,
+/// before GStreamer resumes; buffers of an older generation are dropped (here, and by the C probe for
+/// those already queued).
 final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
     private let queue = DispatchQueue(label: "cove-appsrc-push")
     private let state = Mutex(State())
-    /// Set once, right after init (the session needs the feed as its output).
+    /// The producer and the playhead reader, linked after init (the producer needs the feed as its output).
     private let links = Mutex<(producer: (any MediaFeedProducer)?, playhead: PlayheadReader)>((nil, PlayheadReader { nil }))
 
     /// The playhead closure in a box of its own: a closure stored straight in the generic `Mutex` state is
-    /// re-wrapped in reabstraction thunks on every read, and the session reads it many times a second.
+    /// re-wrapped in reabstraction thunks on every read, and the producer reads it many times a second.
     final class PlayheadReader: Sendable {
         let read: @Sendable () -> Double?
         init(_ read: @escaping @Sendable () -> Double?) { self.read = read }
@@ -44,7 +45,7 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
     }
 
     /// `held`: keep every chunk here until `release()` — a second source whose data must not reach the
-    /// decoders before the main source's streams are selected (see `AudioRenditionFeed`).
+    /// decoders before the main source's streams are selected (see `AudioFeedInput`).
     init(held: Bool = false) {
         state.withLock { $0.held = held }
     }
@@ -59,7 +60,7 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
         if flush { queue.async { [self] in flushPending() } }
     }
 
-    /// What feeds this input (Cove's streaming session).
+    /// What feeds this input (Cove's streaming session, for one).
     var producer: (any MediaFeedProducer)? { links.withLock { $0.producer } }
 
     /// Links the producer whose chunks this feed pushes, and where the playhead (presentation time) is read.
@@ -126,8 +127,8 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
         cove_appsrc_set_duration(source, seconds.map { Self.nanoseconds($0 + offset) } ?? -1)
     }
 
-    /// GStreamer (re)positioned the source (`nanoseconds`, decoder time) — at start, keeping the session's
-    /// generation, or for a flushing seek, restarting the session at the target — or, with
+    /// GStreamer (re)positioned the source (`nanoseconds`, decoder time) — at start, keeping the producer's
+    /// generation, or for a flushing seek, restarting the producer at the target — or, with
     /// `UInt64.max`, asked for data. appsrc empties its queue right after a repositioning returns, so
     /// nothing is pushed from then until it asks for data again. Returns the generation buffers must carry.
     fileprivate func sourcePositioned(at nanoseconds: UInt64) -> Int32 {
@@ -239,4 +240,3 @@ private let onSourcePositioned: CoveAppSourceSeek = { context, position in
     guard let context else { return 0 }
     return gint(Unmanaged<AppSourceFeed>.fromOpaque(context).takeUnretainedValue().sourcePositioned(at: UInt64(position)))
 }
-

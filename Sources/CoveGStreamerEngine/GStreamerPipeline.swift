@@ -48,7 +48,7 @@ final class GStreamerPipeline: Sendable {
     var audioSink: ElementRef { outputs.audioSink }
     let configuration: EnginePlayerConfiguration
     let logger: Logger
-    /// Guards `State`: everything streaming threads, the bus thread, callers and the streaming session's
+    /// Guards `State`: everything streaming threads, the bus thread, callers and the producer's
     /// tasks share. Held only for short reads and writes, never while calling into GStreamer (which may
     /// call back synchronously into a probe or signal that takes it) or while emitting.
     let state: Mutex<State>

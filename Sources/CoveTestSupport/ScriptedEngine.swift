@@ -187,7 +187,12 @@ public final class ScriptedPlayer: FedEnginePlayer {
 
     /// Emits an engine event as if the engine had observed it.
     public func emit(_ event: EngineEvent) {
-        if case .playing = event { state.withLock { s in s.playing = true; s.runningSince = s.runningSince ?? .now } }
+        if case .playing = event {
+            state.withLock { s in
+                s.playing = true
+                s.runningSince = s.runningSince ?? .now
+            }
+        }
         if case .paused = event {
             state.withLock { s in
                 s.position = currentPosition(s)
@@ -211,11 +216,8 @@ public final class ScriptedPlayer: FedEnginePlayer {
     func currentPosition(_ s: State) -> MediaTime {
         guard isFed, s.behavior.feedPlayhead == .realTime, let since = s.runningSince else { return s.position }
         let run = s.position.advanced(by: ContinuousClock.now - since)
-        let ends = [FeedInput.main] + (s.audioOpen ? [.audio] : [])
-        guard let end = ends.map({ inputs[$0]?.pushedEnd }).reduce(Double?.none, { acc, e in
-            guard let e else { return acc }
-            return min(acc ?? e, e)
-        }) else { return s.position }
+        let ends = ([FeedInput.main] + (s.audioOpen ? [.audio] : [])).compactMap { inputs[$0]?.pushedEnd }
+        guard let end = ends.min() else { return s.position }
         return max(min(run, MediaTime(seconds: end)), s.position)
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite("Public API", .serialized)
 struct PublicAPITests {
     static let modules = [
-        "CoveCore", "CoveGStreamer", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
+        "CoveCore", "CoveGStreamer", "CoveGStreamerEngine", "CoveHLS", "CoveStreaming", "CoveText", "CoveSSAI", "CoveXML", "CoveDASH", "CoveNetworking",
         "CovePlaybackService", "CoveTestSupport", "CoveTestServers", "CoveServer", "CovePlayerUI", "CovePlayerControls", "CovePlayerView",
         "CoveMPRIS", "CoveOffline", "CoveAnalytics", "CoveMonitoring", "CoveReport",
     ]

@@ -23,7 +23,7 @@ struct Cove: AsyncParsableCommand {
         subcommands: [
             PlayCommand.self, DownloadCommand.self, DownloadsCommand.self, ProbeCommand.self, DemoCommand.self, FetchCommand.self, VTTCommand.self,
             VMAPCommand.self, ThumbnailCommand.self, ServeCommand.self, FixturesCommand.self, ServeMediaCommand.self, AnalyticsCommand.self,
-            MonitorCommand.self,
+            MonitorCommand.self, ManifestCommand.self,
         ]
     )
 }

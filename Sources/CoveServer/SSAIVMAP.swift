@@ -7,6 +7,7 @@ import Foundation
 /// Beacons are `<base>/beacons/<adID>/<event>`; break beacons use the break id as `<adID>`. The
 /// pre-roll's impression carries `?cb=[CACHEBUSTING]`, so tests see whether a client fills macros in.
 /// `ad-mid-1` is skippable after 2 s and has a 300×250 companion; the other ads are not skippable.
+/// `ad-pre` carries an AdChoices icon (VAST 3 `<Icons>`) whose view beacon is `ad-pre/iconView?cb=[CACHEBUSTING]`.
 public enum SSAIVMAP {
     /// The linear tracking events every ad reports.
     public static let linearEvents = ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete", "pause", "resume", "skip", "close"]
@@ -18,6 +19,8 @@ public enum SSAIVMAP {
     public static let skippableAdID = "ad-mid-1"
     /// The ad id with the companion banner.
     public static let companionAdID = "ad-mid-1"
+    /// The ad id with the AdChoices icon.
+    private static let iconAdID = "ad-pre"
 
     /// The document, with URLs under `base` (ending in `/`) and the fixture served under `mediaPrefix`
     /// (a path relative to `base`, such as `ssai/`).
@@ -90,6 +93,21 @@ public enum SSAIVMAP {
                                   <ClickThrough id="landing-\(id)">\(escape("https://advertiser.example.com/\(id)?from=cove"))</ClickThrough>
                                   <ClickTracking id="ct-\(id)">\(beacon("clickTracking"))</ClickTracking>
                                 </VideoClicks>
+
+            """
+        if id == iconAdID {
+            xml += """
+                                <Icons>
+                                  <Icon program="AdChoices" width="32" height="32" xPosition="right" yPosition="top">
+                                    <StaticResource creativeType="image/png">\(escape(media + SSAIFixture.companionPath))</StaticResource>
+                                    <IconClicks><IconClickThrough>\(escape("https://advertiser.example.com/adchoices"))</IconClickThrough></IconClicks>
+                                    <IconViewTracking>\(escape(beacons + "\(id)/iconView?cb=[CACHEBUSTING]"))</IconViewTracking>
+                                  </Icon>
+                                </Icons>
+
+                """
+        }
+        xml += """
                               </Linear>
                             </Creative>
 

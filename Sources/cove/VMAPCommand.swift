@@ -6,12 +6,14 @@ import Foundation
 
 /// `cove vmap FILE|URL`: the ad timeline Cove builds from a VMAP — breaks and ads with their stream and
 /// content ranges and the beacon URLs per event — or the typed error saying what is wrong with it.
+/// With `--json` each ad also carries `vast`: the whole parsed VAST ad (the model's own encoding, so
+/// nothing the parser read is left out: error URLs, media files, verifications, icons, captions…).
 struct VMAPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vmap",
         abstract: "Parse a VMAP file or URL and print its ad timeline (breaks, ads, stream/content ranges, beacons per event).",
         discussion:
-            "Times are in seconds. Unresolved VAST wrappers, bad offsets and ads without durations are dropped with warnings; a document that is not usable VMAP is an error (exit status 1). The stitched stream's URL prints with its tokens REDACTED unless --show-secrets."
+            "Times are in seconds. Unresolved VAST wrappers, bad offsets and ads without durations are dropped with warnings; a document that is not usable VMAP is an error (exit status 1). The stitched stream's URL prints with its tokens REDACTED unless --show-secrets. --json adds each ad's whole VAST (icons, closed captions, media files, verifications, error URLs…) under \"vast\"."
     )
 
     @Argument(help: "A VMAP file path or an http(s) URL.")
@@ -49,7 +51,7 @@ struct VMAPCommand: AsyncParsableCommand {
         if json {
             Terminal.line(value.serialized(pretty: true))
         } else {
-            printText(value)
+            printText(value, timeline)
         }
     }
 
@@ -74,7 +76,10 @@ struct VMAPCommand: AsyncParsableCommand {
             var beacons: [String: [String]] = [:]
             for event in adBreak.trackingEvents { beacons[event.event.rawValue, default: []].append(event.url) }
             let ads: [JSONValue] = adBreak.ads.map { ad in
-                var adBeacons: [String: [String]] = ["impression": ad.impressions.map(\.url), "clickTracking": ad.clickTracking.map(\.url)]
+                var adBeacons: [String: [String]] = [
+                    "impression": ad.impressions.map(\.url), "clickTracking": ad.clickTracking.map(\.url),
+                    "iconView": ad.icons.filter(\.hasResource).flatMap(\.viewTracking),
+                ]
                 for event in ad.trackingEvents { adBeacons[event.event.rawValue, default: []].append(event.url) }
                 var fields: JSONObject = [
                     "index": .int(Int64(ad.index)), "duration": seconds(ad.duration),
@@ -91,6 +96,7 @@ struct VMAPCommand: AsyncParsableCommand {
                 if let skip = ad.skipStreamTime { fields["skippableAt"] = seconds(skip) }
                 if let click = ad.clickThrough { fields["clickThrough"] = .string(click.url) }
                 if !ad.companions.isEmpty { fields["companions"] = .int(Int64(ad.companions.count)) }
+                fields["vast"] = Self.encoded(ad.vastAd)
                 return .object(fields)
             }
             var fields: JSONObject = [
@@ -100,6 +106,11 @@ struct VMAPCommand: AsyncParsableCommand {
                 "ads": .array(ads), "beacons": .object(beacons.mapValues(urls)),
             ]
             if let id = adBreak.id { fields["id"] = .string(id) }
+            // A VAST response's own <Error> URLs (no ad, or an ad that could not play).
+            let errorURLs = adBreak.sources.flatMap { source -> [String] in
+                if case .vast(let vast)? = source.adSource?.content { vast.errorURLs } else { [] }
+            }
+            if !errorURLs.isEmpty { fields["vastErrorURLs"] = urls(errorURLs) }
             return .object(fields)
         }
         var object: JSONObject = [
@@ -112,22 +123,68 @@ struct VMAPCommand: AsyncParsableCommand {
         return .object(object)
     }
 
-    private func printText(_ value: JSONValue) {
+    /// The ad as the model encodes it. Encoding fails only on a number JSON cannot hold, which the
+    /// parser never produces; should it happen, the ad says so rather than the command failing.
+    private static func encoded(_ ad: VASTAd) -> JSONValue {
+        do {
+            return try JSONValue.parse(Array(JSONEncoder().encode(ad)), limits: JSONLimits(maxBytes: .max))
+        } catch {
+            return .object(["error": .string("The ad could not be encoded as JSON: \(error)")])
+        }
+    }
+
+    private func printText(_ value: JSONValue, _ timeline: AdTimeline) {
         let number = { (v: JSONValue?) in v?.doubleValue.map { String(format: "%.3f", $0) } ?? "?" }
         Terminal.line(
             "stream: \(value["stream"]?["flavour"]?.stringValue ?? "?"), content \(number(value["contentDuration"])) s, stream \(number(value["streamDuration"])) s"
         )
-        for adBreak in value["breaks"]?.arrayValue ?? [] {
+        for (adBreak, placed) in zip(value["breaks"]?.arrayValue ?? [], timeline.breaks) {
             Terminal.line(
                 "break \(adBreak["index"]?.int64Value ?? 0) (\(adBreak["kind"]?.stringValue ?? "")) at content \(number(adBreak["contentOffset"])) s, stream \(number(adBreak["streamStart"]))–\(number(adBreak["streamEnd"])) s"
             )
-            for ad in adBreak["ads"]?.arrayValue ?? [] {
+            for (ad, model) in zip(adBreak["ads"]?.arrayValue ?? [], placed.ads) {
                 let title = ad["title"]?.stringValue ?? ad["id"]?.stringValue ?? "ad"
                 let events = (ad["beacons"]?.objectValue ?? [:]).keys.sorted().joined(separator: ", ")
                 Terminal.line(
                     "  ad \(ad["index"]?.int64Value ?? 0) “\(title)” \(number(ad["duration"])) s at stream \(number(ad["streamStart"])) s; beacons: \(events)")
+                for line in Self.details(of: model) { Terminal.line("    \(line)") }
             }
         }
         for warning in value["warnings"]?.arrayValue ?? [] { Terminal.error("warning: \(warning.stringValue ?? "")") }
+    }
+}
+
+extension VMAPCommand {
+    /// What the text output adds under an ad, one short line per kind of thing it has (nothing when
+    /// it has none): the VAST pieces a reader checks by eye, with --json holding the details.
+    static func details(of ad: AdTimeline.Ad) -> [String] {
+        var lines: [String] = []
+        if ad.vastAd.conditionalAd == true { lines.append("conditional ad") }
+        let creatives = ad.inLine.creatives
+        let ids = creatives.flatMap(\.universalAdIds).map { "\($0.idRegistry ?? "unknown") \($0.value)" }
+        if !ids.isEmpty { lines.append("universal ad id: " + ids.joined(separator: ", ")) }
+        for icon in ad.icons {
+            var text = "icon \(icon.program ?? "(no program)")"
+            if let width = icon.width, let height = icon.height { text += " \(width)×\(height)" }
+            if icon.xPosition != nil || icon.yPosition != nil {
+                text += " at \(icon.xPosition?.description ?? "?"), \(icon.yPosition?.description ?? "?")"
+            }
+            if let offset = icon.offset { text += " from \(String(format: "%.3f", offset.seconds)) s" }
+            if let duration = icon.duration { text += " for \(String(format: "%.3f", duration.seconds)) s" }
+            var counts = ["\(icon.viewTracking.count) view beacon(s)", "\(icon.clickTracking.count) click beacon(s)"]
+            if !icon.clickFallbackImages.isEmpty { counts.append("\(icon.clickFallbackImages.count) click fallback image(s)") }
+            lines.append(text + (icon.hasResource ? "" : " (nothing to show)") + "; " + counts.joined(separator: ", "))
+        }
+        let captions = ad.linear.closedCaptionFiles.map { "\($0.language ?? "?") (\($0.type ?? "?"))" }
+        if !captions.isEmpty { lines.append("closed captions: " + captions.joined(separator: ", ")) }
+        let linear = ad.linear
+        var files: [String] = []
+        if !linear.mediaFiles.isEmpty { files.append("\(linear.mediaFiles.count) media file(s)") }
+        if !linear.mezzanines.isEmpty { files.append("\(linear.mezzanines.count) mezzanine(s)") }
+        if !linear.interactiveCreativeFiles.isEmpty { files.append("\(linear.interactiveCreativeFiles.count) interactive file(s)") }
+        if !ad.inLine.adVerifications.isEmpty { files.append("\(ad.inLine.adVerifications.count) verification(s)") }
+        if !ad.inLine.errorURLs.isEmpty { files.append("\(ad.inLine.errorURLs.count) error URL(s)") }
+        if !files.isEmpty { lines.append(files.joined(separator: ", ")) }
+        return lines
     }
 }

@@ -98,7 +98,7 @@ extension RealEngineTests {
         }
 
         /// A whole play: pre-, mid- and post-roll in order with content-time progress, duration and
-        /// cue points, the raw VMAP event, and every beacon received exactly once.
+        /// cue points, the raw VMAP event, and every beacon received exactly once (the icon's view included).
         @Test func aWholePlayReportsContentTimeAdEventsAndEachBeaconOnce() async throws {
             let s = try await Self.start()
             defer { Task { await s.stop() } }
@@ -151,6 +151,9 @@ extension RealEngineTests {
                 #expect(counts["\(id)/breakEnd"] == 1, "\(id): \(counts)")
             }
             #expect(counts["ad-mid-1/companionCreativeView"] == 1)
+            // The pre-roll's AdChoices icon is reported as viewed once, when the pre-roll starts.
+            #expect(counts["ad-pre/iconView"] == 1, "\(counts)")
+            #expect(counts.keys.filter { $0.hasSuffix("/iconView") } == ["ad-pre/iconView"], "\(counts)")
             for event in ["pause", "resume", "skip", "clickTracking"] {
                 #expect(!counts.keys.contains { $0.hasSuffix("/\(event)") }, "\(event) fired without cause: \(counts)")
             }

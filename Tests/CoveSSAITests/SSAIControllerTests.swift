@@ -96,6 +96,10 @@ struct SSAIControllerTests {
             }
         }
         #expect(!paths.contains { $0.hasPrefix("/beacons/ad-post/") })
+        // The pre-roll's AdChoices icon: its view beacon once, at the ad's start, with its macro filled.
+        let iconViews = transport.requests.map(\.url).filter { $0.path.hasSuffix("/iconView") }
+        #expect(iconViews.map(\.path) == ["/beacons/ad-pre/iconView"], "\(paths)")
+        #expect(iconViews.first?.query?.hasPrefix("cb=") == true && iconViews.first?.query?.contains("[") == false)
     }
 
     /// Ads play at 1× whatever the app's rate (as the seed plays them): the rate is set aside when a

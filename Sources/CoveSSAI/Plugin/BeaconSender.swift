@@ -9,7 +9,7 @@ public struct BeaconKey: Sendable, Hashable, CustomStringConvertible {
     public let adIndex: Int?
     /// Counts the plays of this break in the session (0 for the first).
     public let play: Int
-    /// The VAST/VMAP event name (`impression`, `start`, `firstQuartile`, `breakStart`, `clickTracking`, …).
+    /// The VAST/VMAP event name (`impression`, `iconView`, `start`, `firstQuartile`, `breakStart`, `clickTracking`, …).
     public let event: String
 
     public init(breakIndex: Int, adIndex: Int?, play: Int, event: String) {

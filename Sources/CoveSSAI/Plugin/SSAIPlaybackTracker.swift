@@ -14,7 +14,7 @@ public enum SSAIPlaybackEvent: Sendable, Hashable {
 }
 
 /// Follows the playhead through an `AdTimeline`: which ad or content it is in, when ad sequences and
-/// ads start and end, which beacons fall due (impression, creativeView and start on entering an ad,
+/// ads start and end, which beacons fall due (impression, icon views, creativeView and start on entering an ad,
 /// quartiles and offset progress events as they are crossed, complete at its end, breakStart/breakEnd).
 /// Natural playback goes through `advance(to:)`; a seek or rebuild that jumps goes through `jump(to:)`,
 /// which ends the ad it leaves without completing it and fires nothing for what it jumps over.
@@ -111,6 +111,9 @@ public struct SSAIPlaybackTracker: Sendable {
     private mutating func enter(_ ad: AdTimeline.Ad, events: inout [SSAIPlaybackEvent]) {
         events.append(.enterAd(breakIndex: ad.breakIndex, adIndex: ad.index))
         fire(ad.impressions.map(\.url), key: key(ad, "impression"), events: &events)
+        // The icons appear with the ad (Cove does not draw them, and SSAI has no player-side timing
+        // for an icon's offset), so each shown icon's view is counted once per play, at the start.
+        fire(ad.icons.filter(\.hasResource).flatMap(\.viewTracking), key: key(ad, "iconView"), events: &events)
         for companion in ad.companions {
             fire(companion.trackingEvents.filter { $0.event == .creativeView }.map(\.url), key: key(ad, "companionCreativeView"), events: &events)
         }

@@ -33,6 +33,8 @@ extension AdTimeline {
         public var clickTracking: [VASTClick] { linear.videoClicks.clickTracking }
         public var trackingEvents: [VASTTrackingEvent] { linear.trackingEvents }
         public var impressions: [VASTImpression] { inLine.impressions }
+        /// The stitched linear creative's icons (AdChoices and the like), wrappers' included.
+        public var icons: [VASTIcon] { linear.icons }
         /// Companions from every creative of the ad, in document order.
         public var companions: [VASTCompanion] { inLine.creatives.compactMap(\.companionAds).flatMap(\.companions) }
 

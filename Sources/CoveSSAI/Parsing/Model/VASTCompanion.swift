@@ -1,6 +1,6 @@
 /// `<CompanionAds>`: display ads shown next to the video; the display container matches them to
 /// the app's slots by exact width × height, as Brightcove's does.
-public struct VASTCompanionAds: Sendable, Hashable {
+public struct VASTCompanionAds: Sendable, Hashable, Encodable {
     /// `required`: `all`, `any` or `none`, as written.
     public let required: String?
     public let companions: [VASTCompanion]
@@ -12,7 +12,7 @@ public struct VASTCompanionAds: Sendable, Hashable {
 }
 
 /// One `<Companion>`.
-public struct VASTCompanion: Sendable, Hashable {
+public struct VASTCompanion: Sendable, Hashable, Encodable {
     public let id: String?
     public let width: Int?
     public let height: Int?
@@ -60,7 +60,7 @@ public struct VASTCompanion: Sendable, Hashable {
 }
 
 /// `<StaticResource creativeType="image/png">url</StaticResource>`.
-public struct VASTStaticResource: Sendable, Hashable {
+public struct VASTStaticResource: Sendable, Hashable, Encodable {
     public let creativeType: String?
     public let url: String
 

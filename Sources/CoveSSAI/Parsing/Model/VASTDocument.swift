@@ -20,7 +20,7 @@ public struct VASTDocument: Sendable, Hashable {
 }
 
 /// One `<Ad>`: an inline ad, or a wrapper pointing at another VAST response.
-public struct VASTAd: Sendable, Hashable {
+public struct VASTAd: Sendable, Hashable, Encodable {
     public let id: String?
     /// Position in an ad pod (1-based); nil for a stand-alone ad.
     public let sequence: Int?
@@ -55,7 +55,7 @@ public enum VASTAdContent: Sendable, Hashable {
 }
 
 /// `<AdSystem version="…">name</AdSystem>`.
-public struct VASTAdSystem: Sendable, Hashable {
+public struct VASTAdSystem: Sendable, Hashable, Encodable {
     public let name: String
     public let version: String?
 
@@ -66,7 +66,7 @@ public struct VASTAdSystem: Sendable, Hashable {
 }
 
 /// `<InLine>`: everything needed to show the ad and report on it.
-public struct VASTInLine: Sendable, Hashable {
+public struct VASTInLine: Sendable, Hashable, Encodable {
     public let adSystem: VASTAdSystem?
     public let adTitle: String?
     /// VAST 4 `AdServingId`.
@@ -104,7 +104,7 @@ public struct VASTInLine: Sendable, Hashable {
 
 /// `<Wrapper>`: a pointer to another VAST response, plus the wrapper's own beacons, which VAST
 /// says fire alongside the final inline ad's (`VASTWrapperResolver` merges them in).
-public struct VASTWrapper: Sendable, Hashable {
+public struct VASTWrapper: Sendable, Hashable, Encodable {
     /// `VASTAdTagURI`, trimmed and CDATA unwrapped.
     public let adTagURI: String
     /// Whether the response may itself be a wrapper. Default true.

@@ -1,6 +1,6 @@
 /// `<NonLinearAds>`, kept minimally: SSAI streams rarely carry overlays, so the essentials are
 /// read and each `<NonLinear>` is also kept whole as XML for a later layer that needs more.
-public struct VASTNonLinearAds: Sendable, Hashable {
+public struct VASTNonLinearAds: Sendable, Hashable, Encodable {
     public let nonLinears: [VASTNonLinear]
     public let trackingEvents: [VASTTrackingEvent]
 
@@ -11,7 +11,7 @@ public struct VASTNonLinearAds: Sendable, Hashable {
 }
 
 /// One `<NonLinear>` overlay.
-public struct VASTNonLinear: Sendable, Hashable {
+public struct VASTNonLinear: Sendable, Hashable, Encodable {
     public let id: String?
     public let width: Int?
     public let height: Int?

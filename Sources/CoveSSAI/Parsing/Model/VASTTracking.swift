@@ -1,7 +1,7 @@
 /// A VAST tracking event name. A struct rather than an enum because ad servers send names from
 /// every VAST version and their own; unknown names are kept, not dropped, and compared as written
 /// (VAST names are case-sensitive).
-public struct VASTTrackingEventName: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct VASTTrackingEventName: RawRepresentable, Sendable, Hashable, Encodable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
@@ -39,7 +39,7 @@ public struct VASTTrackingEventName: RawRepresentable, Sendable, Hashable, Custo
 }
 
 /// One `<Tracking event="…">` URL.
-public struct VASTTrackingEvent: Sendable, Hashable {
+public struct VASTTrackingEvent: Sendable, Hashable, Encodable {
     public let event: VASTTrackingEventName
     /// Trimmed, CDATA unwrapped, macros such as `[CACHEBUSTING]` left in place for the beacon layer.
     public let url: String
@@ -55,7 +55,7 @@ public struct VASTTrackingEvent: Sendable, Hashable {
 }
 
 /// An `<Impression>` URL and its optional `id`.
-public struct VASTImpression: Sendable, Hashable {
+public struct VASTImpression: Sendable, Hashable, Encodable {
     public let id: String?
     public let url: String
 
@@ -66,7 +66,7 @@ public struct VASTImpression: Sendable, Hashable {
 }
 
 /// A click URL (`ClickThrough`, `ClickTracking`, `CustomClick`, `CompanionClickTracking`) and its optional `id`.
-public struct VASTClick: Sendable, Hashable {
+public struct VASTClick: Sendable, Hashable, Encodable {
     public let id: String?
     public let url: String
 
@@ -77,7 +77,7 @@ public struct VASTClick: Sendable, Hashable {
 }
 
 /// `<ViewableImpression>`: URLs to call once viewability is decided (Open Measurement).
-public struct VASTViewableImpression: Sendable, Hashable {
+public struct VASTViewableImpression: Sendable, Hashable, Encodable {
     public let id: String?
     public let viewable: [String]
     public let notViewable: [String]

@@ -1,6 +1,6 @@
 /// One `<Verification>` from `<AdVerifications>`: what an Open Measurement session needs to load
 /// the vendor's measurement script. Kept as data; loading scripts is a later layer's job.
-public struct VASTVerification: Sendable, Hashable {
+public struct VASTVerification: Sendable, Hashable, Encodable {
     public let vendor: String?
     public let javaScriptResources: [VASTVerificationResource]
     public let executableResources: [VASTVerificationResource]
@@ -23,7 +23,7 @@ public struct VASTVerification: Sendable, Hashable {
 }
 
 /// A `<JavaScriptResource>` or `<ExecutableResource>`.
-public struct VASTVerificationResource: Sendable, Hashable {
+public struct VASTVerificationResource: Sendable, Hashable, Encodable {
     /// For example `omid`.
     public let apiFramework: String?
     /// `browserOptional` (JavaScript resources only).

@@ -16,8 +16,11 @@ enum CreativeReader {
                 guard let read = self.linear(linearElement, isWrapper: isWrapper, context: &context, at: here) else { return nil }
                 linear = read
             }
+            // VAST 4.0 put the value in `idValue`; 4.1 moved it into the text.
             let universalAdIds = element.children("UniversalAdId").compactMap { id in
-                id.nonEmptyText.map { VASTUniversalAdId(idRegistry: id.attribute("idRegistry"), value: $0) }
+                (id.nonEmptyText ?? id.attribute("idValue").map(XMLTreeElement.trimmed).flatMap { $0.isEmpty ? nil : $0 }).map {
+                    VASTUniversalAdId(idRegistry: id.attribute("idRegistry"), value: $0)
+                }
             }
             let creativeExtensions =
                 CommonReaders.extensions(element, container: "CreativeExtensions")
@@ -64,13 +67,19 @@ enum CreativeReader {
                 context.warn(.badSkipOffset, at: location, "\(error.description) The ad is treated as not skippable.")
             }
         }
+        let trackingEvents = CommonReaders.trackingEvents(element, context: &context, at: location)
+        let files = MediaFilesReader.files(element, context: &context, at: location)
         return VASTLinear(
             duration: duration,
             skipOffset: skipOffset,
-            trackingEvents: CommonReaders.trackingEvents(element, context: &context, at: location),
+            trackingEvents: trackingEvents,
             videoClicks: videoClicks(element.child("VideoClicks")),
-            mediaFiles: mediaFiles(element, context: &context, at: location),
-            adParameters: element.child("AdParameters").flatMap(markup)
+            mediaFiles: files.mediaFiles,
+            adParameters: element.child("AdParameters").flatMap(markup),
+            icons: IconReader.icons(element, context: &context, at: location),
+            closedCaptionFiles: files.closedCaptionFiles,
+            mezzanines: files.mezzanines,
+            interactiveCreativeFiles: files.interactiveCreativeFiles
         )
     }
 
@@ -81,27 +90,6 @@ enum CreativeReader {
             clickTracking: CommonReaders.clicks(element, "ClickTracking"),
             customClicks: CommonReaders.clicks(element, "CustomClick")
         )
-    }
-
-    private static func mediaFiles(_ linear: XMLTreeElement, context: inout ReadContext, at location: String) -> [VASTMediaFile] {
-        let elements = linear.children("MediaFiles").flatMap { $0.children("MediaFile") }
-        return elements.enumerated().compactMap { index, element in
-            guard let url = element.nonEmptyText else { return nil }
-            let here = location.step("MediaFile", index + 1)
-            return VASTMediaFile(
-                id: element.attribute("id"),
-                delivery: element.attribute("delivery"),
-                type: element.attribute("type"),
-                width: context.integer(element, "width", at: here),
-                height: context.integer(element, "height", at: here),
-                bitrate: context.integer(element, "bitrate", at: here),
-                minBitrate: context.integer(element, "minBitrate", at: here),
-                maxBitrate: context.integer(element, "maxBitrate", at: here),
-                codec: element.attribute("codec"),
-                apiFramework: element.attribute("apiFramework"),
-                url: url
-            )
-        }
     }
 
     /// Child markup as XML when there is any, else the text; nil when empty.

@@ -25,6 +25,9 @@ public struct VMAPParseLimits: Sendable, Hashable {
     public var maxTextLength: Int
     /// Most warnings kept; later ones are counted but not stored. Default 1 000.
     public var maxWarnings: Int
+    /// Most `<Icon>`s read from one linear creative; later ones are dropped with a warning. Default 16:
+    /// real ads carry one or two (AdChoices), and each icon's view tracking is sent when the ad starts.
+    public var maxIconsPerCreative: Int
 
     public init(
         maxBytes: Int = 4 * 1024 * 1024,
@@ -33,7 +36,8 @@ public struct VMAPParseLimits: Sendable, Hashable {
         maxAttributesPerElement: Int = 64,
         maxAttributeLength: Int = 64 * 1024,
         maxTextLength: Int = 1024 * 1024,
-        maxWarnings: Int = 1_000
+        maxWarnings: Int = 1_000,
+        maxIconsPerCreative: Int = 16
     ) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
@@ -42,6 +46,7 @@ public struct VMAPParseLimits: Sendable, Hashable {
         self.maxAttributeLength = maxAttributeLength
         self.maxTextLength = maxTextLength
         self.maxWarnings = maxWarnings
+        self.maxIconsPerCreative = maxIconsPerCreative
     }
 
     public static let `default` = VMAPParseLimits()

@@ -25,6 +25,12 @@ public struct VMAPParseWarning: Sendable, Hashable, CustomStringConvertible {
         case badInlineVAST
         /// One ad holds more than one `Linear`; all are kept, but players usually play only the first.
         case multipleLinear
+        /// An element lacks what VAST requires of it (an `Icon` without a size, a position or anything
+        /// to show); it is kept, and the message says what a player will lack.
+        case incompleteElement
+        /// A list was longer than a `VMAPParseLimits` bound (`maxIconsPerCreative`); the first entries
+        /// were kept and the rest dropped.
+        case tooManyEntries
         /// The XML parser reported a problem it recovers from (an undeclared prefix, a relative
         /// namespace URI, an unknown XML version); elements are matched by local name, so reading went on.
         case xmlWarning

@@ -21,7 +21,8 @@ public struct VASTWrapperResolver: Sendable {
     }
 
     /// An inline ad comes back as is; a wrapper comes back as the inline ad(s) it leads to, with
-    /// every wrapper's impressions, tracking, click tracking and error URLs merged in.
+    /// every wrapper's impressions, tracking, click tracking, error URLs and icons merged in (one icon
+    /// per program, the one closest to the inline ad, carrying the others' view and click tracking).
     public func resolve(_ ad: VASTAd) async throws(VASTWrapperError) -> [VASTAd] {
         guard case .wrapper(let wrapper) = ad.content else { return [ad] }
         return try await follow(outer: ad, chain: [wrapper], seen: [])

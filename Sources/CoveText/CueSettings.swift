@@ -68,7 +68,8 @@ public struct WebVTTCueSettings: Sendable, Hashable {
     public let size: Double?
     public let align: TextAlignment?
     /// The id of the `REGION` the cue is shown in. Only set when that region was defined, and
-    /// dropped when `vertical`, `line` or `size` is set, as the spec does.
+    /// dropped by a `vertical`, a `line` or a `size` other than 100% written after it, as the
+    /// spec's settings parser does.
     public let region: String?
     /// The settings as written, trimmed of surrounding whitespace; empty when there are none.
     public let raw: String

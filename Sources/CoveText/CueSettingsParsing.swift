@@ -1,11 +1,17 @@
-/// "Parse the WebVTT cue settings" from the spec: whitespace-separated `name:value` pairs.
+/// "Parse the WebVTT cue settings" from the spec: whitespace-separated `name:value` pairs, read
+/// in order, each one applied on its own. Order matters as the spec says it does: a later valid
+/// setting replaces an earlier one, an alignment given once (`line:1,end`) survives a later
+/// setting of the same name without one (`line:2`), and a cue leaves its region when a `vertical`,
+/// `line` or `size` other than 100% comes after the `region:` setting, not before it.
 extension WebVTTCueSettings {
     /// Reads settings text. `regionIDs` are the regions defined so far (a `region:` setting
-    /// naming any other id is ignored).
+    /// naming any other id sets no region).
     init(parsing text: Substring, regionIDs: Set<String>) {
         var vertical: Vertical?
-        var line: Line?
-        var position: Position?
+        var line: LinePosition?
+        var lineAlignment: LineAlignment?
+        var position: Double?
+        var positionAlignment: PositionAlignment?
         var size: Double?
         var align: TextAlignment?
         var region: String?
@@ -18,28 +24,41 @@ extension WebVTTCueSettings {
             let value = token[token.utf8.index(after: colon)...]
             switch token[..<colon] {
             case "region":
+                // The last region with this id, or none: an unknown id clears an earlier one.
                 region = regionIDs.contains(String(value)) ? String(value) : nil
             case "vertical":
                 if let parsed = Vertical(rawValue: String(value)) { vertical = parsed }
+                // Run for any value once the direction is vertical: there are no vertical regions.
+                if vertical != nil { region = nil }
             case "line":
-                if let parsed = Self.parseLine(value) { line = parsed }
+                guard let parsed = Self.parseLine(value) else { continue }
+                line = parsed.position
+                if let alignment = parsed.alignment { lineAlignment = alignment }
+                // Explicitly positioned with a line offset: the cue drops out of its region.
+                region = nil
             case "position":
-                if let parsed = Self.parsePosition(value) { position = parsed }
+                guard let parsed = Self.parsePosition(value) else { continue }
+                position = parsed.percentage
+                if let alignment = parsed.alignment { positionAlignment = alignment }
             case "size":
-                if let parsed = SettingsText.percentage(value) { size = parsed }
+                guard let parsed = SettingsText.percentage(value) else { continue }
+                size = parsed
+                // Explicitly sized: the cue drops out of its region (100% is the default size).
+                if parsed != 100 { region = nil }
             case "align":
                 if let parsed = TextAlignment(rawValue: String(value)) { align = parsed }
             default:
                 continue
             }
         }
-        if vertical != nil || line != nil || size != nil { region = nil }
         self.init(
-            vertical: vertical, line: line, position: position, size: size, align: align,
+            vertical: vertical, line: line.map { Line(position: $0, alignment: lineAlignment) },
+            position: position.map { Position(percentage: $0, alignment: positionAlignment) }, size: size, align: align,
             region: region, raw: String(text)
         )
     }
 
+    /// `linepos[,linealign]`: both must be valid for the setting to count.
     private static func parseLine(_ value: Substring) -> Line? {
         let (number, alignmentText) = SettingsText.splitAtComma(value)
         var alignment: LineAlignment?
@@ -47,7 +66,7 @@ extension WebVTTCueSettings {
             guard let parsed = LineAlignment(rawValue: String(alignmentText)) else { return nil }
             alignment = parsed
         }
-        guard number.contains(where: { $0.isASCII && $0.isNumber }) else { return nil }
+        guard number.utf8.contains(where: TimestampSyntax.isDigit) else { return nil }
         if number.last == "%" {
             guard let percentage = SettingsText.percentage(number) else { return nil }
             return Line(position: .percentage(percentage), alignment: alignment)
@@ -56,6 +75,7 @@ extension WebVTTCueSettings {
         return Line(position: .lineNumber(lineNumber), alignment: alignment)
     }
 
+    /// `colpos[,colalign]`: both must be valid for the setting to count.
     private static func parsePosition(_ value: Substring) -> Position? {
         let (number, alignmentText) = SettingsText.splitAtComma(value)
         var alignment: PositionAlignment?
@@ -102,9 +122,10 @@ enum SettingsText {
     }
 
     /// A `line:` number: an optional leading `-`, digits, at most one `.` with digits on both sides.
+    /// Read with HTML's rules for floating-point numbers, which give 0 for `-0`.
     static func lineNumber(_ text: Substring) -> Double? {
         guard isDecimal(text, allowMinus: true), let value = Double(text), value.isFinite else { return nil }
-        return value
+        return value == 0 ? 0 : value
     }
 
     private static func isDecimal(_ text: Substring, allowMinus: Bool) -> Bool {

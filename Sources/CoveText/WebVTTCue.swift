@@ -1,10 +1,11 @@
-/// One cue: text shown from `start` (inclusive) to `end` (exclusive).
+/// One cue: text shown from `start` (inclusive) to `end` (exclusive); never shown when `end` is
+/// not after `start`.
 public struct WebVTTCue: Sendable, Hashable {
     /// The identifier line before the timing line, if there was one (never empty).
     public let identifier: String?
     public let start: WebVTTTimestamp
-    /// Never before `start` (cues that end before they start are skipped). A cue whose end
-    /// equals its start is kept but is never active.
+    /// May be at or before `start`: the spec keeps such a cue (it is simply never active), so it
+    /// is in the document with a `WebVTTWarning` of kind `endBeforeStart`.
     public let end: WebVTTTimestamp
     public let settings: WebVTTCueSettings
     /// The cue text exactly as written (lines joined with `\n`, tags and references included).

@@ -18,7 +18,8 @@ public struct WebVTTDocument: Sendable, Hashable {
     public let notes: [String]
     /// How many `NOTE` blocks the file has, whether or not they were kept.
     public let noteCount: Int
-    /// What was skipped or ignored, in file order, up to `WebVTTParseLimits.maxWarnings`.
+    /// What was skipped, ignored or repaired, in file order (the replacements of NUL bytes and
+    /// ill-formed UTF-8 first, as they concern the file), up to `WebVTTParseLimits.maxWarnings`.
     public let warnings: [WebVTTWarning]
     /// Warnings past `WebVTTParseLimits.maxWarnings`, counted but not kept.
     public let omittedWarningCount: Int
@@ -43,14 +44,16 @@ public struct WebVTTDocument: Sendable, Hashable {
         self.lookup = Lookup(cues: cues, cueLines: cueLines, warningLimit: warningLimit)
     }
 
-    /// The warnings for cues that were dropped (malformed timing line, end before start).
+    /// The warnings for cues that were dropped (malformed timing line). Cues whose end is not
+    /// after their start are kept, not dropped: their warnings are of kind `endBeforeStart`.
     public var skippedCues: [WebVTTWarning] {
         warnings.filter { $0.kind.skipsCue }
     }
 
     /// The cues shown at `seconds` (`start <= seconds < end`), in the spec's text track cue
     /// order: by start time, then by end time latest first, then by document order. Correct
-    /// whatever the cues' order and overlaps; O(log n + k). Empty for NaN.
+    /// whatever the cues' order and overlaps; O(log n + k). Empty for NaN. A cue whose end is not
+    /// after its start is never among them.
     public func cues(at seconds: Double) -> [WebVTTCue] {
         lookup.orderedIndexes(containing: seconds).map { cues[$0] }
     }

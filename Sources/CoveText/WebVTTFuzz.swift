@@ -25,12 +25,17 @@ package enum WebVTTFuzz {
 
     private static func checkCues(_ document: WebVTTDocument) -> String? {
         for (index, cue) in document.cues.enumerated() {
-            guard cue.start <= cue.end else { return "cue \(index) ends before it starts" }
+            // The spec keeps a cue whose end is not after its start; it must never be active.
+            guard cue.start < cue.end || !cue.isActive(at: cue.startSeconds) else { return "cue \(index) without a duration is active" }
+            guard ![cue.identifier ?? "", cue.payload, cue.settings.raw].contains(where: hasNUL) else { return "cue \(index) kept a NUL character" }
             guard cue.startSeconds.isFinite, cue.endSeconds.isFinite, cue.startSeconds >= 0 else { return "cue \(index) has a non-finite time" }
             guard cue.identifier.map({ !$0.isEmpty && !$0.contains("-->") }) ?? true else { return "cue \(index) has an invalid identifier" }
             guard !cue.payload.contains("\n\n"), !cue.payload.contains("-->") else { return "cue \(index) has a payload that cannot be written" }
             guard cue.text == WebVTTCueText.plainText(cue.payload) else { return "cue \(index) text is not the plain payload" }
         }
+        // The spec's preprocessing replaces every NUL, so none reaches the document.
+        let texts = [document.headerText] + document.headerLines + document.notes + document.styleSheets + document.regions.map(\.raw)
+        guard !texts.contains(where: hasNUL) else { return "the document kept a NUL character" }
         guard document.noteCount >= document.notes.count else { return "more notes kept than counted" }
         guard Set(document.regions.map(\.id)).count == document.regions.count else { return "duplicate region ids" }
         return nil
@@ -82,7 +87,7 @@ package enum WebVTTFuzz {
         let track = ThumbnailTrack(document: document, baseURL: "https://cdn.example/video/1/thumbs.vtt?token=x")
         guard track.entries.count <= document.cues.count else { return "more thumbnails than cues" }
         for entry in track.entries {
-            guard entry.start <= entry.end, entry.rect.map({ $0.width > 0 && $0.height > 0 }) ?? true else { return "bad thumbnail entry" }
+            guard entry.rect.map({ $0.width > 0 && $0.height > 0 }) ?? true else { return "bad thumbnail entry" }
             guard !entry.imageURL.contains("#") else { return "thumbnail URL kept its fragment" }
         }
         for time in sampleTimes(track.entries.map { ($0.startSeconds, $0.endSeconds) }) {
@@ -104,6 +109,8 @@ package enum WebVTTFuzz {
         }
         return times
     }
+
+    private static func hasNUL(_ text: String) -> Bool { text.utf8.contains(0) }
 
     private static func counts(_ cues: [WebVTTCue]) -> [WebVTTCue: Int] {
         cues.reduce(into: [:]) { $0[$1, default: 0] += 1 }

@@ -14,8 +14,10 @@ public struct WebVTTParseOptions: Sendable, Hashable {
     /// Keep the text of `NOTE` blocks in `WebVTTDocument.notes` (authoring tools and round
     /// trips want them; players do not).
     public var keepNotes: Bool
-    /// Throw on the first cue that would be skipped (malformed timing line, end before start)
-    /// instead of recording a warning. Browsers skip such cues; validators want to fail.
+    /// Throw on the first cue that cannot be shown instead of recording a warning: a malformed
+    /// timing line (`badTimestamp`; the cue is skipped otherwise) or an end not after the start
+    /// (`endBeforeStart`; the cue is kept but never active otherwise, as the spec says). Browsers
+    /// carry on; validators want to fail.
     public var failOnSkippedCue: Bool
     public var limits: WebVTTParseLimits
 

@@ -3,8 +3,9 @@ import CoveInput
 /// The spec's WebVTT parser algorithm over a `LineReader`: the signature line, the header
 /// block, then blocks separated by blank lines, each one a cue, a `STYLE`, a `REGION`, a `NOTE`
 /// or something ignored. Keeps the spec's quirks on purpose (a line containing `-->` ends the
-/// block before it; `STYLE` and `REGION` only count before the first cue), because files are
-/// authored against browsers and must mean the same here.
+/// block before it; `STYLE` and `REGION` only count before the first cue; a cue whose end is not
+/// after its start is kept), because files are authored against browsers and must mean the same
+/// here. The steps before it (binary input, decoding, NUL) are `InputCheck`'s.
 struct WebVTTParser {
     private let bytes: [UInt8]
     private let options: WebVTTParseOptions
@@ -28,18 +29,19 @@ struct WebVTTParser {
 
     private static let signature = Array("WEBVTT".utf8)
 
-    static func parse(_ bytes: [UInt8], options: WebVTTParseOptions) throws(WebVTTParseError) -> WebVTTDocument {
-        var start = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
-        guard start < bytes.count else {
+    static func parse(_ input: [UInt8], options: WebVTTParseOptions) throws(WebVTTParseError) -> WebVTTDocument {
+        // The spec's UTF-8 decode drops one byte-order mark (a second one is text).
+        let start = TextInput.byteOrderMarkLength(input)
+        guard start < input.count else {
             throw WebVTTParseError(
                 .missingHeader, line: nil,
                 detail: "The data is empty.",
                 advice: "Check that the URL serves a WebVTT file and that the whole response body was read."
             )
         }
-        try InputCheck.validate(bytes, from: start)
-        var parser = WebVTTParser(bytes: bytes, start: start, options: options)
+        let prepared = try InputCheck.prepare(input, from: start)
+        var parser = WebVTTParser(bytes: prepared.bytes, start: start, options: options)
+        prepared.warnings.forEach { parser.record($0) }
         return try parser.run(from: start)
     }
 
@@ -112,8 +114,6 @@ struct WebVTTParser {
                 }
                 seenArrow = true
                 switch CueTimingLine.parse(bytes, line) {
-                case .success(let parsed) where parsed.end < parsed.start:
-                    skipped = .endBeforeStart(parsed, line: line)
                 case .success(let parsed):
                     timing = parsed
                     timingLine = line.number
@@ -121,7 +121,7 @@ struct WebVTTParser {
                     buffer.removeAll(keepingCapacity: true)
                     seenCue = true
                 case .failure(let failure):
-                    skipped = .badTiming(failure, line: line)
+                    skipped = SkippedCue(failure: failure, line: line)
                 }
                 continue
             }
@@ -154,8 +154,7 @@ struct WebVTTParser {
             if options.failOnSkippedCue {
                 let warning = warning(for: skipped)
                 throw WebVTTParseError(
-                    warning.kind == .endBeforeStart ? .endBeforeStart : .badTimestamp, line: warning.line,
-                    detail: warning.message,
+                    .badTimestamp, line: warning.line, detail: warning.message,
                     advice: "Fix the cue, or parse without WebVTTParseOptions.failOnSkippedCue to skip it as browsers do."
                 )
             }
@@ -174,29 +173,44 @@ struct WebVTTParser {
     }
 
     /// Why a block with a timing line gave no cue; the warning text is only built if kept.
-    private enum SkippedCue {
-        case badTiming(CueTimingLine.Failure, line: Line)
-        case endBeforeStart(CueTimingLine, line: Line)
+    private struct SkippedCue {
+        let failure: CueTimingLine.Failure
+        let line: Line
     }
 
     private func warning(for skipped: SkippedCue) -> WebVTTWarning {
-        switch skipped {
-        case .badTiming(let failure, let line):
-            WebVTTWarning(
-                .badTimestamp, line: line.number,
-                message:
-                    "The cue timing line \(snippet(line.range)) is malformed: \(failure.explanation); the cue was skipped. Write it as 'mm:ss.ttt --> mm:ss.ttt' or 'hh:mm:ss.ttt --> hh:mm:ss.ttt'."
-            )
-        case .endBeforeStart(let timing, let line):
-            WebVTTWarning(
-                .endBeforeStart, line: line.number,
-                message: "The cue ends (\(timing.end)) before it starts (\(timing.start)); it was skipped. Swap or correct the times."
+        WebVTTWarning(
+            .badTimestamp, line: skipped.line.number,
+            message:
+                "The cue timing line \(snippet(skipped.line.range)) is malformed: \(skipped.failure.explanation); the cue was skipped. Write it as 'mm:ss.ttt --> mm:ss.ttt' or 'hh:mm:ss.ttt --> hh:mm:ss.ttt'."
+        )
+    }
+
+    /// The spec keeps a cue whose end is not after its start (it is simply never active), so it
+    /// is kept here too; the warning says why it never shows. `failOnSkippedCue` refuses it.
+    private mutating func checkDuration(_ timing: CueTimingLine, line: Int) throws(WebVTTParseError) {
+        guard timing.end <= timing.start else { return }
+        // Past the warning limit a warning costs a count, not a message.
+        if warnings.isFull, !options.failOnSkippedCue { return record(nil) }
+        let message: String
+        if timing.end == timing.start {
+            message = "The cue ends when it starts (\(timing.start)); it is kept, as the spec says, but is never shown. Give it a duration."
+        } else {
+            message =
+                "The cue ends (\(timing.end)) before it starts (\(timing.start)); it is kept, as the spec says, but is never shown. Swap or correct the times."
+        }
+        if options.failOnSkippedCue {
+            throw WebVTTParseError(
+                .endBeforeStart, line: line, detail: message,
+                advice: "Fix the cue, or parse without WebVTTParseOptions.failOnSkippedCue to keep it as the spec does."
             )
         }
+        record(WebVTTWarning(.endBeforeStart, line: line, message: message))
     }
 
     private mutating func addCue(_ timing: CueTimingLine, line: Int, identifier: Range<Int>?) throws(WebVTTParseError) {
         try limits.check(.maxCues, cues.count + 1, line: line, detail: "The file has more than \(limits.maxCues) cues.")
+        try checkDuration(timing, line: line)
         let payload = joinedBuffer()
         let settings =
             timing.settings.isEmpty
@@ -238,7 +252,7 @@ struct WebVTTParser {
     }
 
     /// Keeps a warning, or counts it when the log is full (nil: not built for that reason).
-    private mutating func record(_ warning: WebVTTWarning?) {
+    mutating func record(_ warning: WebVTTWarning?) {
         if let warning { warnings.add(warning) } else { warnings.countOmitted() }
     }
 

@@ -46,7 +46,9 @@ public struct WebVTTRegion: Sendable, Hashable {
 
 extension WebVTTRegion {
     /// "Collect WebVTT region settings": whitespace-separated `name:value` pairs, invalid or
-    /// unknown ones ignored. Returns nil when no `id` was given.
+    /// unknown ones ignored, a later valid one replacing an earlier one. Returns nil when no `id`
+    /// was given: the spec keeps such a region, but no cue can name it (`region:` needs a value),
+    /// so leaving it out changes nothing a renderer sees.
     init?(parsing text: String) {
         var id = ""
         var width = 100.0
@@ -62,11 +64,13 @@ extension WebVTTRegion {
             let value = token[token.index(after: colon)...]
             switch token[..<colon] {
             case "id":
-                if !value.contains("-->") { id = String(value) }
+                // No "-->" check is needed: a line holding one ends the REGION block first.
+                id = String(value)
             case "width":
                 if let parsed = SettingsText.percentage(value) { width = parsed }
             case "lines":
-                if value.utf8.allSatisfy(TimestampSyntax.isDigit), let parsed = Int(value) { lines = parsed }
+                // Any run of digits is a number to the spec; one too large for an Int is the largest.
+                if value.utf8.allSatisfy(TimestampSyntax.isDigit) { lines = Int(value) ?? .max }
             case "regionanchor":
                 if let parsed = Self.anchor(value) { regionAnchor = parsed }
             case "viewportanchor":

@@ -11,7 +11,7 @@ struct VTTCommand: AsyncParsableCommand {
         commandName: "vtt",
         abstract: "Parse a WebVTT file or URL and print its cues (start, end, id, text, settings) or the typed error.",
         discussion:
-            "Skipped cues are reported as warnings with their line numbers; the file as a whole fails only when it is not WebVTT, not UTF-8, binary, or over a size limit (exit status 1)."
+            "Skipped cues, cues that are never shown (end not after start), NUL bytes and ill-formed UTF-8 (replaced by U+FFFD) are reported as warnings with their line numbers; the file as a whole fails only when it is not WebVTT, UTF-16, binary (media, an image, a compressed body, mostly control bytes), or over a size limit (exit status 1)."
     )
 
     @Argument(help: "A .vtt file path or an http(s) URL.")
@@ -41,15 +41,22 @@ struct VTTCommand: AsyncParsableCommand {
                 for cue in document.cues {
                     let id = cue.identifier.map { "[\($0)] " } ?? ""
                     let settings = cue.settings.raw.isEmpty ? "" : "  {\(cue.settings.raw)}"
-                    Terminal.line("\(cue.start) --> \(cue.end)  \(id)\(cue.text.replacingOccurrences(of: "\n", with: " / "))\(settings)")
+                    let hidden = Self.isNeverShown(cue) ? "  (never shown)" : ""
+                    Terminal.line("\(cue.start) --> \(cue.end)  \(id)\(cue.text.replacingOccurrences(of: "\n", with: " / "))\(settings)\(hidden)")
                 }
                 for warning in document.warnings { Terminal.error("warning: \(warning)") }
-                Terminal.line("\(document.cues.count) cues, \(document.skippedCues.count) skipped")
+                if document.omittedWarningCount > 0 {
+                    Terminal.error("… and \(document.omittedWarningCount) more warnings (past WebVTTParseLimits.maxWarnings)")
+                }
+                let neverShown = document.cues.filter(Self.isNeverShown).count
+                let hidden = neverShown > 0 ? ", \(neverShown) never shown (end not after start)" : ""
+                Terminal.line("\(document.cues.count) cues\(hidden), \(document.skippedCues.count) skipped")
             }
         } catch {
             if json {
                 var fields: JSONObject = ["kind": .string(error.kind.name), "message": .string(error.description)]
                 if let line = error.line { fields["line"] = .int(Int64(line)) }
+                if case .binaryData(let found) = error.kind { fields["binary"] = .string(found.rawValue) }
                 Terminal.line(JSONValue.object(["error": .object(fields)]).serialized(pretty: true))
             } else {
                 Terminal.error("cove vtt: \(error)")
@@ -65,6 +72,7 @@ struct VTTCommand: AsyncParsableCommand {
                 "settings": .string(cue.settings.raw),
             ]
             if let id = cue.identifier { fields["id"] = .string(id) }
+            if isNeverShown(cue) { fields["neverShown"] = .bool(true) }
             return .object(fields)
         }
         let warnings: [JSONValue] = document.warnings.map { warning in
@@ -72,8 +80,15 @@ struct VTTCommand: AsyncParsableCommand {
             if let line = warning.line { fields["line"] = .int(Int64(line)) }
             return .object(fields)
         }
-        var object: JSONObject = ["cues": .array(cues), "warnings": .array(warnings), "skippedCues": .int(Int64(document.skippedCues.count))]
+        var object: JSONObject = [
+            "cues": .array(cues), "warnings": .array(warnings), "skippedCues": .int(Int64(document.skippedCues.count)),
+            "neverShownCues": .int(Int64(document.cues.filter(isNeverShown).count)),
+        ]
+        if document.omittedWarningCount > 0 { object["omittedWarnings"] = .int(Int64(document.omittedWarningCount)) }
         if let map = document.timestampMap { object["timestampMap"] = .object(["localTime": .string("\(map.localTime)"), "mpegts": .int(map.mpegts)]) }
         return .object(object)
     }
+
+    /// The spec keeps a cue whose end is not after its start, but it is never active.
+    static func isNeverShown(_ cue: WebVTTCue) -> Bool { cue.end <= cue.start }
 }

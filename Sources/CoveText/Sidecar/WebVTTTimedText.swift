@@ -9,7 +9,9 @@ public struct WebVTTTimedText: TimedTextCues {
     public init(_ document: WebVTTDocument) {
         self.document = document
         var times = Set<Int64>()
-        for cue in document.cues {
+        // A cue whose end is not after its start (kept, as the spec says) is never active, so
+        // its times change nothing.
+        for cue in document.cues where cue.start < cue.end {
             times.insert(Self.nanoseconds(cue.start))
             times.insert(Self.nanoseconds(cue.end))
         }

@@ -15,13 +15,24 @@ public struct XServer: Sendable {
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
 
     /// Starts Xvfb on a display it picks itself (a `width`×`height` screen), and checks that the display answers.
+    /// A launch that fails (Xvfb exits before reporting a display: another server took the number it
+    /// chose between its check and its bind, as consecutive test processes can) is tried again; the
+    /// error after the last attempt carries what Xvfb said.
     public static func start(width: Int = 1280, height: Int = 720) async throws -> XServer {
+        var failures: [String] = []
         for _ in 0..<3 {
-            let server = try await launch(screen: "\(width)x\(height)x24")
+            let server: XServer
+            do {
+                server = try await launch(screen: "\(width)x\(height)x24")
+            } catch {
+                failures.append("\(error)")
+                continue
+            }
             if (try? await server.run("xdpyinfo")) != nil { return server }
             server.stop()
+            failures.append("Xvfb started on \(server.display) but its display never answered")
         }
-        throw RecorderError(description: "Xvfb started but its display never answered")
+        throw RecorderError(description: "Xvfb could not start a display (3 attempts): " + failures.joined(separator: "; "))
     }
 
     /// `-displayfd` makes Xvfb pick a free display and report its number once it is ready.
@@ -35,8 +46,11 @@ public struct XServer: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // COVE_XVFB_LOG=path keeps what Xvfb says (a server that dies says why there).
-        let log = ProcessInfo.processInfo.environment["COVE_XVFB_LOG"] ?? "/dev/null"
+        // What Xvfb says goes to a file of its own (COVE_XVFB_LOG=path names one to keep): a server that
+        // dies says why there, and the error quotes it.
+        let kept = ProcessInfo.processInfo.environment["COVE_XVFB_LOG"]
+        let log = kept ?? FileManager.default.temporaryDirectory.appendingPathComponent("cove-xvfb-\(UUID().uuidString).log").path
+        defer { if kept == nil { unlink(log) } }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 3)
@@ -58,7 +72,8 @@ public struct XServer: Sendable {
         }
         guard let number else {
             XServer(display: "", pid: pid).stop()
-            throw RecorderError(description: "Xvfb did not report a display")
+            let said = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").suffix(5).joined(separator: " | ") ?? ""
+            throw RecorderError(description: "Xvfb did not report a display\(said.isEmpty ? "" : " (it said: \(said))")")
         }
         return XServer(display: ":\(number)", pid: pid)
     }

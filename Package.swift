@@ -174,7 +174,7 @@ let package = Package(
         // What apps use: the engine room with Cove's streaming in front (`GStreamerEngine`).
         .target(
             name: "CoveGStreamer",
-            dependencies: ["CoveCore", "CoveGStreamerEngine", "CoveStreaming", "CoveNetworking", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveGStreamerEngine", "CoveStreaming", "CoveText", "CoveNetworking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The test kit, split by what it needs: fakes for an app's unit tests (CoveCore and swift-log only),
@@ -280,7 +280,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "CoveCore", "CoveGStreamer", "CoveServer", "CovePlaybackService", "CoveNetworking", "CoveText", "CoveSSAI", "CovePlayerUI", "CoveOffline",
-                "CovePlayerControls", "CovePlayerView", "CoveMPRIS",
+                "CovePlayerControls", "CovePlayerView", "CoveMPRIS", "CoveStreaming", "CoveHLS", "CoveDASH",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

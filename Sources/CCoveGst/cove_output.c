@@ -1,6 +1,7 @@
 #include "cove_output.h"
 #include <gst/app/gstappsink.h>
 #include <gst/audio/audio.h>
+#include <gst/video/colorbalance.h>
 #include <gst/video/video.h>
 #include <gst/video/videooverlay.h>
 #include <stdlib.h>
@@ -174,3 +175,20 @@ gfloat *cove_audio_sample_copy(GstSample *sample, gint *rate, gint *channels, gi
     *stream_time_ns = cove_sample_stream_time(sample, buffer);
     return copy;
 }
+
+gboolean cove_color_balance_set(gpointer element, const char *label, gdouble fraction) {
+    if (element == NULL || label == NULL || !GST_IS_COLOR_BALANCE(element)) return FALSE;
+    GstColorBalance *balance = GST_COLOR_BALANCE(element);
+    if (fraction < 0) fraction = 0;
+    if (fraction > 1) fraction = 1;
+    for (const GList *item = gst_color_balance_list_channels(balance); item != NULL; item = item->next) {
+        GstColorBalanceChannel *channel = item->data;
+        if (channel->label == NULL || g_ascii_strcasecmp(channel->label, label) != 0) continue;
+        gdouble span = (gdouble)channel->max_value - (gdouble)channel->min_value;
+        gint value = channel->min_value + (gint)(fraction * span + 0.5);
+        gst_color_balance_set_value(balance, channel, value);
+        return TRUE;
+    }
+    return FALSE;
+}
+

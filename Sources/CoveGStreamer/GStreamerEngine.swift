@@ -2,6 +2,7 @@ import CoveCore
 @_exported import CoveGStreamerEngine
 import CoveNetworking
 import CoveStreaming
+import CoveText
 import Foundation
 import Logging
 
@@ -11,11 +12,16 @@ import Logging
 /// makes every request — manifests, segments, keys, through the app's `HTTPTransport` and request
 /// filters — chooses variants and pushes whole segments into the engine room (`GStreamerMediaEngine`),
 /// which only demuxes, decodes and renders. GStreamer reads only progressive media files itself.
-public struct GStreamerEngine: MediaEngine {
+///
+/// It also makes the thumbnail sources of videos with a thumbnail track (`ThumbnailSourceFactory`:
+/// fetched through the same transport, decoded by `GStreamerImageCodec`), so a controller on it
+/// scrubs with thumbnails without any set-up, as the seed does.
+public struct GStreamerEngine: MediaEngine, ThumbnailSourceFactory {
     public let name = "gstreamer"
     /// What does the work: Cove's streaming feeding GStreamer.
     public let streamingEngine: StreamingEngine
     private let mediaEngine: GStreamerMediaEngine
+    private let thumbnails: WebVTTThumbnailSources
 
     /// - Parameters:
     ///   - logger: where the engine, its pipelines and its streaming log (secrets are redacted before they get there).
@@ -25,9 +31,14 @@ public struct GStreamerEngine: MediaEngine {
         logger: Logger = Logger(label: "cove.gstreamer"), streaming: StreamingConfiguration = StreamingConfiguration(),
         transport: (any HTTPTransport)? = nil
     ) {
+        let transport = transport ?? AsyncHTTPClientTransport.shared
         mediaEngine = GStreamerMediaEngine(logger: logger)
-        streamingEngine = StreamingEngine(
-            feeding: mediaEngine, configuration: streaming, transport: transport ?? AsyncHTTPClientTransport.shared, logger: logger)
+        streamingEngine = StreamingEngine(feeding: mediaEngine, configuration: streaming, transport: transport, logger: logger)
+        thumbnails = WebVTTThumbnailSources(transport: transport, imageCodec: GStreamerImageCodec())
+    }
+
+    public func makeThumbnailSource(trackURL: URL) -> any ThumbnailSource {
+        thumbnails.makeThumbnailSource(trackURL: trackURL)
     }
 
     public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {

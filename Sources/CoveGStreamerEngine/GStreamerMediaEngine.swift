@@ -93,6 +93,7 @@ final class GStreamerPlayer: FedEnginePlayer {
     func selectTracks(audio: String?, text: String?) { pipeline.selectTracks(audio: audio, text: text) }
     func setVolume(_ volume: AudioVolume) { pipeline.setVolume(volume) }
     func showCaptions(_ cues: [TextCue]) { pipeline.showCaptions(cues) }
+    func setShutter(opacity: Double) { pipeline.setShutter(opacity: opacity) }
     var position: MediaTime? { pipeline.currentPosition() }
     var seekableRanges: [TimeRange] { pipeline.seekableRanges() }
     var status: EngineStatus { pipeline.status }

@@ -75,6 +75,7 @@ extension GStreamerPipeline {
             return s.rate
         }
         guard let rate, !isClosed else { return }
+        audioFilter?.rateChanged(to: rate)
         let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
         var sent = false
         if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
@@ -103,6 +104,11 @@ extension GStreamerPipeline {
     func showCaptions(_ cues: [TextCue]) {
         guard !isClosed else { return }
         outputs.showCaptions(cues)
+    }
+
+    func setShutter(opacity: Double) {
+        guard !isClosed else { return }
+        PictureShutter.cover(playbin, opacity: opacity)
     }
 
     func setRate(_ rate: Double) {

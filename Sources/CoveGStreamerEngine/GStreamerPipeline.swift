@@ -66,6 +66,8 @@ final class GStreamerPipeline: Sendable {
     /// The main input of a fed pipeline: what a producer pushes goes into playbin3's appsrc. nil when the
     /// pipeline reads its URL itself (uridecodebin3).
     let feed: AppSourceFeed?
+    /// The rate's audio filter (`scaletempo`, and for varispeed a pitch shifter after it).
+    let audioFilter: AudioRateFilter?
 
     init(configuration: EnginePlayerConfiguration, logger: Logger, fed: Bool) throws(PlaybackError) {
         self.configuration = configuration
@@ -95,10 +97,12 @@ final class GStreamerPipeline: Sendable {
         self.route = route
         state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1))
         self.feed = fed ? AppSourceFeed() : nil
+        self.audioFilter = AudioRateFilter.make(configuration.pitchAlgorithm, rate: configuration.rate > 0 ? configuration.rate : 1)
 
         let object = self.playbin.object
         cove_set_string(object, "uri", route == .fed ? "appsrc://" : urlText)
-        // Only what a player needs: no software colour balance or deinterlacer in the chain.
+        // Only what a player needs: no software colour balance or deinterlacer in the chain (the shutter's
+        // videobalance in the video sink bin passes frames through while it is open).
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
         // GStreamer's HTTP stack only where GStreamer reads the URL itself (a media file): a fed pipeline
         // never loads libsoup.
@@ -120,9 +124,9 @@ final class GStreamerPipeline: Sendable {
             cove_set_bool(UnsafeMutableRawPointer(textSink), "signal-handoffs", 1)
             cove_set_object(object, "text-sink", UnsafeMutableRawPointer(textSink))
         }
-        if let scaletempo = cove_element_make("scaletempo", nil) {
-            // Keeps pitch when the rate changes; passes audio through untouched at rate 1.
-            cove_set_object(object, "audio-filter", UnsafeMutableRawPointer(scaletempo))
+        if let audioFilter {
+            // How a rate other than 1 sounds (pitch kept, or following the rate); untouched audio at 1×.
+            cove_set_object(object, "audio-filter", audioFilter.element.object)
         }
 
         connectStreamingThreadCallbacks(textSink: textSink)
@@ -136,6 +140,7 @@ final class GStreamerPipeline: Sendable {
         // The bus thread keeps the pipeline alive until close() has torn it down, so only references
         // are left to release. They are released here, never in close(): a query racing with close()
         // must still find live objects (it sees the NULL state and gets no answer).
+        audioFilter?.release()
         gst_object_unref(playbin.object)
         MemoryReturn.afterPipelineReleased()
     }

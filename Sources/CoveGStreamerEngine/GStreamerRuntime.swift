@@ -113,6 +113,8 @@ enum GStreamerRuntime {
         ("avdec_aac", "gstreamer1.0-libav"),
         ("souphttpsrc", "gstreamer1.0-plugins-good"),
         ("scaletempo", "gstreamer1.0-plugins-good"),
+        ("videobalance", "gstreamer1.0-plugins-good"),
+        ("pitch", "gstreamer1.0-plugins-bad"),
         ("fakesink", "libgstreamer1.0-0"),
         ("pngenc", "gstreamer1.0-plugins-good"),
     ]

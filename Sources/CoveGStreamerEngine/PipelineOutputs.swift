@@ -123,14 +123,15 @@ final class PipelineOutputs: @unchecked Sendable {
         "textoverlay name=cove-captions wait-text=false silent=true font-desc=\"Sans 20\" shaded-background=true valignment=bottom halignment=center line-alignment=center ! "
 
     static func videoDescription(_ output: VideoOutput, sync: Bool, captions: Bool) -> String {
-        let overlay = captions ? Self.overlay : ""
+        // Captions first, then the shutter over them (the app's overlay is drawn at the sink, above both).
+        let overlay = (captions ? Self.overlay : "") + PictureShutter.description
         switch output {
         case .headless:
             // The caps filter forces decoding: fakesink accepts anything, and without it the
             // pipeline could link compressed video straight to the sink.
             return "capsfilter caps=video/x-raw ! \(overlay)fakesink name=cove-video-sink sync=\(sync) enable-last-sample=true signal-handoffs=true"
         case .x11(let display):
-            let converter = captions ? "\(overlay)videoconvert ! " : ""
+            let converter = captions ? "\(overlay)videoconvert ! " : overlay
             return "\(converter)ximagesink name=cove-video-sink sync=\(sync) force-aspect-ratio=true\(Self.displayProperty(display))"
         case .x11Window(_, let display):
             // ximagesink does not scale: videoscale does, to the size the caps filter says (the window's,

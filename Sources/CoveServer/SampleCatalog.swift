@@ -46,7 +46,7 @@ public enum SampleCatalog {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
         let dash = try await DASHFixture.prepare()
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v7")
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v8")
         return try await FixtureCache.shared.folder(final) { root in
             try build(into: root, content: content, bumper: bumper, dash: dash)
             try await FixtureGenerator.runFFmpeg(
@@ -55,7 +55,29 @@ public enum SampleCatalog {
                     root.appendingPathComponent("media/images/poster.jpg").path,
                 ], making: "the poster"
             )
+            // The thumbnail sprite: four 160×90 frames of the pattern, one per 5 s, side by side.
+            try await FixtureGenerator.runFFmpeg(
+                [
+                    "-f", "lavfi", "-i", "testsrc2=size=\(thumbnailWidth)x\(thumbnailHeight):rate=0.2:duration=20", "-vf", "tile=4x1",
+                    "-frames:v", "1", root.appendingPathComponent("media/text/thumbnails.jpg").path,
+                ], making: "the thumbnail sprite"
+            )
         }
+    }
+
+    /// The thumbnail sprite's tile size.
+    public static let thumbnailWidth = 160
+    public static let thumbnailHeight = 90
+
+    /// The ladder video's thumbnail track: one tile of `thumbnails.jpg` per 5 s of its 20 s.
+    static func thumbnailTrack() -> String {
+        var text = "WEBVTT\n"
+        for tile in 0..<4 {
+            let x = tile * thumbnailWidth
+            text += "\n00:00:\(String(format: "%02d", tile * 5)).000 --> 00:00:\(String(format: "%02d", tile * 5 + 5)).000\n"
+            text += "thumbnails.jpg#xywh=\(x),0,\(thumbnailWidth),\(thumbnailHeight)\n"
+        }
+        return text
     }
 
     /// Writes the catalog into `root`, linking the media of `content` and `bumper`.
@@ -71,6 +93,7 @@ public enum SampleCatalog {
         let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(
             of: " at ", with: " à ")
         try french.write(to: root.appendingPathComponent("media/text/fr.vtt"), atomically: true, encoding: .utf8)
+        try thumbnailTrack().write(to: root.appendingPathComponent("media/text/thumbnails.vtt"), atomically: true, encoding: .utf8)
 
         try write(
             [
@@ -108,6 +131,11 @@ public enum SampleCatalog {
                     [
                         "id": "tt-fr", "src": "media/text/fr.vtt", "srclang": "fr", "label": "Français", "kind": "subtitles", "mime_type": "text/vtt",
                         "default": false, "sources": [["src": "media/text/fr.vtt"]],
+                    ],
+                    // Brightcove delivers scrubbing thumbnails as a metadata track labelled "thumbnails".
+                    [
+                        "id": "tt-thumbnails", "src": "media/text/thumbnails.vtt", "srclang": nil, "label": "thumbnails", "kind": "metadata",
+                        "mime_type": "text/vtt", "default": false, "sources": [["src": "media/text/thumbnails.vtt"]],
                     ],
                 ],
             ],

@@ -111,6 +111,8 @@ public final class ScriptedPlayer: FedEnginePlayer {
         case selectTracks(audio: String?, text: String?)
         case setVolume(AudioVolume)
         case showCaptions([String])
+        /// The shutter's opacity (0: the picture, 1: black).
+        case setShutter(Double)
         case startFeed(at: Double)
         case close
     }
@@ -319,6 +321,10 @@ public final class ScriptedPlayer: FedEnginePlayer {
 
     public func showCaptions(_ cues: [TextCue]) {
         _ = record(.showCaptions(cues.map(\.text)))
+    }
+
+    public func setShutter(opacity: Double) {
+        _ = record(.setShutter(opacity))
     }
 
     public var position: MediaTime? { state.withLock { currentPosition($0) } }

@@ -53,9 +53,9 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         // A VMAP URL (or a video whose source names one) plays through the SSAI plugin; plain media
         // passes through it untouched.
-        // Scrubbing previews come from the video's thumbnail track, or the VMAP's under SSAI.
-        let thumbnailSeeking = ThumbnailSeekingProvider(transport: AsyncHTTPClientTransport.shared, imageCodec: GStreamerImageCodec())
-        let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(upstream: thumbnailSeeking, transport: AsyncHTTPClientTransport.shared))
+        // Scrubbing previews come from the video's thumbnail track (the engine makes its source, as for
+        // any app), or the VMAP's under SSAI.
+        let provider = ssaiProvider(upstream: SidecarSubtitlesProvider(transport: AsyncHTTPClientTransport.shared))
         let (controller, view) = await player.makePlayer(provider: provider, controls: controls)
         defer { view?.close() }
         let mpris = player.startMPRIS(for: controller, window: view != nil)

@@ -471,6 +471,22 @@ struct CLITests {
         try await tmux.waitForScreen("the demo exited") { $0.contains("EXIT=") }
     }
 
+    /// Thumbnails by default, as in the seed: `cove demo` plays catalog videos with no thumbnail set-up
+    /// of its own, and the ladder video's catalog thumbnails track previews a scrub (`.`) after the bumper.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))
+    func aCatalogVideoScrubsWithItsThumbnailsWithoutSetUp() async throws {
+        let tmux = try await TmuxSession.start(command: [Self.binary.path, "demo", "--ui-language", "en"], width: 110, height: 18)
+        defer { tmux.stop() }
+        try await tmux.waitForScreen("the content after the bumper") { $0.contains("BumperExit") && $0.contains("❚❚") && $0.contains("/  0:20") }
+        try await tmux.send(" ")
+        try await tmux.waitForScreen("paused") { $0.split(separator: "\n").contains { $0.hasPrefix(" ▶ ") } }
+        try await tmux.send(".")
+        let preview = try await tmux.waitForScreen("the thumbnail preview") { $0.contains("Position 0:") && $0.contains("thumbnails.jpg") }
+        #expect(!preview.contains("ThumbnailAssetFailedToLoad"), "\(preview)")
+        try await tmux.send("q")
+        try await tmux.waitForScreen("the demo exited") { $0.contains("EXIT=") }
+    }
+
     /// `--hide-controls 2`: the bar goes two seconds after the last key while playing (the caption line
     /// stays), any key brings it back, and pausing keeps it up. Nonsense intervals are refused up front.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"), "tmux is not installed"))

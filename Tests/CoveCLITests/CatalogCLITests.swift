@@ -34,7 +34,8 @@ struct CatalogCLITests {
         #expect(sources.allSatisfy { $0["src"]?.stringValue?.hasPrefix(server.media.baseURL.absoluteString) == true })
         #expect(sources.first?["duration"]?.doubleValue == 20)
         #expect(json["cue_points"]?.arrayValue?.compactMap { $0["time"]?.doubleValue } == [5, 10.5])
-        #expect(json["text_tracks"]?.arrayValue?.count == 2)
+        // English and French captions, and the thumbnails track (Brightcove's metadata track labelled "thumbnails").
+        #expect(json["text_tracks"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["tt-en", "tt-fr", "tt-thumbnails"])
         #expect(json["bumper"]?["id"] == .string(SampleCatalog.VideoID.bumper))
         #expect(json["bumper"]?["duration"]?.doubleValue == 4)
     }

@@ -78,7 +78,7 @@ struct ExampleAppTests {
         Self.expectLines(
             run,
             [
-                "Estimated size: ", "Download complete", "Stored: 12 files", "Server stopped; playing the offline copy", "Offline copy ready: text tracks en",
+                "Estimated size: ", "Download complete", "Stored: 13 files", "Server stopped; playing the offline copy", "Offline copy ready: text tracks en",
                 "A caption, from the store: ", "Offline playback reached the end", "Deleted; 0 downloads left",
             ])
     }

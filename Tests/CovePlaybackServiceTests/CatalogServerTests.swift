@@ -64,7 +64,9 @@ struct CatalogServerTests {
         #expect(video.sources.map(\.resolvedDeliveryType) == [.mp4, .hls])
         #expect(video.sources.allSatisfy { $0.url.host == "127.0.0.1" && $0.url.port == server.media.port })
         #expect(video.cuePoints.map(\.position) == [.seconds(5), .seconds(10.5)])
-        #expect(video.textTracks.map(\.language) == ["en", "fr"])
+        // Captions in two languages and the thumbnails track (a metadata track without a language).
+        #expect(video.textTracks.map(\.language) == ["en", "fr", nil])
+        #expect(video.thumbnailVTTURL?.lastPathComponent == "thumbnails.vtt")
         #expect(found.json["sources"]?.arrayValue?.count == 2)
         // Everything the JSON points at is served.
         for url in video.sources.map(\.url) + video.textTracks.map(\.source) {

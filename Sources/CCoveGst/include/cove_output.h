@@ -45,4 +45,9 @@ void cove_video_frame_release(CoveMappedFrame *frame);
 /// the sample is not F32 interleaved audio.
 gfloat *cove_audio_sample_copy(GstSample *sample, gint *rate, gint *channels, gint64 *stream_time_ns, gsize *count);
 
+/// Sets the colour-balance channel of `element` (a GstColorBalance: playbin3 is one) labelled `label`
+/// ("CONTRAST", "SATURATION", …; case ignored) to `fraction` (0…1) of its range. FALSE when the element
+/// has no colour balance or no such channel.
+gboolean cove_color_balance_set(gpointer element, const char *label, gdouble fraction);
+
 #endif

@@ -59,6 +59,8 @@ actor LoopState {
     var carriedBumper: Video?
     /// The next video, prepared (and, headless, prerolled) while the current one plays.
     var preloaded: Preloaded?
+    /// The seed's shutter over the picture, and its fade.
+    var shutter = ShutterFade()
 
     struct Preloaded {
         let preparationID: Int
@@ -90,6 +92,15 @@ actor LoopState {
     /// shared state (which holds the current session) alive.
     var thumbnailSwitch: @Sendable () -> Bool {
         { [weak shared] in shared?.settings.withLock { $0.thumbnailSeekingEnabled } ?? false }
+    }
+
+    /// The plan's thumbnail source, or one made for its video's thumbnail track by the configured
+    /// factory or the engine (see `ThumbnailSourceFactory`): thumbnails on by default, as in the seed.
+    func thumbnailSource(for plan: SessionPlan) -> (any ThumbnailSource)? {
+        if let attached = plan.thumbnailSource { return attached }
+        guard let trackURL = plan.video.thumbnailVTTURL else { return nil }
+        let factory = configuration.thumbnailSourceFactory ?? (engine as? any ThumbnailSourceFactory)
+        return factory?.makeThumbnailSource(trackURL: trackURL)
     }
 
     func handle(_ item: ControllerInput) {
@@ -151,6 +162,8 @@ actor LoopState {
                 in: runtime,
                 failure: bumper.stall.downloadFailure
                     ?? PlaybackError(.failedToPlayToEnd, "The bumper stalled for \(MediaTime(waited)) and was skipped so the content can start"))
+        case .shutterFade:
+            perform(shutter.tick())
         }
     }
 

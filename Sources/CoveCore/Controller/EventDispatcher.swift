@@ -25,7 +25,11 @@ final class EventDispatcher: Sendable {
     private let delivery: AsyncStream<Delivery>.Continuation
 
     /// `controller` is looked up at delivery time, so the dispatcher never keeps the controller alive.
-    init(delegate: @escaping @Sendable () -> (any PlaybackControllerDelegate)?, controller: @escaping @Sendable () -> PlaybackController?) {
+    /// Every call into app code goes through `executor`, one at a time, in order.
+    init(
+        delegate: @escaping @Sendable () -> (any PlaybackControllerDelegate)?, controller: @escaping @Sendable () -> PlaybackController?,
+        executor: CallbackExecutor = .deliveryTask
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: Delivery.self, bufferingPolicy: .unbounded)
         delivery = continuation
         Task.detached {
@@ -35,15 +39,19 @@ final class EventDispatcher: Sendable {
                 case .addConsumer(let consumer, let current):
                     guard !consumers.contains(where: { $0 === consumer }) else { continue }
                     consumers.append(consumer)
-                    if let current { consumer.didAdvance(to: current) }
+                    if let current { await executor.perform { consumer.didAdvance(to: current) } }
                 case .removeConsumer(let id):
                     consumers.removeAll { ObjectIdentifier($0) == id }
                 case .callback(let body):
-                    body()
+                    await executor.perform(body)
                 case .event(let event):
-                    for consumer in consumers { Self.deliver(event, to: consumer) }
-                    if let delegate = delegate(), let controller = controller() {
-                        Self.deliver(event, to: delegate, controller: controller)
+                    let targets = consumers
+                    let delegate = delegate()
+                    let controller = controller()
+                    guard !targets.isEmpty || (delegate != nil && controller != nil) else { continue }
+                    await executor.perform {
+                        for consumer in targets { Self.deliver(event, to: consumer) }
+                        if let delegate, let controller { Self.deliver(event, to: delegate, controller: controller) }
                     }
                 }
             }

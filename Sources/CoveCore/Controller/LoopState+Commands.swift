@@ -115,6 +115,7 @@ extension LoopState {
                 runtime.bumper?.player.setVolume(new.volume)
             }
         }
+        if new.shutter != old.shutter { perform(shutter.set(closed: new.shutter, fade: new.shutterFadeTime)) }
         if new.peakBitrate != old.peakBitrate || new.maximumResolution != old.maximumResolution {
             if let runtime = current { applyBitrateCap(runtime, capChanged: true) }
             if new.peakBitrate != old.peakBitrate { current?.bumper?.player.setMaxBitrate(new.peakBitrate) }

@@ -35,13 +35,14 @@ extension LoopState {
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
+            applyShutter(to: player)
         } catch {
             // The next video is then built the usual way when its turn comes, and fails there.
             return
         }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource, thumbnailSeekingEnabled: thumbnailSwitch, send: send
+            sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: thumbnailSource(for: plan), thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
         runtime.hooks = plan.hooks

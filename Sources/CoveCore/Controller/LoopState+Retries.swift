@@ -64,6 +64,7 @@ extension LoopState {
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
+            applyShutter(to: player)
         } catch {
             handleRebuildFailure(runtime, error: error)
             return

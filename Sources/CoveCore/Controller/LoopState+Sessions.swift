@@ -60,6 +60,7 @@ extension LoopState {
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
+            applyShutter(to: player)
         } catch {
             carriedBumper = prep.bumper
             failToStart(prep, video: plan.video, source: plan.source, error: error)
@@ -79,6 +80,7 @@ extension LoopState {
             bumperConfiguration.playbackRights = bumper.video.playbackRights
             do {
                 bumperPlayer = try engine.makePlayer(configuration: bumperConfiguration)
+                if let bumperPlayer { applyShutter(to: bumperPlayer) }
                 bumperVideo = bumper.video
             } catch {
                 bumperFailure = error
@@ -94,7 +96,7 @@ extension LoopState {
         }
         let session = PlaybackSession(
             id: nextSessionID(), video: plan.video, source: plan.source, player: player, providerExtension: plan.providerExtension,
-            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: plan.thumbnailSource,
+            bumper: bumperVideo, sidecarTextTracks: plan.sidecarTextTracks, thumbnailSource: thumbnailSource(for: plan),
             thumbnailSeekingEnabled: thumbnailSwitch, send: send
         )
         let runtime = SessionRuntime(session: session, player: player, configuration: configuration)
@@ -152,13 +154,15 @@ extension LoopState {
         inAdBreak: Bool = false
     ) -> EnginePlayerConfiguration {
         let current = settings
-        return EnginePlayerConfiguration(
+        var engineConfiguration = EnginePlayerConfiguration(
             url: url, videoOutput: configuration.videoOutput, audioOutput: configuration.audioOutput,
             pacing: configuration.pacing, rate: inAdBreak ? 1 : current.rate, maxBitrate: maxBitrate,
             forwardBufferDuration: forwardBuffer, startPosition: startPosition, startPolicy: configuration.startPolicy,
             captionsOnPicture: configuration.captionsOnPicture, volume: volume ?? current.volume,
             playbackRights: rights, rightsTokenRequests: configuration.rightsTokenRequests, videoOverlay: configuration.videoOverlay
         )
+        engineConfiguration.pitchAlgorithm = current.pitchAlgorithm
+        return engineConfiguration
     }
 
     /// The volume a session plays at: its own when the app set one, else the controller's.
@@ -221,6 +225,7 @@ extension LoopState {
 
     private func install(_ runtime: SessionRuntime) {
         current = runtime
+        resumeShutterFade(in: runtime)
         shared.currentSession.withLock { $0 = runtime.session }
     }
 

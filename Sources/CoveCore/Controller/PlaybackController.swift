@@ -25,7 +25,7 @@ public final class PlaybackController: Sendable {
         configuration: PlaybackControllerConfiguration = PlaybackControllerConfiguration()
     ) {
         let shared = ControllerShared()
-        let dispatcher = EventDispatcher(delegate: { shared.delegate }, controller: { shared.controller })
+        let dispatcher = EventDispatcher(delegate: { shared.delegate }, controller: { shared.controller }, executor: configuration.callbackExecutor)
         self.shared = shared
         self.dispatcher = dispatcher
         self.loop = ControllerLoop(engine: engine, provider: sessionProvider, configuration: configuration, dispatcher: dispatcher, shared: shared)
@@ -151,6 +151,32 @@ public final class PlaybackController: Sendable {
     public var isMuted: Bool {
         get { shared.settings.withLock { $0.volume.isMuted } }
         set { changeSettings { $0.volume = AudioVolume(level: $0.volume.level, isMuted: newValue) } }
+    }
+
+    /// How audio sounds at a playback rate other than 1 (the seed's `audioTimePitchAlgorithm`): the
+    /// pitch kept (`.timeStretch`, the default, as the seed sets for a custom rate) or following the
+    /// rate (`.varispeed`). Like the seed's per-item setting, it applies to the sessions (and their
+    /// pipelines) made after it is set.
+    public var audioPitchAlgorithm: AudioPitchAlgorithm {
+        get { shared.settings.withLock { $0.pitchAlgorithm } }
+        set { changeSettings { $0.pitchAlgorithm = newValue } }
+    }
+
+    /// The seed's shutter: true covers the picture with black (the sound plays on), false uncovers it,
+    /// faded over `shutterFadeTime`. Close it before `setVideos` and a resume seek (the SSAI plugin's
+    /// "seek without ads" recipe) and the first frame never flashes; open it when the seek completes.
+    /// Every player of the controller is covered, new ones as they are made. Engines that cannot cover the
+    /// picture ignore it.
+    public var shutter: Bool {
+        get { shared.settings.withLock { $0.shutter } }
+        set { changeSettings { $0.shutter = newValue } }
+    }
+
+    /// How long the shutter takes to open or close (the seed's `shutterFadeTime`); zero (the default)
+    /// is at once. Negative or non-finite values become zero. Applies to the next change of `shutter`.
+    public var shutterFadeTime: Duration {
+        get { shared.settings.withLock { $0.shutterFadeTime } }
+        set { changeSettings { $0.shutterFadeTime = newValue > .zero ? newValue : .zero } }
     }
 
     /// Every setting changes here: under one lock (two threads changing one each lose neither, the level

@@ -33,6 +33,14 @@ public struct PlaybackControllerConfiguration: Sendable {
     public var rightsTokenRequests: PlaybackRightsMediaRequests
     /// A picture drawn over the video of every session (a player view's controls; see `VideoOverlay`).
     public var videoOverlay: VideoOverlay?
+    /// Makes the thumbnail source of a video with a thumbnail track when no provider attached one (see
+    /// `ThumbnailSourceFactory`). Nil: the engine's, when the engine makes them (`GStreamerEngine` does),
+    /// so thumbnails are on by default as in the seed; `thumbnailSeekingEnabled` turns them off.
+    public var thumbnailSourceFactory: (any ThumbnailSourceFactory)?
+    /// Where the delegate, session consumers and completion handlers are called (see
+    /// `CallbackExecutor`): the controller's delivery task by default; `.mainActor`, or the GLib main
+    /// context (`GLibMainContext.callbackExecutor`), for the seed's "always on the main thread".
+    public var callbackExecutor: CallbackExecutor = .deliveryTask
 
     public init(
         progressInterval: Duration = .milliseconds(250), videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard,
@@ -78,4 +86,7 @@ struct ControllerSettings: Sendable, Equatable {
     var thumbnailSeekingEnabled = true
     var adsDisabled = false
     var volume = AudioVolume.full
+    var shutter = false
+    var pitchAlgorithm = AudioPitchAlgorithm.timeStretch
+    var shutterFadeTime = Duration.zero
 }

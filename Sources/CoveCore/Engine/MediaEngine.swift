@@ -28,7 +28,7 @@ public protocol EnginePlayer: AnyObject, Sendable {
     func pause()
     /// Flushing seek; completion arrives as `.seekCompleted(id)`. A newer seek supersedes an older one.
     func seek(to position: MediaTime, tolerance: SeekTolerance, id: Int)
-    /// Playback rate (> 0). Pitch is preserved.
+    /// Playback rate (> 0). Pitch follows the configuration's `pitchAlgorithm`.
     func setRate(_ rate: Double)
     /// Caps adaptive streaming to variants at or below `bitsPerSecond` (nil removes the cap).
     func setMaxBitrate(_ bitsPerSecond: Int?)
@@ -40,6 +40,9 @@ public protocol EnginePlayer: AnyObject, Sendable {
     func setVolume(_ volume: AudioVolume)
     /// The cues to draw on the picture now (empty: none), when built with `captionsOnPicture`.
     func showCaptions(_ cues: [TextCue])
+    /// Covers the picture with black by `opacity` (0: the picture, 1: black; the controller's shutter
+    /// and its fade). Sound is not affected.
+    func setShutter(opacity: Double)
     /// Current playback position, when known.
     var position: MediaTime? { get }
     /// Where the playhead may go now (a live window moves).
@@ -61,6 +64,8 @@ extension EnginePlayer {
     public func setVolume(_ volume: AudioVolume) {}
     /// Engines that draw no captions ignore them (the cue events are reported either way).
     public func showCaptions(_ cues: [TextCue]) {}
+    /// Engines that cannot cover the picture ignore the shutter.
+    public func setShutter(opacity: Double) {}
 }
 
 /// How the engine presents video: the seed's view strategy, chosen per controller.
@@ -131,6 +136,8 @@ public struct EnginePlayerConfiguration: Sendable {
     /// output shows (frames handed to the app too, when their receiver asks for it) and presented by the
     /// engine itself while no frames flow. Engines without overlays ignore it.
     public var videoOverlay: VideoOverlay?
+    /// How audio sounds at a rate other than 1: pitch kept (the default) or following the rate.
+    public var pitchAlgorithm: AudioPitchAlgorithm = .timeStretch
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,

@@ -4,7 +4,8 @@ import Foundation
 /// controller's switch and the offline rule hold for every caller, and so failures become one
 /// `ThumbnailAssetFailedToLoad` event per broken asset instead of an error at every scrub.
 extension PlaybackSession {
-    /// Whether thumbnails can be offered now: a provider attached a source, the controller's
+    /// Whether thumbnails can be offered now: the session has a source (a provider's, or the one the
+    /// controller made for the video's thumbnail track), the controller's
     /// `thumbnailSeekingEnabled` is on, and the video is not played offline (the seed offers none offline).
     public var isThumbnailSeekingAvailable: Bool { (try? availableThumbnailSource()) != nil }
 
@@ -51,7 +52,7 @@ extension PlaybackSession {
         guard let thumbnailSource else {
             throw ThumbnailError(
                 .unavailable,
-                "This session has no thumbnail track: give the video a thumbnailVTTURL (or a thumbnails text track) and add a thumbnails provider (ThumbnailSeekingProvider) to the provider chain"
+                "This session has no thumbnail track: give the video a thumbnailVTTURL (or a thumbnails text track); on an engine that makes no thumbnail sources, set the configuration's thumbnailSourceFactory (WebVTTThumbnailSources)"
             )
         }
         guard thumbnailSeekingEnabled() else {

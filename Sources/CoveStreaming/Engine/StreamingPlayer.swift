@@ -158,6 +158,10 @@ final class StreamingPlayer: EnginePlayer, Sendable {
         player.showCaptions(cues)
     }
 
+    func setShutter(opacity: Double) {
+        player.setShutter(opacity: opacity)
+    }
+
     func snapshotPNG() throws(PlaybackError) -> Data {
         try player.snapshotPNG()
     }

@@ -3,7 +3,9 @@ import Foundation
 
 /// Attaches thumbnail seeking to sessions: wraps an upstream provider and gives each plan a
 /// `WebVTTThumbnailSource` for the video's `thumbnailVTTURL` (set on a hand-made video, or the
-/// catalog's thumbnails track). Nothing is downloaded here: the controller prefetches the track when
+/// catalog's thumbnails track). A controller on `GStreamerEngine` does this by itself (see
+/// `ThumbnailSourceFactory`); this provider is for other engines and for a transport, codec or limits
+/// of the app's own per chain. Nothing is downloaded here: the controller prefetches the track when
 /// the session starts, and only while its `thumbnailSeekingEnabled` switch is on. Offline videos get
 /// no source (the seed offers no thumbnails offline). A plan that already has a source (an SSAI
 /// provider's, from the VMAP) keeps it.

@@ -8,6 +8,8 @@ enum LoopTimer: Hashable, Sendable, CaseIterable {
     case retry
     /// The bumper has been stalled for `bumperStallTimeout`.
     case bumperStall
+    /// A step of the shutter's fade (`ShutterFade.tick`).
+    case shutterFade
 }
 
 /// A session's timers in one table keyed by ``LoopTimer``, on the controller's injected clock.

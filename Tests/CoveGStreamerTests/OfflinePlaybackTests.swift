@@ -249,24 +249,35 @@ extension RealEngineTests {
         }
 
         /// A rate change right after an accurate seek, on DASH with an alternate audio rendition read from the
-        /// store: about 1 run in 5 on a loaded 2-core machine the rate seek never completes (no ASYNC_DONE; the
-        /// position query fails from then on; playback never ends). Known engine bug, not yet explained.
+        /// store: on a loaded 2-core machine the rate seek sometimes never completes (no ASYNC_DONE; the
+        /// position query fails from then on; playback never ends). Still seen after streaming moved above the
+        /// engine: 1 run in 20 with two busy loops beside it. Its log then shows both inputs repositioned to
+        /// the rate seek's generation and their segments pushed, so the stall is past the appsrcs. Issue 33
+        /// names this test and owns the fix; a failing run prints the engine's last log lines.
         @Test(
-            .disabled(
-                "Hangs about 1 run in 5 under CPU load: the rate seek that follows an accurate seek never completes (position nil, no ASYNC_DONE). Cause not found; noted in the stop-27 closing note."
-            ))
+            .disabled("Hangs about 1 run in 20 under CPU load (the rate seek after an accurate seek never completes); issue 33 owns it"),
+            .timeLimit(.minutes(1)))
         func aRateChangeRightAfterASeekKeepsPlaying() async throws {
             let (_, server, manager, token) = try await Self.downloadedDASH(.list)
             defer { Task { await Self.close(server, manager) } }
-            let configuration = PlaybackControllerConfiguration(progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime)
-            let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine(), configuration: configuration)
+            let logs = LogCapture()
+            let configuration = PlaybackControllerConfiguration(
+                progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .realTime, logger: logs.logger(level: .debug))
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)), configuration: configuration)
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
             controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
             try await recorder.waitFor(.play)
             #expect(await controller.seekAndWait(to: .seconds(15), tolerance: .zero))
             controller.playbackRate = 2
-            try await recorder.waitFor(.end)
+            do {
+                try await recorder.waitFor(.end)
+            } catch {
+                let lines = logs.text.split(separator: "\n").suffix(80).joined(separator: "\n")
+                Issue.record("last log lines:\n\(lines)")
+                throw error
+            }
             controller.shutdown()
         }
 

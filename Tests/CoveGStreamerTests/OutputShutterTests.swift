@@ -11,13 +11,7 @@ extension RealEngineTests.OutputTests {
     @Test func theShutterHoldsThePictureBlackThroughAResumeSeekAndFadesItIn() async throws {
         let s = try await Setup.start()
         defer { Task { await s.stop() } }
-        let seen = Recorded<SeenFrame>()
-        let (arrivals, arrival) = AsyncStream.makeStream(of: SeenFrame.self)
-        let receiver = VideoFrameReceiver(format: .rgba) { frame in
-            let seenFrame = Self.see(frame)
-            seen.append(seenFrame)
-            arrival.yield(seenFrame)
-        }
+        let (seen, arrivals, receiver) = Self.frameTap()
         let controller = s.controller(video: .frames(receiver))
         let recorder = EventRecorder(controller)
         controller.shutter = true

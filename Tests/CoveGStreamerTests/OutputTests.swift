@@ -119,13 +119,7 @@ extension RealEngineTests {
         @Test func aSeekWhilePausedHandsTheFrameAtTheTarget() async throws {
             let s = try await Setup.start()
             defer { Task { await s.stop() } }
-            let seen = Recorded<SeenFrame>()
-            let (arrivals, arrival) = AsyncStream.makeStream(of: SeenFrame.self)
-            let receiver = VideoFrameReceiver(format: .rgba) { frame in
-                let seenFrame = Self.see(frame)
-                seen.append(seenFrame)
-                arrival.yield(seenFrame)
-            }
+            let (seen, arrivals, receiver) = Self.frameTap()
             let controller = s.controller(video: .frames(receiver))
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
@@ -141,6 +135,19 @@ extension RealEngineTests {
             controller.shutdown()
             let atTarget = seen.all.filter { abs($0.time - 5) < 0.02 }
             #expect(atTarget.count == 1, "handed over once: \(atTarget.map(\.time))")
+        }
+
+        /// An RGBA frame receiver that records what it saw of each frame and also hands each one to a stream,
+        /// for `firstFrame(of:seen:_:)`.
+        static func frameTap() -> (seen: Recorded<SeenFrame>, arrivals: AsyncStream<SeenFrame>, receiver: VideoFrameReceiver) {
+            let seen = Recorded<SeenFrame>()
+            let (arrivals, arrival) = AsyncStream.makeStream(of: SeenFrame.self)
+            let receiver = VideoFrameReceiver(format: .rgba) { frame in
+                let seenFrame = see(frame)
+                seen.append(seenFrame)
+                arrival.yield(seenFrame)
+            }
+            return (seen, arrivals, receiver)
         }
 
         /// Waits for a frame matching `predicate` among those already seen or arriving, at most 5 s.

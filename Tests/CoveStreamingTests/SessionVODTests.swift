@@ -186,6 +186,19 @@ struct SessionVODTests {
         #expect(harness.session.hasPushedEnd)
     }
 
+    /// The end needs no room in the forward buffer: with the playhead held at 0 and a 5 s buffer, the
+    /// last of three 2 s segments fills it past the target, and the end still follows at once. (A
+    /// pipeline that holds its last buffers until the end arrives never moves the playhead: CI saw a
+    /// DASH video stop 6 s short of its end, every segment pushed and the end waiting for room.)
+    @Test func theEndFollowsTheLastSegmentWithoutWaitingForRoom() async throws {
+        let harness = Self.started(Ladder(segments: 3, duration: 2), forwardBuffer: .seconds(5), playhead: 0)
+        defer { harness.session.close() }
+        try await waitUntil("the end of the stream") { !harness.output.endOfStream.isEmpty }
+        #expect(harness.output.media.map(\.sequence) == [0, 1, 2])
+        #expect(harness.output.endOfStreamAfter == [3])
+        #expect(harness.session.bufferedAhead == 6)
+    }
+
     @Test func extXStartChoosesWhereAStartWithoutPositionBegins() async throws {
         var ladder = Ladder()
         ladder.root = "/start"

@@ -34,6 +34,14 @@ extension StreamingSession {
             // media comes from it next (found by time: variants need not number their segments alike).
             var replacement: (variant: Int, start: Double)?
             while isCurrent(generation) {
+                // Past an on-demand timeline's last segment: the end goes down now, not after waiting for
+                // room (it takes none). Waiting would tie the end to the playhead moving, and a pipeline
+                // that holds its last buffers until the end arrives (CI saw DASH stop 6 s short) never
+                // moves it.
+                if !timeline.isLive, let last = timeline.segments.last, sequence > last.sequence {
+                    endStream(generation: generation)
+                    return
+                }
                 if try await waitForRoom(generation: generation, segmentDuration: timeline.targetDuration, presentation: presentation) == false { return }
                 variant = replacement?.variant ?? chooseVariant(presentation, bufferAhead: bufferedAhead ?? 0, segmentDuration: timeline.targetDuration)
                 timeline = try await loadTimeline(for: variant, in: presentation)
@@ -56,8 +64,7 @@ extension StreamingSession {
                         try await Task.sleep(for: .milliseconds(Int(timeline.targetDuration * 500)))
                         continue
                     }
-                    output.pushEndOfStream(generation: generation)
-                    state.withLock { s in if s.generation == generation { s.ended = true } }
+                    endStream(generation: generation)
                     return
                 }
                 if sequence < first.sequence {
@@ -89,6 +96,13 @@ extension StreamingSession {
             logger.trace("streaming cancelled", metadata: ["generation": "\(generation)"])
             // Task.sleep's CancellationError: a seek or teardown.
         }
+    }
+
+    /// Everything up to the end was pushed: the input's end of stream follows it.
+    func endStream(generation: Int) {
+        logger.debug("end of stream pushed", metadata: ["generation": "\(generation)"])
+        output.pushEndOfStream(generation: generation)
+        state.withLock { s in if s.generation == generation { s.ended = true } }
     }
 
     /// A variant whose segment failed after its retries is left out for `failoverExclusion` (Shaka's

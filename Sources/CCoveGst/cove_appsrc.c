@@ -12,6 +12,8 @@ struct CoveAppSource {
     gint refs;
     GstElement *appsrc;
     gint generation;
+    /// BYTES format (a media file read by offset): the generation rides in OFFSET_END, OFFSET is the byte offset.
+    gboolean bytes;
     CoveAppSourceSeek seek;
     gpointer context;
     gulong probe;
@@ -53,19 +55,24 @@ static GstPadProbeReturn cove_appsrc_generation_probe(GstPad *pad, GstPadProbeIn
     CoveAppSource *source = data;
     (void)pad;
     GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER(info);
-    if (buffer && GST_BUFFER_OFFSET(buffer) != (guint64)g_atomic_int_get(&source->generation)) return GST_PAD_PROBE_DROP;
+    if (!buffer) return GST_PAD_PROBE_OK;
+    guint64 generation = source->bytes ? GST_BUFFER_OFFSET_END(buffer) : GST_BUFFER_OFFSET(buffer);
+    if (generation != (guint64)g_atomic_int_get(&source->generation)) return GST_PAD_PROBE_DROP;
+    // A byte buffer leaves with the conventional end offset (this probe holds the only reference).
+    if (source->bytes && gst_buffer_is_writable(buffer)) GST_BUFFER_OFFSET_END(buffer) = GST_BUFFER_OFFSET(buffer) + gst_buffer_get_size(buffer);
     return GST_PAD_PROBE_OK;
 }
 
-CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context) {
+static CoveAppSource *cove_appsrc_attach_as(GstElement *appsrc, gint generation, gboolean bytes, CoveAppSourceSeek seek, gpointer context) {
     CoveAppSource *source = g_new0(CoveAppSource, 1);
     source->refs = 1;
     source->appsrc = gst_object_ref(appsrc);
     source->generation = generation;
+    source->bytes = bytes;
     source->seek = seek;
     source->context = context;
-    g_object_set(appsrc, "format", GST_FORMAT_TIME, "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "max-bytes", (guint64)512 * 1024 * 1024,
-                 "block", FALSE, "emit-signals", FALSE, NULL);
+    g_object_set(appsrc, "format", bytes ? GST_FORMAT_BYTES : GST_FORMAT_TIME, "stream-type", GST_APP_STREAM_TYPE_SEEKABLE, "max-bytes",
+                 (guint64)512 * 1024 * 1024, "block", FALSE, "emit-signals", FALSE, NULL);
     GstAppSrcCallbacks callbacks = {0};
     callbacks.seek_data = cove_appsrc_seek_data;
     callbacks.need_data = cove_appsrc_need_data;
@@ -76,6 +83,27 @@ CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSo
         gst_object_unref(pad);
     }
     return source;
+}
+
+CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context) {
+    return cove_appsrc_attach_as(appsrc, generation, FALSE, seek, context);
+}
+
+CoveAppSource *cove_appsrc_attach_bytes(GstElement *appsrc, gint generation, gint64 size, CoveAppSourceSeek seek, gpointer context) {
+    CoveAppSource *source = cove_appsrc_attach_as(appsrc, generation, TRUE, seek, context);
+    gst_app_src_set_size(GST_APP_SRC(appsrc), size);
+    return source;
+}
+
+GstFlowReturn cove_appsrc_push_bytes(CoveAppSource *source, const guint8 *data, gsize size, guint64 offset, gint generation) {
+    GstBuffer *buffer = gst_buffer_new_memdup(data, size);
+    GST_BUFFER_OFFSET(buffer) = offset;
+    GST_BUFFER_OFFSET_END(buffer) = (guint64)generation;
+    return gst_app_src_push_buffer(GST_APP_SRC(source->appsrc), buffer);
+}
+
+guint64 cove_appsrc_queued_bytes(CoveAppSource *source) {
+    return gst_app_src_get_current_level_bytes(GST_APP_SRC(source->appsrc));
 }
 
 void cove_appsrc_detach(CoveAppSource *source) {

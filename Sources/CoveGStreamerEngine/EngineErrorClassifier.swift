@@ -4,7 +4,8 @@ import Foundation
 /// Maps a GStreamer ERROR message to a `PlaybackError` a developer can act on.
 ///
 /// GStreamer errors carry a domain (resource, stream, core, library), a code and a human text; the
-/// HTTP status comes separately from souphttpsrc's `http-headers` messages, which the pipeline tracks.
+/// HTTP status, when a source element reports one, comes separately in `http-headers` messages (Cove's
+/// own requests report theirs as typed streaming errors before GStreamer sees anything).
 struct EngineErrorClassifier {
     struct Report {
         var domain: String
@@ -66,7 +67,7 @@ struct EngineErrorClassifier {
             return PlaybackError(.outputUnavailable, "The engine could not open its \(what): \(report.text)", url: url, cause: cause)
         }
         if report.httpStatus == 0 {
-            // souphttpsrc reports status 0 when no HTTP response arrived at all.
+            // An HTTP source reports status 0 when no HTTP response arrived at all.
             return PlaybackError(
                 .networkUnreachable,
                 "Could not connect to the server for \(redacted(url)): the host is unreachable or refused the connection; check the network and the URL",

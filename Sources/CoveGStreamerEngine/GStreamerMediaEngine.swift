@@ -3,14 +3,15 @@ import Foundation
 import Logging
 
 /// GStreamer 1.22 as a media engine that only demuxes, decodes and renders: `playbin3` behind the
-/// `FeedableMediaEngine` seam.
+/// `ByteFeedableMediaEngine` seam.
 ///
 /// Fed players (`makeFedPlayer`) take what a producer above the engine pushes in: Cove's streaming
 /// (`StreamingEngine` in `CoveStreaming`) fetches HLS and DASH itself and feeds whole segments into
-/// playbin3's `appsrc`. Players made by `makePlayer` read their URL themselves (progressive media files,
-/// through GStreamer's own HTTP stack). Apps use `GStreamerEngine` (`CoveGStreamer`): this engine with
+/// playbin3's `appsrc`. Byte-fed players (`makeByteFedPlayer`) take a media file's bytes, fetched by
+/// Cove's progressive loader at the offsets the demuxer asks for. Players made by `makePlayer` read a
+/// local file themselves. GStreamer's HTTP stack is never used. Apps use `GStreamerEngine` (`CoveGStreamer`): this engine with
 /// Cove's streaming in front, choosing between the two per URL.
-public struct GStreamerMediaEngine: FeedableMediaEngine {
+public struct GStreamerMediaEngine: ByteFeedableMediaEngine {
     public let name = "gstreamer"
     private let logger: Logger
 
@@ -19,14 +20,28 @@ public struct GStreamerMediaEngine: FeedableMediaEngine {
         self.logger = logger
     }
 
+    /// A player that reads a local media file itself. Network URLs are not read here: every HTTP request
+    /// goes through Cove's `HTTPTransport` (streams through a fed player, media files through a byte-fed
+    /// one), so GStreamer's own HTTP stack is never loaded.
     public func makePlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
+        if let scheme = configuration.url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            throw PlaybackError(
+                .invalidArgument,
+                "The GStreamer engine room reads only local files; \(Redaction.redact(url: configuration.url)) is fetched by Cove's streaming: play it through GStreamerEngine (CoveGStreamer), which puts StreamingEngine in front"
+            )
+        }
         try GStreamerRuntime.ensureInitialized()
-        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, fed: false))
+        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .reading))
     }
 
     public func makeFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any FedEnginePlayer {
         try GStreamerRuntime.ensureInitialized()
-        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, fed: true))
+        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .fed))
+    }
+
+    public func makeByteFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any ByteFedEnginePlayer {
+        try GStreamerRuntime.ensureInitialized()
+        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .bytes))
     }
 
     /// Loads GStreamer and the plugins a first play needs, so that play does not pay for them (cold,
@@ -71,7 +86,7 @@ public struct GStreamerMediaEngine: FeedableMediaEngine {
 
 /// The player handed to the controller (or to the producer that feeds it). A thin owner of the pipeline:
 /// dropping it closes the pipeline.
-final class GStreamerPlayer: FedEnginePlayer {
+final class GStreamerPlayer: FedEnginePlayer, ByteFedEnginePlayer {
     private let pipeline: GStreamerPipeline
 
     init(pipeline: GStreamerPipeline) {
@@ -107,4 +122,10 @@ final class GStreamerPlayer: FedEnginePlayer {
     func attach(_ producer: any MediaFeedProducer, to input: FeedInput) { pipeline.attach(producer, to: input) }
     func startFeed(at position: Double) { pipeline.startFeed(at: position) }
     func setFeedDuration(_ seconds: Double?) { pipeline.setFeedDuration(seconds) }
+
+    // MARK: ByteFedEnginePlayer
+
+    var byteInput: any ByteFeedInput { pipeline.byteInput }
+    func attach(_ producer: any ByteFeedProducer) { pipeline.byteFeed?.attach(producer: producer) }
+    func startReading(size: Int64?) { pipeline.startReading(size: size) }
 }

@@ -106,7 +106,7 @@ extension GStreamerPipeline: BusReaderClient {
             if !s.prerolled {
                 if let startSeek = s.startSeekSeqnum {
                     guard s.lastFlushSeqnum == startSeek else { return .none }
-                } else if route == .reading, let start = configuration.startPosition, start > .zero, start.isFinite {
+                } else if readsAFile, let start = configuration.startPosition, start > .zero, start.isFinite {
                     return .startSeek(start)
                 }
                 s.prerolled = true

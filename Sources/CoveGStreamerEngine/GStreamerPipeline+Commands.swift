@@ -18,8 +18,8 @@ extension GStreamerPipeline {
             $0.awaitingBuffer = true
         }
         // A fed pipeline leaves NULL once the producer says where the feed starts (`startFeed`): its
-        // sources must begin there.
-        if isFed { return }
+        // sources must begin there. A byte-fed one once the producer knows the file's size (`startReading`).
+        if route != .reading { return }
         startPipeline()
     }
 
@@ -143,6 +143,7 @@ extension GStreamerPipeline {
         guard let handlers = beginClose() else { return }
         outputs.close()
         feed?.close()
+        byteFeed?.close()
         state.withLock { $0.audio }?.close()
         Thread.detachNewThread { [self] in tearDown(handlers) }
     }
@@ -189,7 +190,7 @@ extension GStreamerPipeline {
     func setState(_ target: GstState) {
         // Fed: the pipeline stays in NULL until the producer said where the feed starts (its sources are
         // made then, and must begin there); play/pause meanwhile only set `wantsPlaying`.
-        if isFed && state.withLock({ $0.feedStart == nil }) { return }
+        if route != .reading && state.withLock({ $0.feedStart == nil }) { return }
         let failed = transitions.withLock { _ -> Bool in
             guard !isClosed else { return false }
             return gst_element_set_state(playbin.pointer, target) == GST_STATE_CHANGE_FAILURE

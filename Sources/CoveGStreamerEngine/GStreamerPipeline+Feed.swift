@@ -67,9 +67,29 @@ extension GStreamerPipeline {
         feed?.setDuration(seconds)
     }
 
+    /// The input of a byte-fed pipeline (an unused one for other routes: nothing reads it).
+    var byteInput: any ByteFeedInput { byteFeed ?? ByteSourceFeed() }
+
+    /// Leaves NULL with the file's size known: playbin3 makes its source now, and the demuxer reads.
+    func startReading(size: Int64?) {
+        guard let byteFeed else { return }
+        let first = state.withLock { s -> Bool in
+            guard s.feedStart == nil, !s.closed else { return false }
+            s.feedStart = 0
+            return true
+        }
+        guard first else { return }
+        byteFeed.setSize(size)
+        startPipeline()
+    }
+
     /// playbin3 made an `appsrc://` source: the input it belongs to takes it over, starting where the
     /// feed starts.
     func appSourceCreated(_ element: UnsafeMutablePointer<GstElement>) {
+        if let byteFeed {
+            byteFeed.attach(appsrc: element)
+            return
+        }
         guard let feed, isFed else { return }
         let (start, duration, audio) = state.withLock { ($0.feedStart, $0.feedDuration, $0.audio) }
         if let audio, takeGString(cove_element_uri(element)) == AudioFeedInput.uri {

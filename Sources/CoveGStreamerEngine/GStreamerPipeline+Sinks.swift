@@ -90,7 +90,7 @@ extension GStreamerPipeline {
     private func isShowingStartFrame(_ s: State) -> Bool {
         guard s.wantsPlaying, !s.prerolled else { return false }
         if let startSeek = s.startSeekSeqnum { return s.lastFlushSeqnum == startSeek }
-        return s.flushGeneration == 0 && !(route == .reading && (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false))
+        return s.flushGeneration == 0 && !(readsAFile && (configuration.startPosition.map { $0 > .zero && $0.isFinite } ?? false))
     }
 
     /// Stamped here, on the streaming thread, when it happened (bus messages carry no timestamp).

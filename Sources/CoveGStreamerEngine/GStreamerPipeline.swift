@@ -66,10 +66,12 @@ final class GStreamerPipeline: Sendable {
     /// The main input of a fed pipeline: what a producer pushes goes into playbin3's appsrc. nil when the
     /// pipeline reads its URL itself (uridecodebin3).
     let feed: AppSourceFeed?
+    /// The input of a pipeline whose media file's bytes a producer pushes (`Route.bytes`).
+    let byteFeed: ByteSourceFeed?
     /// The rate's audio filter (`scaletempo`, and for varispeed a pitch shifter after it).
     let audioFilter: AudioRateFilter?
 
-    init(configuration: EnginePlayerConfiguration, logger: Logger, fed: Bool) throws(PlaybackError) {
+    init(configuration: EnginePlayerConfiguration, logger: Logger, route: Route) throws(PlaybackError) {
         self.configuration = configuration
         self.logger = logger
         self.urlText = configuration.url.absoluteString
@@ -93,20 +95,17 @@ final class GStreamerPipeline: Sendable {
             gst_object_unref(UnsafeMutableRawPointer(playbin))
             throw error
         }
-        let route: Route = fed ? .fed : .reading
         self.route = route
         state = Mutex(State(rate: configuration.rate > 0 ? configuration.rate : 1))
-        self.feed = fed ? AppSourceFeed() : nil
+        self.feed = route == .fed ? AppSourceFeed() : nil
+        self.byteFeed = route == .bytes ? ByteSourceFeed() : nil
         self.audioFilter = AudioRateFilter.make(configuration.pitchAlgorithm, rate: configuration.rate > 0 ? configuration.rate : 1)
 
         let object = self.playbin.object
-        cove_set_string(object, "uri", route == .fed ? "appsrc://" : urlText)
+        cove_set_string(object, "uri", route == .reading ? urlText : "appsrc://")
         // Only what a player needs: no software colour balance or deinterlacer in the chain (the shutter's
         // videobalance in the video sink bin passes frames through while it is open).
         cove_set_from_string(object, "flags", "video+audio+text+soft-volume+buffering")
-        // GStreamer's HTTP stack only where GStreamer reads the URL itself (a media file): a fed pipeline
-        // never loads libsoup.
-        if route == .reading { GStreamerRuntime.shareSession(with: playbin) }
         cove_set_object(object, "video-sink", videoSink.object)
         cove_set_object(object, "audio-sink", audioSink.object)
         cove_set_double(object, "volume", configuration.volume.level)

@@ -36,9 +36,8 @@ enum GStreamerRuntime {
     /// libav alone takes 70–400 ms on the benchmark machine. Loading them ahead moves that cost to launch,
     /// the way a browser has its media stack loaded before a page calls play().
     /// What Cove's own streaming plays through (appsrc into the plain demuxers and decoders). GStreamer's
-    /// HTTP source (`soup`, for media files GStreamer reads itself) loads when a pipeline first needs it —
-    /// libsoup, its TLS backend and its session thread cost several megabytes of memory a process that
-    /// plays only streams never uses.
+    /// HTTP source (`soup`) is never loaded: every network byte, media files' included, comes through
+    /// Cove's `HTTPTransport`.
     static let playbackPlugins = [
         "playback", "coreelements", "app", "audiofx", "typefindfunctions", "mpegtsdemux",
         "videoparsersbad", "audioparsers", "isomp4", "libav", "videofilter", "videoconvertscale",
@@ -46,48 +45,6 @@ enum GStreamerRuntime {
     ]
 
     private static let warmedUp = Mutex(false)
-
-    /// The one HTTP session every pipeline's souphttpsrc (a media file GStreamer reads) shares (see `sharedSoupSession`). Each
-    /// pipeline would otherwise start and stop a libsoup session thread of its own, and GStreamer
-    /// 1.22.0 can crash in that thread when a pipeline is torn down while it runs (seen as a bad
-    /// mutex in `souphttpsrc…:s`); one process-wide session also keeps connections warm.
-    private static let soupSession = Mutex<SharedContext?>(nil)
-
-    struct SharedContext: @unchecked Sendable {
-        let pointer: OpaquePointer
-    }
-
-    /// Hands the process's session to a new pipeline, so its sources reuse it.
-    static func shareSession(with element: UnsafeMutablePointer<GstElement>) {
-        guard let context = sharedSoupSession() else { return }
-        gst_element_set_context(element, context)
-    }
-
-    /// The session, made once — by the first pipeline that reads a URL with GStreamer — before any pipeline can
-    /// race to make its own: a souphttpsrc started outside any pipeline creates it, and its context is
-    /// kept for the life of the process.
-    @discardableResult
-    private static func sharedSoupSession() -> OpaquePointer? {
-        soupSession.withLock { kept -> OpaquePointer? in
-            if kept == nil, let made = makeSoupSession() { kept = SharedContext(pointer: made) }
-            return kept?.pointer
-        }
-    }
-
-    /// Starts a souphttpsrc on its own and takes the session context it created. Its one request goes
-    /// to the loopback discard port and is refused at once; the source is then stopped.
-    private static func makeSoupSession() -> OpaquePointer? {
-        guard let source = cove_element_make("souphttpsrc", nil) else { return nil }
-        gst_object_ref_sink(UnsafeMutableRawPointer(source))
-        defer {
-            _ = gst_element_set_state(source, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(source))
-        }
-        cove_set_string(UnsafeMutableRawPointer(source), "location", "http://127.0.0.1:9/cove-session")
-        _ = gst_element_set_state(source, GST_STATE_PAUSED)
-        guard let context = gst_element_get_context(source, "gst.soup.session") else { return nil }
-        return context
-    }
 
     /// Loads `playbackPlugins` once per process (blocking; missing plugins are skipped — a play that
     /// needs one reports it precisely). Safe to call from any thread and more than once.
@@ -111,7 +68,6 @@ enum GStreamerRuntime {
         ("h264parse", "gstreamer1.0-plugins-bad"),
         ("avdec_h264", "gstreamer1.0-libav"),
         ("avdec_aac", "gstreamer1.0-libav"),
-        ("souphttpsrc", "gstreamer1.0-plugins-good"),
         ("scaletempo", "gstreamer1.0-plugins-good"),
         ("videobalance", "gstreamer1.0-plugins-good"),
         ("pitch", "gstreamer1.0-plugins-bad"),

@@ -65,4 +65,16 @@ public struct MediaServerResponse: Sendable {
         self.body = body
         self.headers = headers
     }
+
+    /// `data` answered as the server's own files are, for a route that guards or rewrites a file: the
+    /// asked `range` (a `Range` header) as 206 with `Content-Range`, 416 past the end, else the whole.
+    public static func file(_ data: Data, contentType: String, range: String?) -> MediaServerResponse {
+        guard let range else { return MediaServerResponse(status: 200, contentType: contentType, body: data, headers: [.acceptRanges: "bytes"]) }
+        guard let span = MediaServer.byteRange(range, size: data.count) else {
+            return MediaServerResponse(status: 416, contentType: "text/plain", body: Data(), headers: [.contentRange: "bytes */\(data.count)"])
+        }
+        return MediaServerResponse(
+            status: 206, contentType: contentType, body: data.subdata(in: span),
+            headers: [.contentRange: "bytes \(span.lowerBound)-\(span.upperBound - 1)/\(data.count)", .acceptRanges: "bytes"])
+    }
 }

@@ -12,6 +12,13 @@ typedef gint (*CoveAppSourceSeek)(gpointer context, guint64 position_ns);
 
 /// Configures `appsrc` for pushed segments (TIME format, seekable, non-blocking) and takes a reference.
 CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSourceSeek seek, gpointer context);
+/// Configures `appsrc` for a media file read by offset (BYTES format, seekable: every repositioning is a
+/// byte offset; `size` -1 when unknown) and takes a reference.
+CoveAppSource *cove_appsrc_attach_bytes(GstElement *appsrc, gint generation, gint64 size, CoveAppSourceSeek seek, gpointer context);
+/// Copies `data` (the file's bytes from `offset`) into a buffer and pushes it.
+GstFlowReturn cove_appsrc_push_bytes(CoveAppSource *source, const guint8 *data, gsize size, guint64 offset, gint generation);
+/// Bytes queued in the appsrc that downstream has not taken yet.
+guint64 cove_appsrc_queued_bytes(CoveAppSource *source);
 /// Removes the callbacks and the probe and drops the reference.
 void cove_appsrc_detach(CoveAppSource *source);
 /// Before the source starts: its first segment begins at `position_ns` (a pending, non-flushing seek).

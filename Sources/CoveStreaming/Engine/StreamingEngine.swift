@@ -5,8 +5,9 @@ import Logging
 
 /// Cove's streaming in front of an engine that decodes: a `MediaEngine` whose players fetch HLS and DASH
 /// themselves (manifests, ABR, retries, keys, request filters, accounting) and push the segments into a
-/// fed player of `base`, which only demuxes, decodes and renders. URLs named as media files go to
-/// `base` to read itself.
+/// fed player of `base`, which only demuxes, decodes and renders. URLs named as media files are read by
+/// byte ranges (`ProgressiveLoader`) into a byte-fed player of `base`; only local files are read by
+/// `base` itself.
 ///
 /// The same streaming runs over any `FeedableMediaEngine`: GStreamer in apps, the scripted engine in
 /// tests (so ABR, seeks, failover and accounting are tested deterministically without GStreamer).
@@ -35,8 +36,19 @@ public struct StreamingEngine: MediaEngine {
     }
 
     public func makePlayer(configuration player: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
-        guard Self.streamsItself(player.url) else { return try base.makePlayer(configuration: player) }
+        guard Self.streamsItself(player.url) else { return try makeFilePlayer(configuration: player) }
         return try StreamingPlayer(configuration: player, settings: settings(for: player), engine: self)
+    }
+
+    /// A media file: over the network (or from a downloaded copy) Cove's progressive loader reads it by
+    /// byte ranges into a byte-fed player, so the app's transport, filters, rights token and accounting
+    /// apply as to a stream; a local file, or an engine that cannot be fed bytes, reads it itself.
+    func makeFilePlayer(configuration player: EnginePlayerConfiguration) throws(PlaybackError) -> any EnginePlayer {
+        let url = player.url
+        let scheme = url.scheme?.lowercased() ?? ""
+        let remote = scheme == "http" || scheme == "https" || LocalResources.handles(url)
+        guard remote, let feedable = base as? any ByteFeedableMediaEngine else { return try base.makePlayer(configuration: player) }
+        return try ProgressivePlayer(configuration: player, settings: settings(for: player), engine: self, base: feedable)
     }
 
     /// Whether Cove's streaming takes the URL: every HTTP(S) URL but those whose name says media file; an
@@ -50,7 +62,7 @@ public struct StreamingEngine: MediaEngine {
         return !progressiveExtensions.contains(url.pathExtension.lowercased())
     }
 
-    /// Names the base engine reads itself: progressive files.
+    /// Names of single media files (read by ranges, not as a stream).
     private static let progressiveExtensions: Set<String> = [
         "mp4", "m4v", "m4a", "mov", "mkv", "webm", "mp3", "aac", "wav", "ogg", "oga", "opus", "flac", "ts", "jpg", "png",
     ]

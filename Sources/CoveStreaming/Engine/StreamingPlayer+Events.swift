@@ -168,7 +168,7 @@ extension StreamingPlayer {
         old.close()
         let reader: any EnginePlayer
         do {
-            reader = try engine.base.makePlayer(configuration: configuration)
+            reader = try engine.makeFilePlayer(configuration: configuration)
         } catch {
             fail(error)
             continuation.finish()

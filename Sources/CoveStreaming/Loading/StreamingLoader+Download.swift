@@ -20,12 +20,20 @@ public protocol DownloadSink: Sendable {
     func learnLength(_ length: Int, validator: String?) throws
     /// The validator an earlier attempt learned with the length.
     func knownValidator() -> String?
+    /// A byte range's answer named the whole resource's length (`Content-Range: bytes a-b/total`): a
+    /// reader of a media file by ranges learns the file's size from its first answer.
+    func learnResourceLength(_ total: Int)
+    /// Takes the whole resource when a byte range from its first byte is answered with all of it (a
+    /// server that ignores `Range`): a reader of a file from its start can use it as it comes.
+    var acceptsWholeResourceForRange: Bool { get }
 }
 
 extension DownloadSink {
     public func knownLength() -> Int? { nil }
     public func learnLength(_ length: Int, validator: String?) throws {}
     public func knownValidator() -> String? { nil }
+    public func learnResourceLength(_ total: Int) {}
+    public var acceptsWholeResourceForRange: Bool { false }
 }
 
 /// What one download fetched.
@@ -138,7 +146,7 @@ extension StreamingLoader {
                 throw fail(
                     received.mismatchRetryable ? .network : .notMedia,
                     "The server answered the \(kind.rawValue) range request for \(Redaction.redact(url: request.url)) with \(mismatch)",
-                    fetched: received.fetched)
+                    status: received.wholeInsteadOfRange ? 200 : nil, fetched: received.fetched)
             }
             throw AttemptFailure(failure: Self.streamingError(error, kind: kind, url: request.url), fetched: received.fetched)
         }
@@ -163,7 +171,7 @@ extension StreamingLoader {
                 status: response.status
             )
         }
-        let expected = byteRange?.length ?? received.announcedTotal
+        let expected = received.tookWhole ? received.announcedTotal : (received.rangeCutAtEnd ?? byteRange?.length ?? received.announcedTotal)
         if let expected, received.held != expected {
             // A body cut short (or longer than announced): retried, from where it stopped when short.
             if received.held > expected {
@@ -190,6 +198,13 @@ private struct Receiving: Sendable {
     var mismatch: String?
     /// The part was started over (the resource changed): another attempt can fetch it whole.
     var mismatchRetryable = false
+    /// A byte range reaching past the resource's end, answered up to its last byte (RFC 9110 §14.1.2): the
+    /// length the sink will then hold.
+    var rangeCutAtEnd: Int?
+    /// A byte range answered with the whole resource (a server that ignores `Range`).
+    var wholeInsteadOfRange = false
+    /// ... and the sink took it (`DownloadSink.acceptsWholeResourceForRange`, a range from byte 0).
+    var tookWhole = false
 
     mutating func take(_ part: BodyPart, sink: any DownloadSink, resumeFrom: Int, isByteRange: Bool) throws {
         switch part {
@@ -202,10 +217,19 @@ private struct Receiving: Sendable {
                 }
                 // A segment's byte range has its own expected length; a resumed whole file, the total.
                 announcedTotal = isByteRange ? nil : (range.total ?? length.map { held + $0 })
+                if isByteRange, let total = range.total {
+                    if range.last + 1 == total { rangeCutAtEnd = held + range.last - range.first + 1 }
+                    sink.learnResourceLength(total)
+                }
+            } else if isByteRange, resumeFrom == 0, held == 0, sink.acceptsWholeResourceForRange {
+                tookWhole = true
+                announcedTotal = headers["Content-Encoding"].map { $0.lowercased() == "identity" } ?? true ? length : nil
+                if let total = announcedTotal { try sink.learnLength(total, validator: headers["ETag"] ?? headers["Last-Modified"]) }
             } else {
                 if isByteRange {
                     // The whole file for a segment's byte range: its first bytes are not the segment's.
                     mismatch = "the whole resource (HTTP \(status)) instead of the byte range; the server must honour Range requests for byte-ranged segments"
+                    wholeInsteadOfRange = true
                     throw RangeMismatch()
                 }
                 // The whole resource: whatever was held is replaced.

@@ -93,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "CoveSSAI",
-            dependencies: ["CoveCore", "CoveInput", "CoveXML", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoveCore", "CoveInput", "CoveXML", "CoveText", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The byte guard and bounded tree builder in front of Foundation's XMLParser (libxml2 on Linux),
@@ -410,7 +410,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CoveSSAITests",
-            dependencies: ["CoveSSAI", "CoveCore", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["CoveSSAI", "CoveCore", "CoveText", "CoveTesting", .product(name: "Clocks", package: "swift-clocks")],
             swiftSettings: strict
         ),
         .testTarget(

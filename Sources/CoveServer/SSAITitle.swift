@@ -7,6 +7,9 @@ import Foundation
 /// - `ssai/content.vmap` — the VMAP (`application/xml`);
 /// - `ssai/stream/master.m3u8`, `ssai/stream/index.m3u8`, `ssai/stream/segNNN.ts` — the stitched HLS;
 /// - `ssai/companion.png`, `ssai/thumbnail.jpg`, `ssai/thumbnails.vtt` — companion and thumbnails;
+/// - `ssai/captioned.vmap` — the same VMAP with closed-caption files on `SSAIVMAP.captionedAdIDs`, and
+///   `ssai/captions/<adID>.en.vtt`, `ssai/captions/<adID>.fr.ttml`, `ssai/captions/content.en.vtt` — the
+///   ads' captions and the content's (the ads' `.srt` files are not served);
 /// - `beacons/<adID>/<event>[?query]` — answers 204 (or the status set by `beaconLog.failNext`) and
 ///   records a `BeaconHit`.
 ///
@@ -18,10 +21,16 @@ public struct SSAITitle: Sendable {
     public let beaconLog: BeaconLog
 
     public static let vmapPath = "ssai/content.vmap"
+    /// The VMAP whose ads carry closed-caption files.
+    public static let captionedVMAPPath = "ssai/captioned.vmap"
     public static let mediaPrefix = "ssai/"
 
     /// The VMAP's URL.
     public var vmapURL: URL { server.url(Self.vmapPath) }
+    /// The captioned VMAP's URL.
+    public var captionedVMAPURL: URL { server.url(Self.captionedVMAPPath) }
+    /// The content's captions (a sidecar track for the video).
+    public var contentCaptionsURL: URL { server.url(Self.mediaPrefix + "captions/content.en.vtt") }
     /// The stitched master playlist's URL (the VMAP's `contenturi`).
     public var streamURL: URL { server.url(Self.mediaPrefix + SSAIFixture.masterPath) }
     /// The VMAP as served.
@@ -50,10 +59,14 @@ public struct SSAITitle: Sendable {
         server.addRoute(prefix: "/" + mediaPrefix) { [weak server] request in
             let relative = String(request.path.dropFirst(mediaPrefix.count + 1))
             switch relative {
-            case "content.vmap":
+            case "content.vmap", "captioned.vmap":
                 guard let server else { return MediaServerResponse(status: 503, contentType: "text/plain", body: Data()) }
-                let vmap = SSAIVMAP.document(base: server.baseURL, mediaPrefix: mediaPrefix)
+                let vmap = SSAIVMAP.document(base: server.baseURL, mediaPrefix: mediaPrefix, adCaptions: relative == "captioned.vmap")
                 return MediaServerResponse(status: 200, contentType: "application/xml", body: Data(vmap.utf8))
+            case "captions/content.en.vtt":
+                return MediaServerResponse(status: 200, contentType: "text/vtt", body: Data(SSAIVMAP.contentCaptionTrack().utf8))
+            case let path where path.hasPrefix("captions/"):
+                return Self.adCaptions(String(path.dropFirst("captions/".count)))
             case "thumbnails.vtt":
                 return MediaServerResponse(status: 200, contentType: "text/vtt", body: Data(SSAIVMAP.thumbnailTrack().utf8))
             default:
@@ -61,6 +74,17 @@ public struct SSAITitle: Sendable {
             }
         }
         return title
+    }
+
+    /// `<adID>.en.vtt` or `<adID>.fr.ttml` of a captioned ad; anything else answers 404.
+    private static func adCaptions(_ name: String) -> MediaServerResponse {
+        for id in SSAIVMAP.captionedAdIDs {
+            if name == "\(id).en.vtt" { return MediaServerResponse(status: 200, contentType: "text/vtt", body: Data(SSAIVMAP.adCaptionTrack(adID: id).utf8)) }
+            if name == "\(id).fr.ttml" {
+                return MediaServerResponse(status: 200, contentType: "application/ttml+xml", body: Data(SSAIVMAP.adCaptionTTML(adID: id).utf8))
+            }
+        }
+        return MediaServerResponse(status: 404, contentType: "text/plain", body: Data())
     }
 
     /// A file of the fixture; anything that is not a plain name inside it answers 404.

@@ -21,10 +21,39 @@ public enum SSAIVMAP {
     public static let companionAdID = "ad-mid-1"
     /// The ad id with the AdChoices icon.
     private static let iconAdID = "ad-pre"
+    /// The ads whose linear carries VAST 4.1 `<ClosedCaptionFiles>` in the captioned VMAP
+    /// (`document(base:mediaPrefix:adCaptions: true)`): English WebVTT and French TTML (served under
+    /// `<mediaPrefix>captions/`), and an SRT file no one serves (a format Cove does not read).
+    public static let captionedAdIDs = ["ad-pre", "ad-mid-1"]
+
+    /// An ad's English WebVTT captions, timed from the ad's start: "<adID> caption one" over [0, 2) s and
+    /// "<adID> caption two" from 2 s to 6 s — past the 4 s ad's end, which a player cuts it at.
+    public static func adCaptionTrack(adID: String) -> String {
+        "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n\(adID) caption one\n\n00:00:02.000 --> 00:00:06.000\n\(adID) caption two\n"
+    }
+
+    /// An ad's French TTML captions: "<adID> sous-titre un" over [0, 2) s, "<adID> sous-titre deux" over [2, 4) s.
+    public static func adCaptionTTML(adID: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <tt xmlns="http://www.w3.org/ns/ttml" xml:lang="fr"><body><div>
+        <p begin="0s" end="2s">\(adID) sous-titre un</p>
+        <p begin="2s" end="4s">\(adID) sous-titre deux</p>
+        </div></body></tt>
+
+        """
+    }
+
+    /// Content captions for the whole stitched stream ("Content caption" throughout), for a video that
+    /// shows captions (served as `<mediaPrefix>captions/content.en.vtt`).
+    public static func contentCaptionTrack() -> String {
+        "WEBVTT\n\n00:00:00.000 --> 00:00:\(SSAIFixture.streamDuration).000\nContent caption\n"
+    }
 
     /// The document, with URLs under `base` (ending in `/`) and the fixture served under `mediaPrefix`
-    /// (a path relative to `base`, such as `ssai/`).
-    public static func document(base: URL, mediaPrefix: String) -> String {
+    /// (a path relative to `base`, such as `ssai/`). With `adCaptions`, the `captionedAdIDs` carry
+    /// closed-caption files.
+    public static func document(base: URL, mediaPrefix: String, adCaptions: Bool = false) -> String {
         let root = base.absoluteString.hasSuffix("/") ? base.absoluteString : base.absoluteString + "/"
         let media = root + mediaPrefix
         let ads = SSAIFixture.pieces.filter(\.isAd)
@@ -50,7 +79,7 @@ public enum SSAIVMAP {
             xml +=
                 "    <vmap:AdSource allowMultipleAds=\"true\" followRedirects=\"true\" id=\"\(number)\">\n      <vmap:VASTData>\n        <VAST version=\"3.0\">\n"
             for (sequence, ad) in adBreak.ads.enumerated() {
-                xml += vast(ad, sequence: sequence + 1, beacons: root + "beacons/", media: media)
+                xml += vast(ad, sequence: sequence + 1, beacons: root + "beacons/", media: media, captions: adCaptions)
             }
             xml += "        </VAST>\n      </vmap:VASTData>\n    </vmap:AdSource>\n    <vmap:TrackingEvents>\n"
             for event in ["breakStart", "breakEnd"] {
@@ -66,7 +95,7 @@ public enum SSAIVMAP {
         "WEBVTT\n\n00:00:00.000 --> 00:00:\(SSAIFixture.streamDuration).000\n\(SSAIFixture.thumbnailPath)#xywh=0,0,160,90\n"
     }
 
-    private static func vast(_ ad: SSAIFixture.Piece, sequence: Int, beacons: String, media: String) -> String {
+    private static func vast(_ ad: SSAIFixture.Piece, sequence: Int, beacons: String, media: String, captions: Bool) -> String {
         let id = ad.adID ?? "content"
         let beacon = { (event: String) in escape(beacons + "\(id)/\(event)") }
         let impression = ad.streamStart == 0 ? beacons + "\(id)/impression?cb=[CACHEBUSTING]" : beacons + "\(id)/impression"
@@ -95,6 +124,18 @@ public enum SSAIVMAP {
                                 </VideoClicks>
 
             """
+        if captions, captionedAdIDs.contains(id) {
+            xml += """
+                                <MediaFiles>
+                                  <ClosedCaptionFiles>
+                                    <ClosedCaptionFile type="application/x-subrip" language="en">\(escape(media + "captions/\(id).en.srt"))</ClosedCaptionFile>
+                                    <ClosedCaptionFile type="application/ttml+xml" language="fr">\(escape(media + "captions/\(id).fr.ttml"))</ClosedCaptionFile>
+                                    <ClosedCaptionFile type="text/vtt" language="en">\(escape(media + "captions/\(id).en.vtt"))</ClosedCaptionFile>
+                                  </ClosedCaptionFiles>
+                                </MediaFiles>
+
+                """
+        }
         if id == iconAdID {
             xml += """
                                 <Icons>

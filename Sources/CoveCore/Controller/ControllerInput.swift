@@ -32,6 +32,8 @@ enum ControllerInput: Sendable {
         case seekSession(sessionID: Int, MediaTime, (@Sendable (Bool) -> Void)?)
         /// An event a plugin reports for its session.
         case report(sessionID: Int, PlaybackEvent)
+        /// A plugin offers text tracks for the interstitial playing now (empty: withdraws them).
+        case offerTextTracks(sessionID: Int, [SidecarTextTrack])
         /// A plugin stops its session for good (a rights service refused it).
         case failSession(sessionID: Int, PlaybackError)
         /// The app changed a setting: the loop's copy becomes `settings`, and what changed takes effect

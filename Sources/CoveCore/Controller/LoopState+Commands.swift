@@ -52,6 +52,9 @@ extension LoopState {
         case .report(let sessionID, let event):
             guard current?.session.id == sessionID else { return }
             emit(event)
+        case .offerTextTracks(let sessionID, let tracks):
+            guard let runtime = current, runtime.session.id == sessionID else { return }
+            offerInterstitialText(tracks, in: runtime)
         case .failSession(let sessionID, let error):
             guard let runtime = current, runtime.session.id == sessionID else { return }
             stopRefused(runtime, error: error)
@@ -72,8 +75,7 @@ extension LoopState {
                 return
             }
             runtime.requestedAudioTrackID = trackID
-            let text = runtime.selectedSidecarID == nil ? runtime.requestedStreamTextID ?? runtime.session.selectedTextTrack?.id : nil
-            player.selectTracks(audio: trackID, text: text)
+            player.selectTracks(audio: trackID, text: streamTextSelection(runtime))
         case .addConsumer(let consumer):
             dispatcher.enqueue(.addConsumer(consumer, current: current?.session))
         case .removeConsumer(let id):

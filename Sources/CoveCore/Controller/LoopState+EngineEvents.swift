@@ -164,7 +164,7 @@ extension LoopState {
         return codecs.isEmpty ? (runtime.session.source?.codecs ?? []) : codecs
     }
 
-    private func publishTracks(_ runtime: SessionRuntime) {
+    func publishTracks(_ runtime: SessionRuntime) {
         let session = runtime.session
         // The stream's own first selection marks its DEFAULT renditions.
         if runtime.defaultTrackIDs == nil, !runtime.selectedTrackIDs.isEmpty { runtime.defaultTrackIDs = Set(runtime.selectedTrackIDs) }
@@ -175,9 +175,13 @@ extension LoopState {
         let audio = tracks(.audio, .audio)
         // The stream's own renditions, then the sidecar tracks that have not failed to load.
         let sidecars = session.sidecarTextTracks.filter { if case .failed = $0.status { false } else { true } }.map(\.mediaTrack)
-        let text = tracks(.text, .text) + sidecars
+        // During an interstitial (an SSAI ad), the tracks offered for it too, and the one shown in place of
+        // the content's selection.
+        let interstitial = runtime.interstitialTextTracks.filter { if case .failed = $0.status { false } else { true } }.map(\.mediaTrack)
+        let text = tracks(.text, .text) + sidecars + interstitial
         let selectedAudio = audio.first { runtime.selectedTrackIDs.contains($0.id) }
-        let selectedText = runtime.selectedSidecarID.flatMap { id in sidecars.first { $0.id == id } } ?? text.first { runtime.selectedTrackIDs.contains($0.id) }
+        let contentText = runtime.selectedSidecarID.flatMap { id in sidecars.first { $0.id == id } } ?? text.first { runtime.selectedTrackIDs.contains($0.id) }
+        let selectedText = runtime.interstitialTextID.flatMap { id in interstitial.first { $0.id == id } } ?? contentText
         let (audioChanged, textChanged) = session.update { state -> (Bool, Bool) in
             state.audioTracks = audio
             state.textTracks = text
@@ -196,6 +200,15 @@ extension LoopState {
     /// Shows `trackID`'s text (nil: none). A sidecar track replaces the stream's own text; choosing a
     /// stream track or none drops it. `remember`: the app chose it, so it is the viewer's new preference.
     func selectText(_ trackID: String?, in runtime: SessionRuntime, player: any EnginePlayer, remember: Bool) {
+        // An interstitial's own track stands in for the content's selection, which stays as it is; it
+        // is not the viewer's preference (it exists only during the interstitial).
+        if let interstitial = interstitialTrack(trackID, in: runtime) {
+            runtime.interstitialTextID = interstitial.mediaTrack.id
+            publishTracks(runtime)
+            updateTextCues(runtime, at: player.position ?? runtime.lastReportedTime)
+            return
+        }
+        runtime.interstitialTextID = nil
         let sidecar = trackID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
         if trackID != nil && sidecar == nil && trackID?.hasPrefix(SidecarTextTrack.idPrefix) == true {
             logger.warning("selectTextTrack ignored: the session has no sidecar track \(trackID ?? "")")
@@ -226,7 +239,11 @@ extension LoopState {
     /// Holds the session to the remembered caption choice until the app makes one of its own: the
     /// stream's own selections (its DEFAULT renditions, selected in stages) do not override the viewer's.
     private func applyCaptionPreference(_ runtime: SessionRuntime, text: [MediaTrack], selected: MediaTrack?) {
-        guard !runtime.captionPreference.appChose, let preferences = configuration.captionPreferences, let player = runtime.player else { return }
+        // Not while an interstitial's track is shown: the content's selection is held as it was and
+        // comes back after it.
+        guard runtime.interstitialTextID == nil, !runtime.captionPreference.appChose, let preferences = configuration.captionPreferences,
+            let player = runtime.player
+        else { return }
         let target: String?
         switch preferences.choice {
         case .off?:

@@ -1,15 +1,19 @@
 import Foundation
 import Logging
 
-/// The text cues the app is shown: the selected sidecar track's (or the stream's own rendition's), reported
+/// The text cues the app is shown: an interstitial's track shown now, else the selected sidecar track's (or the
+/// stream's own rendition's), reported
 /// when they change and woken at the next cue boundary by the `.cueBoundary` timer.
 extension LoopState {
     /// Reports the selected sidecar track's cues at `position` when they differ from the last report,
     /// and wakes up again at the next cue boundary (scaled by the rate) rather than waiting for the
     /// next progress tick, so a cue shows and hides on time.
     func updateTextCues(_ runtime: SessionRuntime, at position: MediaTime) {
-        // The selected sidecar track, else the stream's own selected rendition with the cues it delivered.
-        let sidecar = runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
+        // The interstitial's track shown now (an SSAI ad's captions), else the selected sidecar track, else
+        // the stream's own selected rendition with the cues it delivered.
+        let sidecar =
+            interstitialTrack(runtime.interstitialTextID, in: runtime)
+            ?? runtime.selectedSidecarID.flatMap { id in runtime.session.sidecarTextTracks.first { $0.mediaTrack.id == id } }
         let track: MediaTrack? = sidecar?.mediaTrack ?? runtime.session.selectedTextTrack
         let index: (any TimedTextCues)?
         if let sidecar {

@@ -117,6 +117,10 @@ final class SessionRuntime {
     /// one as asked, not as the session still shows it (nil: none asked yet; `.some(nil)`: no stream text).
     var requestedAudioTrackID: String?
     var requestedStreamTextID: String??
+    /// Text tracks a plugin offers while an interstitial plays (an SSAI ad's captions), and the one of
+    /// them shown in place of the content's selection (its `MediaTrack.id`), which stays as it was.
+    var interstitialTextTracks: [SidecarTextTrack] = []
+    var interstitialTextID: String?
     /// The cues last reported for it, so only changes are reported.
     var reportedCues: [TextCue] = []
     var reportedCueTrack: MediaTrack?

@@ -84,6 +84,18 @@ public struct SessionControl: Sendable {
         send(.command(.failSession(sessionID: sessionID, error)))
     }
 
+    /// Offers `tracks` as the session's text for as long as an interstitial plays (an SSAI ad's own
+    /// captions while the ad is on screen); an empty list withdraws them. The tracks are listed in the
+    /// session's text group beside the content's; when the viewer has captions on, the one in the
+    /// language shown (else the first) is shown in place of the content's track — the content's choice
+    /// itself is kept, and comes back when the tracks are withdrawn. A later offer replaces an earlier
+    /// one. The app can pick one of them, or another track, like any text track; picking one is not
+    /// remembered as the viewer's caption preference (it only exists during the interstitial).
+    /// Ignored once the session is no longer current.
+    public func offerTextTracks(_ tracks: [SidecarTextTrack]) {
+        send(.command(.offerTextTracks(sessionID: sessionID, tracks)))
+    }
+
     /// A seek the app makes through a plugin API, as `PlaybackController.seek(to:)` would.
     public func seek(to time: MediaTime, completion: (@Sendable (Bool) -> Void)? = nil) {
         send(.command(.seekSession(sessionID: sessionID, time, completion)))

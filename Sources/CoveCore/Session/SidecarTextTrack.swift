@@ -19,10 +19,16 @@ public final class SidecarTextTrack: Sendable, Hashable, CustomStringConvertible
     /// Sidecar track ids start with this; the stream's own never do.
     public static let idPrefix = "sidecar:"
 
-    public init(index: Int, textTrack: TextTrack) {
+    public convenience init(index: Int, textTrack: TextTrack) {
+        self.init(key: "\(index)", textTrack: textTrack)
+    }
+
+    /// A track whose id is `sidecar:<key>`: for tracks that are not a numbered catalog entry (an SSAI
+    /// ad's own captions, `sidecar:ad-…`), so their ids never collide with the catalog's.
+    public init(key: String, textTrack: TextTrack) {
         self.textTrack = textTrack
         self.mediaTrack = MediaTrack(
-            id: "\(Self.idPrefix)\(index)", kind: .text, language: textTrack.language, title: textTrack.label,
+            id: "\(Self.idPrefix)\(key)", kind: .text, language: textTrack.language, title: textTrack.label,
             codec: textTrack.mimeType, isAccessibility: textTrack.kind == .captions, isDefault: textTrack.isDefault
         )
     }

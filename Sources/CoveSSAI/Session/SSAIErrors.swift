@@ -22,6 +22,9 @@ extension PlaybackError.Code {
     public static let ssaiTimelineAdjusted = Self(plugin: SSAIErrorNamespace.name, rawValue: 506, name: "ssaiTimelineAdjusted")
     /// An ad's wrapper chain could not be resolved; that ad is left out.
     public static let ssaiWrapperFailed = Self(plugin: SSAIErrorNamespace.name, rawValue: 505, name: "ssaiWrapperFailed")
+    /// An ad's closed-caption file (VAST `ClosedCaptionFile`) could not be downloaded or read (HTTP
+    /// error, timeout, not WebVTT or TTML). A warning: the ad plays on without its captions.
+    public static let ssaiAdCaptionsFailed = Self(plugin: SSAIErrorNamespace.name, rawValue: 507, name: "ssaiAdCaptionsFailed")
 }
 
 /// Names of the SSAI plugin's custom lifecycle events.

@@ -28,6 +28,8 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
     private let vmapURL: URL?
     private let problems: [PlaybackError]
     private let beacons: BeaconSender
+    /// The ads' own closed captions, offered as text tracks while each ad plays.
+    private let captions: SSAIAdCaptions
     /// Hand-overs to the beacon sender not yet done (hooks run synchronously on the controller's
     /// loop; the sender is an actor), so `drainBeacons()` also waits for beacons fired just now.
     private let handOvers = Mutex<[Task<Void, Never>]>([])
@@ -49,6 +51,8 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
         /// The stream's real length was compared with the timeline's (once).
         var checkedStreamLength = false
         var ended = false
+        /// The ad-caption tracks offered to the controller now (their ids), so only changes are sent.
+        var offeredCaptionIDs: [String] = []
     }
 
     private struct PendingSeek: Sendable {
@@ -59,7 +63,7 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
 
     init(
         timeline: AdTimeline, document: VMAPDocument?, vmapResponseData: [UInt8]?, vmapURL: URL?, thumbnailsURL: URL?,
-        problems: [PlaybackError], skipPolicy: AdSkipPolicy, beacons: BeaconSender, logger: Logger
+        problems: [PlaybackError], skipPolicy: AdSkipPolicy, beacons: BeaconSender, captions: SSAIAdCaptions, logger: Logger
     ) {
         self.timeline = timeline
         self.document = document
@@ -69,6 +73,7 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
         self.problems = problems
         self.skipPolicy = skipPolicy
         self.beacons = beacons
+        self.captions = captions
         self.logger = logger
         self.state = Mutex(State(tracker: SSAIPlaybackTracker(timeline: timeline)))
     }
@@ -192,6 +197,7 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
             events.append(.lifecycle(session, .custom(name: SSAIEventName.vmapResponseReceived, properties: properties)))
         }
         events += problems.map { .lifecycle(session, .error($0)) }
+        prefetchCaptions(at: .zero)
         return events
     }
 
@@ -230,6 +236,7 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
             return (events, state.session, follow)
         }
         guard let session = step.session else { return [] }
+        prefetchCaptions(at: time)
         fireContentImpressions(at: time)
         if let follow = step.follow { follow.run() }
         return translate(step.events, session: session)
@@ -399,7 +406,44 @@ public final class SSAISession: PlaybackSessionHooks, SessionProviderExtension, 
                 fire(urls, key: key, macros: BeaconMacros(contentPlayhead: content, adPlayhead: into.map(SSAIAdValues.duration)))
             }
         }
+        offerAdCaptions()
         return out
+    }
+
+    // MARK: The ads' closed captions
+
+    /// Starts fetching the captions of the ads that start within `SSAIAdCaptions.lookahead` of `time`
+    /// (or are playing), so they are there when the ad starts.
+    private func prefetchCaptions(at time: AdTime) {
+        let horizon = time.saturatingAdding(SSAIAdCaptions.lookahead)
+        for ad in timeline.ads where ad.streamRange.upperBound > time && ad.streamRange.lowerBound <= horizon && SSAIAdCaptions.hasCaptions(ad) {
+            _ = captions.tracks(for: ad) { [weak self] error in self?.adCaptionsFailed(error) }
+        }
+    }
+
+    /// Offers the playing ad's caption tracks to the controller (the ones not failed), or withdraws
+    /// them once no ad with captions plays; only changes are sent.
+    private func offerAdCaptions() {
+        let offer: (control: SessionControl, tracks: [SidecarTextTrack])? = state.withLock { state in
+            guard let control = state.control else { return nil }
+            var tracks: [SidecarTextTrack] = []
+            if case .ad(let b, let a) = state.tracker.place, SSAIAdCaptions.hasCaptions(timeline.breaks[b].ads[a]) {
+                tracks = captions.tracks(for: timeline.breaks[b].ads[a]) { [weak self] error in self?.adCaptionsFailed(error) }
+                tracks.removeAll { if case .failed = $0.status { true } else { false } }
+            }
+            let ids = tracks.map(\.mediaTrack.id)
+            guard ids != state.offeredCaptionIDs else { return nil }
+            state.offeredCaptionIDs = ids
+            return (control, tracks)
+        }
+        if let offer { offer.control.offerTextTracks(offer.tracks) }
+    }
+
+    /// A caption file could not be used: a warning, and the ad's other tracks (if any) offered instead.
+    private func adCaptionsFailed(_ error: PlaybackError) {
+        guard let (control, session) = state.withLock({ state in state.control.flatMap { control in state.session.map { (control, $0) } } }) else { return }
+        control.report(.lifecycle(session, .error(error)))
+        offerAdCaptions()
     }
 
     private func fireContentImpressions(at time: AdTime) {

@@ -94,7 +94,8 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         plan.video = video
         let session = SSAISession(
             timeline: loaded.timeline, document: loaded.document, vmapResponseData: loaded.bytes, vmapURL: input?.url, thumbnailsURL: loaded.thumbnailsURL,
-            problems: loaded.problems, skipPolicy: options.skipPolicy, beacons: makeBeacons(logger), logger: logger
+            problems: loaded.problems, skipPolicy: options.skipPolicy, beacons: makeBeacons(logger),
+            captions: makeCaptions(logger), logger: logger
         )
         plan.providerExtension = session
         plan.hooks = session
@@ -247,11 +248,17 @@ public struct SSAISessionProvider: PlaybackSessionProvider {
         plan.video = video
         let session = SSAISession(
             timeline: .contentOnly(contentDuration: nil), document: nil, vmapResponseData: nil, vmapURL: vmapURL, thumbnailsURL: nil,
-            problems: [error], skipPolicy: options.skipPolicy, beacons: makeBeacons(context.logger), logger: context.logger
+            problems: [error], skipPolicy: options.skipPolicy, beacons: makeBeacons(context.logger),
+            captions: makeCaptions(context.logger), logger: context.logger
         )
         plan.providerExtension = session
         plan.hooks = session
         return plan
+    }
+
+    /// The ads' caption files come through the same transport as the VMAP, within the VMAP's timeout.
+    private func makeCaptions(_ logger: Logger) -> SSAIAdCaptions {
+        SSAIAdCaptions(transport: transport, timeout: options.vmapTimeout, logger: logger)
     }
 
     private func makeBeacons(_ logger: Logger) -> BeaconSender {

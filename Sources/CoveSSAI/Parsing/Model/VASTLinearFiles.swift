@@ -1,6 +1,7 @@
 /// VAST 4.1 `<ClosedCaptionFile type=… language=…>url</ClosedCaptionFile>` from a linear creative's
-/// `<MediaFiles><ClosedCaptionFiles>`: captions for the ad itself. In SSAI the stream carries the
-/// ad, so these are informational (an app could offer them when the stitched stream has none).
+/// `<MediaFiles><ClosedCaptionFiles>`: captions for the ad itself. The stitched stream's subtitles are
+/// made for the content, so `SSAISession` offers these (WebVTT, else TTML, per language) as a text
+/// track while the ad plays.
 public struct VASTClosedCaptionFile: Sendable, Hashable, Encodable {
     /// MIME type, for example `text/vtt` or `application/ttml+xml`.
     public let type: String?

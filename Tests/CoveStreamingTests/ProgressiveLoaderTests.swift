@@ -1,0 +1,162 @@
+import CoveCore
+import CoveStreaming
+import CoveTesting
+import Foundation
+import Synchronization
+import Testing
+
+/// The progressive loader against an in-memory CDN that honours Range: which ranges it asks for, where a
+/// repositioning restarts it, how far it reads ahead of a demuxer that takes nothing, and how a file ends.
+@Suite("Progressive loader")
+struct ProgressiveLoaderTests {
+    /// A byte input that records what it is given; `taken` says how much the demuxer consumed.
+    final class RecordingByteInput: ByteFeedInput {
+        struct Push: Sendable, Hashable {
+            let offset: Int64
+            let count: Int
+            let generation: Int
+            let first: UInt8
+        }
+        private let state = Mutex<(pushes: [Push], ends: [Int], taken: Int, levelReads: Int)>(([], [], 0, 0))
+
+        func push(_ bytes: Data, at offset: Int64, generation: Int) {
+            state.withLock { $0.pushes.append(Push(offset: offset, count: bytes.count, generation: generation, first: bytes.first ?? 0)) }
+        }
+        func pushEndOfStream(generation: Int) { state.withLock { $0.ends.append(generation) } }
+        var queuedBytes: Int {
+            state.withLock { s in
+                s.levelReads += 1
+                return s.pushes.reduce(0) { $0 + $1.count } - s.taken
+            }
+        }
+        /// How often the loader looked at the level (it polls while the read-ahead is full).
+        var levelReads: Int { state.withLock { $0.levelReads } }
+        func take(_ bytes: Int) { state.withLock { $0.taken += bytes } }
+        /// A repositioning empties the input, as appsrc's queue is emptied after `seek-data`.
+        func flush() { state.withLock { s in s.taken = s.pushes.reduce(0) { $0 + $1.count } } }
+        var pushes: [Push] { state.withLock { $0.pushes } }
+        var ends: [Int] { state.withLock { $0.ends } }
+        var pushedBytes: Int { pushes.reduce(0) { $0 + $1.count } }
+    }
+
+    /// A file whose every byte is its offset modulo 251 (so a push's first byte says where it came from).
+    static func file(_ size: Int) -> Data { Data((0..<size).map { UInt8($0 % 251) }) }
+
+    /// Answers `bytes=a-b` with 206 and `Content-Range`, as a CDN does; `honoursRange` false sends the whole.
+    static func cdn(_ data: Data, honoursRange: Bool = true, status: Int = 200) -> ScriptedHTTPTransport {
+        ScriptedHTTPTransport { request throws(HTTPTransportError) in
+            guard status == 200 else { return HTTPResponse(status: status, headers: HTTPHeaders(), body: Data("no".utf8), url: request.url) }
+            guard honoursRange, let range = request.headers["Range"], range.hasPrefix("bytes=") else {
+                return HTTPResponse(status: 200, headers: ["Content-Length": "\(data.count)"], body: data, url: request.url)
+            }
+            let bounds = range.dropFirst(6).split(separator: "-").compactMap { Int($0) }
+            let first = bounds[0]
+            let last = min(bounds.count > 1 ? bounds[1] : data.count - 1, data.count - 1)
+            return HTTPResponse(
+                status: 206, headers: ["Content-Range": "bytes \(first)-\(last)/\(data.count)"], body: data.subdata(in: first..<(last + 1)), url: request.url)
+        }
+    }
+
+    final class EventLog: Sendable {
+        let all = Mutex<[ProgressiveLoader.Event]>([])
+    }
+
+    static let url = URL(string: "https://cdn.example.com/video/clip.mp4")!
+
+    struct Started {
+        let loader: ProgressiveLoader
+        let input: RecordingByteInput
+        let events: EventLog
+        let transport: ScriptedHTTPTransport
+
+        var ranges: [String] { transport.requests.compactMap { $0.headers["Range"] } }
+        var opened: [Int64?] { events.all.withLock { $0.compactMap { if case .opened(let size) = $0 { size } else { nil } } } }
+        var failures: [StreamingError] { events.all.withLock { $0.compactMap { if case .failed(let e) = $0 { e } else { nil } } } }
+    }
+
+    static func start(_ transport: ScriptedHTTPTransport, tuning: ProgressiveLoader.Tuning, filters: [RequestFilter] = []) -> Started {
+        let input = RecordingByteInput()
+        let events = EventLog()
+        var configuration = StreamingConfiguration()
+        configuration.requestFilters = filters
+        let loader = ProgressiveLoader(url: url, transport: transport, configuration: configuration, output: input, tuning: tuning) { event in
+            events.all.withLock { $0.append(event) }
+        }
+        loader.start()
+        return Started(loader: loader, input: input, events: events, transport: transport)
+    }
+
+    /// Ranges start small and double; the file's size comes from the first answer; the end follows the
+    /// last byte; every byte is pushed once, in order, at its offset; the app's filter is on every request.
+    @Test func rangesGrowAndTheFileEndsAfterItsLastByte() async throws {
+        let data = Self.file(100_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 32 << 10, readAhead: 1 << 20), filters: [.header("X-App", "kiosk")])
+        defer { s.loader.close() }
+        try await waitUntil("the end") { !s.input.ends.isEmpty }
+        #expect(s.opened == [100_000])
+        #expect(s.ranges.prefix(4) == ["bytes=0-8191", "bytes=8192-24575", "bytes=24576-57343", "bytes=57344-90111"])
+        #expect(s.ranges.last == "bytes=90112-99999")
+        #expect(s.input.pushedBytes == 100_000)
+        var next: Int64 = 0
+        for push in s.input.pushes {
+            #expect(push.offset == next && push.first == UInt8(push.offset % 251))
+            next += Int64(push.count)
+        }
+        #expect(s.transport.requests.allSatisfy { $0.headers["X-App"] == "kiosk" })
+        #expect(s.loader.bytesLoaded == 100_000)
+        #expect(s.input.ends == [s.loader.generation])
+    }
+
+    /// A repositioning (the demuxer's seek) restarts reading at its offset with a new generation, from the
+    /// small range again.
+    @Test func aRepositioningRestartsAtTheOffsetWithANewGeneration() async throws {
+        let data = Self.file(400_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 64 << 10, readAhead: 64 << 10))
+        defer { s.loader.close() }
+        try await waitUntil("the first range") { s.input.pushedBytes > 0 }
+        let first = s.loader.generation
+        let generation = s.loader.reposition(toByte: 300_000)
+        s.input.flush()
+        #expect(generation == first + 1)
+        try await waitUntil("bytes from the new offset") { s.input.pushes.contains { $0.generation == generation } }
+        let after = s.input.pushes.filter { $0.generation == generation }
+        #expect(after.first?.offset == 300_000)
+        #expect(after.first?.first == UInt8(300_000 % 251))
+        #expect(s.ranges.contains("bytes=300000-308191"), "\(s.ranges)")
+    }
+
+    /// A demuxer that takes nothing holds the loader at its read-ahead: it stops asking until bytes are taken.
+    @Test func readAheadStopsAtWhatWaitsUnread() async throws {
+        let data = Self.file(1_000_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 16 << 10, largestRange: 16 << 10, readAhead: 64 << 10))
+        defer { s.loader.close() }
+        try await waitUntil("read-ahead full") { s.input.pushedBytes > 64 << 10 }
+        let requests = s.transport.requests.count
+        // Absence of a request cannot be awaited, but the loader's polls of the level can: after several
+        // with nothing taken, it is waiting.
+        let reads = s.input.levelReads
+        try await waitUntil("the loader to poll the level while full") { s.input.levelReads >= reads + 4 }
+        #expect(s.transport.requests.count == requests)
+        #expect(s.input.pushedBytes <= (64 << 10) + (16 << 10))
+        s.input.take(s.input.pushedBytes)
+        try await waitUntil("reading on once taken") { s.transport.requests.count > requests }
+    }
+
+    /// A refusal is final and typed; a server that ignores Range sends the whole file, which is used.
+    @Test func aRefusalFailsTypedAndARangeIgnoringServerStillGivesTheFile() async throws {
+        let refused = Self.start(Self.cdn(Self.file(10), status: 403), tuning: .init())
+        defer { refused.loader.close() }
+        try await waitUntil("the failure") { !refused.failures.isEmpty }
+        #expect(refused.failures.first?.httpStatus == 403)
+        #expect(refused.transport.requests.count == 1)
+        #expect(refused.input.pushes.isEmpty)
+
+        let data = Self.file(50_000)
+        let whole = Self.start(Self.cdn(data, honoursRange: false), tuning: .init(initialRange: 8 << 10))
+        defer { whole.loader.close() }
+        try await waitUntil("the end") { !whole.input.ends.isEmpty }
+        #expect(whole.transport.requests.count == 1)
+        #expect(whole.input.pushedBytes == 50_000)
+        #expect(whole.opened == [50_000])
+    }
+}

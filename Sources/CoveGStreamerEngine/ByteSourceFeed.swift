@@ -80,10 +80,13 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
 
     var queuedBytes: Int {
         let (source, pending) = state.withLock { s in
-            (s.source, s.pending.reduce(0) { total, item in
-                if case .bytes(let data, _, _) = item { return total + data.count }
-                return total
-            })
+            (
+                s.source,
+                s.pending.reduce(0) { total, item in
+                    if case .bytes(let data, _, _) = item { return total + data.count }
+                    return total
+                }
+            )
         }
         return pending + (source.map { Int(cove_appsrc_queued_bytes($0.source)) } ?? 0)
     }

@@ -90,7 +90,8 @@ struct ProgressiveLoaderTests {
     /// last byte; every byte is pushed once, in order, at its offset; the app's filter is on every request.
     @Test func rangesGrowAndTheFileEndsAfterItsLastByte() async throws {
         let data = Self.file(100_000)
-        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 32 << 10, readAhead: 1 << 20), filters: [.header("X-App", "kiosk")])
+        let s = Self.start(
+            Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 32 << 10, readAhead: 1 << 20), filters: [.header("X-App", "kiosk")])
         defer { s.loader.close() }
         try await waitUntil("the end") { !s.input.ends.isEmpty }
         #expect(s.opened == [100_000])

@@ -23,7 +23,9 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
         var reading = false
     }
 
-    init(configuration: EnginePlayerConfiguration, settings: StreamingConfiguration, engine: StreamingEngine, base: any ByteFeedableMediaEngine)
+    init(
+        configuration: EnginePlayerConfiguration, settings: StreamingConfiguration, engine: StreamingEngine, base: any ByteFeedableMediaEngine
+    )
         throws(PlaybackError)
     {
         (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)

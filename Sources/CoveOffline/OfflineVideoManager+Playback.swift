@@ -21,7 +21,8 @@ public enum OfflineVideoPropertyKey {
 
 extension OfflineVideoManager {
     /// The `Video` that plays the download from the store (the seed's `videoObject(fromOfflineVideoToken:)`):
-    /// the catalog video's fields and cue points, one HLS source `cove-offline://TOKEN/master.m3u8`, the
+    /// the catalog video's fields and cue points, one HLS source `cove-offline://TOKEN/master.m3u8` (or, for a
+    /// downloaded MP4 rendition, one MP4 source `cove-offline://TOKEN/media/video.mp4`), the
     /// stored captions and thumbnail track as its text tracks, the poster and thumbnail from the store, and
     /// the seed's offline property keys. Fails when the download is not complete, its licence has run out,
     /// or a stored file is missing (then delete it and download again).
@@ -135,9 +136,14 @@ extension OfflineVideoManager {
         properties[OfflineVideoPropertyKey.onlineSourceURL] = .string(Redaction.redact(urlString: row.sourceURL))
         properties[OfflineVideoPropertyKey.relativeFilePath] = .string("\(OfflineStore.downloadsFolder)/\(row.token.rawValue)/\(layout.masterPath)")
         properties[OfflineVideoPropertyKey.filePath] = .string(folder.appendingPathComponent(layout.masterPath).path)
-        properties[OfflineVideoPropertyKey.mediaType] = .string("hls")
+        // An MP4 copy is the rendition itself, read by byte ranges like the original; everything else was
+        // laid out as HLS.
+        let isMP4 = layout.originFormat == "mp4"
+        properties[OfflineVideoPropertyKey.mediaType] = .string(isMP4 ? "mp4" : "hls")
+        let delivery: DeliveryType = isMP4 ? .mp4 : .hls
         let source = Source(
-            url: URL(string: local(layout.masterPath))!, deliveryMethod: .hls, properties: [Source.PropertyKey.type: .string(DeliveryType.hls.rawValue)])
+            url: URL(string: local(layout.masterPath))!, deliveryMethod: isMP4 ? nil : .hls,
+            properties: [Source.PropertyKey.type: .string(delivery.rawValue)])
         return Video(sources: [source], cuePoints: original.cuePoints, properties: properties)
     }
 }

@@ -149,7 +149,7 @@ public final class OfflineVideoManager: Sendable {
         try checkOpen()
         try checkStorage(adding: plan.estimatedBytes)
         let token = OfflineVideoToken.make()
-        let source = try DownloadPlanner.downloadableSource(of: video)
+        let source = try DownloadPlanner.downloadableSource(of: video, parameters: parameters)
         let now = configuration.now()
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -228,6 +228,66 @@ extension RealEngineTests {
             #expect(server.requests.isEmpty)
         }
 
+        /// A video whose only sources are MP4 renditions: the one within the app's bitrate is downloaded
+        /// through the app's filters (the CDN refuses requests without its header), kept whole, and played
+        /// from the store by byte ranges — seeks included — with the server gone.
+        @Test func anMP4OnlyVideoDownloadsItsRenditionAndPlaysOfflineWithSeeks() async throws {
+            let fixtures = try await FixtureMedia.prepare()
+            let server = try await MediaServer.start(root: fixtures.root)
+            let clip = try Data(contentsOf: fixtures.root.appendingPathComponent("clip.mp4"))
+            server.addRoute(prefix: "/renditions/") { request in
+                guard request.headers["x-cove-app"] == "kiosk-7" else {
+                    return MediaServerResponse(status: 403, contentType: "text/plain", body: Data("app header required".utf8))
+                }
+                return .file(clip, contentType: "video/mp4", range: request.headers["range"])
+            }
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-mp4-\(UUID().uuidString)")
+            let logs = LogCapture()
+            defer {
+                Task { await server.stop() }
+                try? FileManager.default.removeItem(at: root)
+            }
+            func rendition(_ name: String, bitrate: Int, height: Int) -> Source {
+                Source(
+                    url: server.url("renditions/\(name).mp4"),
+                    properties: ["type": "video/mp4", "avg_bitrate": .int(Int64(bitrate)), "height": .int(Int64(height)), "size": .int(Int64(clip.count))])
+            }
+            let video = Video(
+                sources: [rendition("high", bitrate: 4_000_000, height: 720), rendition("low", bitrate: 800_000, height: 360)],
+                properties: ["name": "MP4 only", "duration": 20_000])
+            var configuration = OfflineConfiguration()
+            configuration.streaming.requestFilters = [.header("X-Cove-App", "kiosk-7")]
+            let manager = try OfflineVideoManager(
+                root: root, transport: AsyncHTTPClientTransport.shared, configuration: configuration, logger: logs.logger(label: "cove.offline", level: .debug))
+            defer { Task { await manager.close() } }
+            let token = try await manager.requestVideoDownload(video, parameters: OfflineDownloadParameters(requestedBitrate: 1_000_000))
+            let status = try #require(await manager.waitUntilSettled(token))
+            try #require(status.state == .completed, "\(String(describing: status.error))")
+            #expect(server.requests.allSatisfy { $0.path == "/renditions/low.mp4" }, "\(server.requests.map(\.path))")
+            let offline = try manager.videoObject(fromOfflineVideoToken: token)
+            let source = try #require(offline.sources.first)
+            #expect(source.isMP4 && source.url.scheme == "cove-offline", "\(source.url)")
+            #expect(offline.properties["media_type"]?.stringValue == "mp4")
+            server.forceStatus(503)
+            server.clearRequestLog()
+            let controller = PlayerSDKManager.shared.makePlaybackController(
+                engine: GStreamerEngine(logger: logs.logger(label: "cove.gstreamer", level: .debug)),
+                configuration: PlaybackControllerConfiguration(
+                    progressInterval: .milliseconds(100), videoOutput: .headless, pacing: .unsynchronized, logger: logs.logger(level: .debug)))
+            let recorder = EventRecorder(controller)
+            controller.setVideos([offline])
+            try await recorder.waitFor(.ready)
+            #expect(await controller.seekAndWait(to: .seconds(12)))
+            let mark = await recorder.cursor()
+            controller.play()
+            let after = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+            if case .progress(_, let position) = after { #expect(position >= .seconds(11.5), "\(position)") }
+            try await recorder.waitFor(.end)
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            #expect(server.requests.isEmpty, "\(server.requests.map(\.path))")
+        }
+
         /// The DASH fixture served, and `asset` downloaded into a fresh store (its download completed).
         static func downloadedDASH(_ asset: DASHFixture.Asset) async throws -> (DASHFixture, MediaServer, OfflineVideoManager, OfflineVideoToken) {
             let dash = try await DASHFixture.prepare()
@@ -255,7 +315,9 @@ extension RealEngineTests {
         /// the rate seek's generation and their segments pushed, so the stall is past the appsrcs. Issue 33
         /// names this test and owns the fix; a failing run prints the engine's last log lines.
         @Test(
-            .disabled("Hangs about 1 run in 20 under CPU load (the rate seek after an accurate seek never completes); issue 33 owns it"),
+            .enabled(
+                if: ProcessInfo.processInfo.environment["COVE_RUN_DISABLED"] != nil,
+                "Hangs about 1 run in 20 under CPU load (the rate seek after an accurate seek never completes); issue 33 owns it (COVE_RUN_DISABLED=1 runs it)"),
             .timeLimit(.minutes(1)))
         func aRateChangeRightAfterASeekKeepsPlaying() async throws {
             let (_, server, manager, token) = try await Self.downloadedDASH(.list)

@@ -130,8 +130,16 @@ struct OfflineDownloadTests {
             try await manager.requestVideoDownload(h.video, parameters: OfflineDownloadParameters(requestedBitrate: -1))
         }
         #expect(bitrate?.code == .invalidParameter)
-        let mp4 = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(Video(url: h.server.url("package/clip.mp4"))) }
-        #expect(mp4?.code == .unsupported, "\(String(describing: mp4))")
+        // An MP4 rendition downloads (one audio track: no language to choose); a protected one does not.
+        let mp4Audio = await #expect(throws: OfflineError.self) {
+            try await manager.requestVideoDownload(Video(url: h.server.url("package/clip.mp4")), parameters: OfflineDownloadParameters(audioLanguages: ["fr"]))
+        }
+        #expect(mp4Audio?.code == .invalidParameter && mp4Audio?.message.contains("one audio track") == true, "\(String(describing: mp4Audio))")
+        let widevine = Source(
+            url: h.server.url("package/clip.mp4"),
+            properties: ["type": "video/mp4", "key_systems": .object(["com.widevine.alpha": .object(["license_url": "https://licence.example/wv"])])])
+        let protected = await #expect(throws: OfflineError.self) { try await manager.requestVideoDownload(Video(sources: [widevine], properties: [:])) }
+        #expect(protected?.code == .unsupported && protected?.message.contains("MP4") == true, "\(String(describing: protected))")
         h.server.addRoute(prefix: "/live.m3u8") { _ in
             MediaServerResponse(
                 status: 200, contentType: "application/vnd.apple.mpegurl",

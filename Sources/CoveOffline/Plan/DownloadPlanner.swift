@@ -18,7 +18,13 @@ struct DownloadPlanner: Sendable {
 
     func plan(_ video: Video, parameters: OfflineDownloadParameters) async throws(OfflineError) -> DownloadPlan {
         try parameters.validate()
-        let source = try Self.downloadableSource(of: video)
+        let source = try Self.downloadableSource(of: video, parameters: parameters)
+        if source.isMP4 {
+            var plan = try Self.planMP4(source, parameters: parameters, video: video)
+            try await addSidecars(of: video, to: &plan, parameters: parameters)
+            if parameters.includesImages { try await addImages(of: video, to: &plan) }
+            return plan
+        }
         let loaded: StreamingLoader.Loaded
         do {
             loaded = try await loader.load(.manifest, url: source.url, maxBytes: 16 << 20)
@@ -42,22 +48,58 @@ struct DownloadPlanner: Sendable {
     }
 
     /// The source to download: the default selection over the video's HLS and DASH sources that need no
-    /// key system and carry no server-side ads.
-    static func downloadableSource(of video: Video) throws(OfflineError) -> Source {
+    /// key system and carry no server-side ads; a video with none of those downloads an MP4 rendition
+    /// (`chooseMP4`), as the seed's offline manager does for progressive-only videos.
+    static func downloadableSource(of video: Video, parameters: OfflineDownloadParameters = OfflineDownloadParameters()) throws(OfflineError) -> Source {
         if let error = video.error {
             throw OfflineError(.invalidParameter, "The video could not be loaded from the catalog (\(error.code)); there is nothing to download")
         }
         let candidates = video.sources.filter { ($0.isHLS || $0.isDASH) && $0.keySystems.isEmpty && $0.vmapURL == nil }
+        if candidates.isEmpty, let mp4 = chooseMP4(video.sources, parameters: parameters) { return mp4 }
         guard let source = SourceSelectionPolicy.capabilities(PlaybackCapabilities(formats: [.hls, .dash]))(video.update { $0.sources = candidates }),
             candidates.contains(source)
         else {
             let kinds = Set(video.sources.map { $0.resolvedDeliveryType?.rawValue ?? $0.url.pathExtension }).sorted().joined(separator: ", ")
             throw OfflineError(
                 .unsupported,
-                "The video has no source Cove can download (it downloads clear or AES-128 HLS and clear DASH, without server-side ads); its sources are: \(kinds.isEmpty ? "none" : kinds)"
+                "The video has no source Cove can download (it downloads clear or AES-128 HLS, clear DASH and MP4 renditions, without server-side ads); its sources are: \(kinds.isEmpty ? "none" : kinds)"
             )
         }
         return source
+    }
+
+    // MARK: MP4
+
+    /// The MP4 rendition to keep: clear, fetched over HTTP(S), within the app's height limit, the highest
+    /// average bitrate at or under the requested one (else the lowest), like a ladder's variant.
+    static func chooseMP4(_ sources: [Source], parameters: OfflineDownloadParameters) -> Source? {
+        let mp4 = sources.filter { source in
+            source.isMP4 && source.keySystems.isEmpty && source.vmapURL == nil && ["http", "https"].contains(source.scheme ?? "")
+        }
+        let byBitrate = mp4.enumerated().sorted { ($0.element.averageBitrate ?? 0, $0.offset) < ($1.element.averageBitrate ?? 0, $1.offset) }.map(\.element)
+        guard let lowest = byBitrate.first else { return nil }
+        let fitting = byBitrate.filter { source in parameters.maximumHeight.map { Int64($0) >= (source.height ?? 0) } ?? true }
+        let pool = fitting.isEmpty ? [lowest] : fitting
+        guard let bitrate = parameters.requestedBitrate else { return pool.last }
+        return pool.last { ($0.averageBitrate ?? 0) <= Int64(bitrate) } ?? pool[0]
+    }
+
+    /// One file, kept whole: the copy plays it through the same byte-range reader as the original.
+    static func planMP4(_ source: Source, parameters: OfflineDownloadParameters, video: Video) throws(OfflineError) -> DownloadPlan {
+        if let language = parameters.audioLanguages.first {
+            throw OfflineError(
+                .invalidParameter, "The video's MP4 rendition has one audio track, so audio in \"\(language)\" cannot be chosen; download it without --audio")
+        }
+        let duration = video.duration.map { MediaTime($0).seconds }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 0
+        let bitrate = source.averageBitrate ?? 0
+        let estimate = source.size ?? Int64(Double(bitrate) / 8 * duration)
+        let path = "media/video.mp4"
+        let layout = OfflineLayout(
+            masterPath: path, duration: duration,
+            variant: .init(bandwidth: Int(bitrate), width: source.width.map(Int.init), height: source.height.map(Int.init)),
+            audioLanguages: [], manifestTextLanguages: [], sidecars: [], posterPath: nil, thumbnailImagePath: nil, thumbnailTrackPath: nil, originFormat: "mp4")
+        let file = PlannedFile(path: path, url: source.url, byteRange: nil, kind: .segment, estimatedBytes: max(estimate, 0))
+        return DownloadPlan(files: [file], keys: [], documents: [:], layout: layout)
     }
 
     // MARK: HLS

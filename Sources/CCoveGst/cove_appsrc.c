@@ -102,6 +102,10 @@ GstFlowReturn cove_appsrc_push_bytes(CoveAppSource *source, const guint8 *data, 
     return gst_app_src_push_buffer(GST_APP_SRC(source->appsrc), buffer);
 }
 
+void cove_appsrc_set_size(CoveAppSource *source, gint64 size) {
+    gst_app_src_set_size(GST_APP_SRC(source->appsrc), size);
+}
+
 guint64 cove_appsrc_queued_bytes(CoveAppSource *source) {
     return gst_app_src_get_current_level_bytes(GST_APP_SRC(source->appsrc));
 }

@@ -47,21 +47,26 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
         link.withLock { $0 = producer }
     }
 
-    /// The file's length (before the source starts; -1 when unknown).
+    /// The file's length, whenever it becomes known: applied to the appsrc now if it exists, else when
+    /// it is made. Set under the lock, so an attach and a size racing each other leave the latest size.
     func setSize(_ size: Int64?) {
-        state.withLock { $0.size = size }
+        state.withLock { s in
+            s.size = size
+            if let source = s.source { cove_appsrc_set_size(source.source, gint64(size ?? -1)) }
+        }
     }
 
     /// playbin3 made its appsrc: take it over in BYTES format.
     func attach(appsrc: UnsafeMutablePointer<GstElement>) {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        let (generation, size) = (producer?.generation ?? 0, state.withLock { $0.size } ?? -1)
-        guard let source = cove_appsrc_attach_bytes(appsrc, gint(truncatingIfNeeded: generation), gint64(size), onBytesPositioned, context) else { return }
+        let generation = producer?.generation ?? 0
+        guard let source = cove_appsrc_attach_bytes(appsrc, gint(truncatingIfNeeded: generation), -1, onBytesPositioned, context) else { return }
         let old = state.withLock { s -> ByteSourceBox? in
             defer {
                 s.source = ByteSourceBox(source: source)
                 s.started = false
                 s.positioned = false
+                cove_appsrc_set_size(source, gint64(s.size ?? -1))
             }
             return s.source
         }

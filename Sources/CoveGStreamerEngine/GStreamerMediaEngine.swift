@@ -34,14 +34,20 @@ public struct GStreamerMediaEngine: ByteFeedableMediaEngine {
         return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .reading))
     }
 
+    /// A player fed by a producer. The plugins it decodes with load in the background from here on
+    /// (see `GStreamerRuntime.warmUpInBackground`), while the producer's first requests are out.
     public func makeFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any FedEnginePlayer {
         try GStreamerRuntime.ensureInitialized()
-        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .fed))
+        let player = GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .fed))
+        GStreamerRuntime.warmUpInBackground()
+        return player
     }
 
     public func makeByteFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any ByteFedEnginePlayer {
         try GStreamerRuntime.ensureInitialized()
-        return GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .bytes))
+        let player = GStreamerPlayer(pipeline: try GStreamerPipeline(configuration: configuration, logger: logger, route: .bytes))
+        GStreamerRuntime.warmUpInBackground()
+        return player
     }
 
     /// Loads GStreamer and the plugins a first play needs, so that play does not pay for them (cold,
@@ -127,5 +133,6 @@ final class GStreamerPlayer: FedEnginePlayer, ByteFedEnginePlayer {
 
     var byteInput: any ByteFeedInput { pipeline.byteInput }
     func attach(_ producer: any ByteFeedProducer) { pipeline.byteFeed?.attach(producer: producer) }
-    func startReading(size: Int64?) { pipeline.startReading(size: size) }
+    func startReading() { pipeline.startReading() }
+    func setFileSize(_ size: Int64?) { pipeline.byteFeed?.setSize(size) }
 }

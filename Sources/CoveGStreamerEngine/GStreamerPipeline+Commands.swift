@@ -18,7 +18,7 @@ extension GStreamerPipeline {
             $0.awaitingBuffer = true
         }
         // A fed pipeline leaves NULL once the producer says where the feed starts (`startFeed`): its
-        // sources must begin there. A byte-fed one once the producer knows the file's size (`startReading`).
+        // sources must begin there. A byte-fed one once its producer starts reading (`startReading`).
         if route != .reading { return }
         startPipeline()
     }

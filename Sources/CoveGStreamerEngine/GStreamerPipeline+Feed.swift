@@ -70,16 +70,15 @@ extension GStreamerPipeline {
     /// The input of a byte-fed pipeline (an unused one for other routes: nothing reads it).
     var byteInput: any ByteFeedInput { byteFeed ?? ByteSourceFeed() }
 
-    /// Leaves NULL with the file's size known: playbin3 makes its source now, and the demuxer reads.
-    func startReading(size: Int64?) {
-        guard let byteFeed else { return }
+    /// Leaves NULL: playbin3 makes its source now, and the demuxer reads (the size follows, `setFileSize`).
+    func startReading() {
+        guard byteFeed != nil else { return }
         let first = state.withLock { s -> Bool in
             guard s.feedStart == nil, !s.closed else { return false }
             s.feedStart = 0
             return true
         }
         guard first else { return }
-        byteFeed.setSize(size)
         startPipeline()
     }
 

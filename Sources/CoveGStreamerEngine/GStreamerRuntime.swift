@@ -1,6 +1,7 @@
 import CCoveGst
 import CGStreamer
 import CoveCore
+import Foundation
 import Synchronization
 
 /// Process-wide GStreamer initialisation: `gst_init` runs once, and its failure is remembered so every
@@ -57,6 +58,24 @@ enum GStreamerRuntime {
             }
             done = true
         }
+    }
+
+    private static let backgroundWarmUp = Mutex(false)
+
+    /// Starts `loadPlaybackPlugins` on a thread of its own, once per process: called when the first
+    /// pipeline's skeleton exists (its own plugins loaded), so the rest — libav above all, 40–400 ms
+    /// cold — loads while the first requests (playlists, the first segment) are on the wire instead of
+    /// before them. GStreamer loads one plugin at a time under a process-wide lock: started any earlier,
+    /// it would hold that lock while the first pipeline waits to be built.
+    static func warmUpInBackground() {
+        let first = backgroundWarmUp.withLock { started -> Bool in
+            defer { started = true }
+            return !started
+        }
+        guard first, !warmedUp.withLock({ $0 }) else { return }
+        let thread = Thread { try? loadPlaybackPlugins() }
+        thread.name = "cove-gst-warm-up"
+        thread.start()
     }
 
     /// Names of GStreamer elements Cove needs, for a precise error when a plugin package is missing.

@@ -11,8 +11,26 @@ enum CoveMain {
         AllocatorArenas.limit(toPerCore: 2)
         // Media segments are mapped blocks of their own, returned to the system once pushed.
         AllocatorArenas.mapLargeBlocks()
+        // A command that plays starts loading GStreamer and its decoders now, on a thread of its own,
+        // while the process parses its arguments and builds its controller (see `EarlyWarmUp`).
+        if let command = CommandLine.arguments.dropFirst().first, EarlyWarmUp.commands.contains(command) { EarlyWarmUp.start() }
         await Cove.main()
     }
+}
+
+/// GStreamer's initialisation and its playback plugins (libav above all), loaded from the first moment of a
+/// command that plays. The first request still waits for them (`PlayerOptions.makePlayer`): a request that
+/// went out first would only wait for the decoders at its first segment, and the time from the first
+/// request to the first frame is what a viewer on a slow link feels. Starting them at exec instead of
+/// after the arguments and the controller takes that set-up off exec → first frame.
+enum EarlyWarmUp {
+    static let commands: Set<String> = ["play", "probe", "demo", "monitor"]
+    private static let task = Task.detached { try? await GStreamerMediaEngine().warmUp() }
+
+    static func start() { _ = task }
+
+    /// Returns once the plugins are in (starting the load if nothing did yet).
+    static func wait() async { await task.value }
 }
 
 struct Cove: AsyncParsableCommand {

@@ -123,7 +123,8 @@ struct PlayerOptions: ParsableArguments {
         }
         if let view { configuration = view.controllerConfiguration(configuration) }
         let engine = GStreamerEngine(logger: logger)
-        try? await engine.warmUp()
+        // Started at exec (`EarlyWarmUp`); the controller's first request waits until the decoders are in.
+        await EarlyWarmUp.wait()
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
         if rate != 1 { controller.playbackRate = rate }
         if volume != 1 { controller.volume = volume }

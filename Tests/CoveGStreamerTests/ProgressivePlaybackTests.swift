@@ -1,9 +1,11 @@
 import CoveCore
 import CoveGStreamer
+import CoveReport
 import CoveServer
 import CoveStreaming
 import CoveTesting
 import Foundation
+import Synchronization
 import Testing
 
 extension RealEngineTests {
@@ -110,17 +112,24 @@ extension RealEngineTests {
             GStreamerEngine.resetElementsCreated()
             let controller = h.controller()
             let recorder = EventRecorder(controller)
+            // The QoE report's figures, fed every event as an app (or `cove monitor`) does.
+            let recording = Mutex(QoERecording(requestedAt: Date(), paced: false))
+            let stream = controller.events
+            let consumer = Task { for await event in stream { recording.withLock { $0.handle(event, at: Date()) } } }
             controller.isAutoPlay = true
             controller.setVideos([h.video(.mp4)])
             try await h.diagnosingFailure { try await recorder.waitFor(.end) }
             let status = recorder.events.last?.session?.player?.status
             controller.shutdown()
+            await consumer.value
+            let qoe = recording.withLock { $0.summary(at: Date()) }
             let sent = h.server.requests.filter { $0.path == "/clip.mp4" }.reduce(0) { $0 + $1.bytesSent }
             let size = try Data(contentsOf: h.fixtures.root.appendingPathComponent("clip.mp4")).count
             #expect(sent >= size, "the server sent \(sent) of \(size) bytes")
             let transferred = recorder.events.compactMap { if case .mediaTransferred(_, let t) = $0 { t.bytes } else { nil } }.reduce(0, +)
             #expect(transferred == sent, "transfers \(transferred), server log \(sent)")
             #expect(status?.bytesRead == sent, "engine \(status?.bytesRead ?? -1), server log \(sent)")
+            #expect(qoe.bytesFetched == sent, "QoE report \(qoe.bytesFetched), server log \(sent)")
             #expect(GStreamerEngine.elementsCreated["souphttpsrc"] == nil, "\(GStreamerEngine.elementsCreated.keys.sorted())")
         }
 

@@ -17,6 +17,8 @@ CoveAppSource *cove_appsrc_attach(GstElement *appsrc, gint generation, CoveAppSo
 CoveAppSource *cove_appsrc_attach_bytes(GstElement *appsrc, gint generation, gint64 size, CoveAppSourceSeek seek, gpointer context);
 /// Copies `data` (the file's bytes from `offset`) into a buffer and pushes it.
 GstFlowReturn cove_appsrc_push_bytes(CoveAppSource *source, const guint8 *data, gsize size, guint64 offset, gint generation);
+/// The file's length in bytes (-1: unknown), whenever it becomes known.
+void cove_appsrc_set_size(CoveAppSource *source, gint64 size);
 /// Bytes queued in the appsrc that downstream has not taken yet.
 guint64 cove_appsrc_queued_bytes(CoveAppSource *source);
 /// Removes the callbacks and the probe and drops the reference.

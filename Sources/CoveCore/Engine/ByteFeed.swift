@@ -34,7 +34,7 @@ public protocol ByteFeedProducer: AnyObject, Sendable {
 /// progressive loader) instead of reading the URL themselves.
 public protocol ByteFeedableMediaEngine: FeedableMediaEngine {
     /// Builds a player that reads the file through its `byteInput`. It stays idle after `load` until
-    /// `ByteFedEnginePlayer.startReading(size:)`.
+    /// `ByteFedEnginePlayer.startReading()`.
     func makeByteFedPlayer(configuration: EnginePlayerConfiguration) throws(PlaybackError) -> any ByteFedEnginePlayer
 }
 
@@ -44,6 +44,10 @@ public protocol ByteFedEnginePlayer: EnginePlayer {
     var byteInput: any ByteFeedInput { get }
     /// Links the producer the input asks to reposition.
     func attach(_ producer: any ByteFeedProducer)
-    /// Starts the demuxer on the file (`size` bytes when known): it asks the producer for the offsets it reads.
-    func startReading(size: Int64?)
+    /// Starts the demuxer on the file: it asks the producer for the offsets it reads. Called with the
+    /// first request, so the decoding chain is built while the first bytes are on the wire.
+    func startReading()
+    /// The file's length, once the first answer named it (before any of its bytes is pushed, so the
+    /// demuxer's size and seeking queries agree); nil when the server did not say.
+    func setFileSize(_ size: Int64?)
 }

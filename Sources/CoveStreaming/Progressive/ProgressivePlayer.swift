@@ -6,8 +6,9 @@ import Synchronization
 /// reads it by byte ranges through the app's transport and filters, and a byte-fed player of the base
 /// engine demuxes, decodes and renders it.
 ///
-/// The engine starts reading once the first answer is in (its length sizes the demuxer's input), so a
-/// refused request (403, a missing file) fails the play before any decoder is built. The controller
+/// The engine starts reading with the first request, so the decoding chain is built while the first bytes
+/// are on the wire; the file's length follows from the first answer, before any of its bytes. A refused
+/// request (403, a missing file) fails the play before anything was decoded. The controller
 /// gets the engine's events plus a transfer for every request and the loader's failure; commands go
 /// to the engine, whose seeks come back to the loader as byte offsets.
 final class ProgressivePlayer: EnginePlayer, Sendable {
@@ -20,7 +21,6 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
     private struct State {
         var failed = false
         var closed = false
-        var reading = false
     }
 
     init(
@@ -65,12 +65,7 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
     private func handle(_ event: ProgressiveLoader.Event) {
         switch event {
         case .opened(let size):
-            let start = state.withLock { s -> Bool in
-                guard !s.reading, !s.closed else { return false }
-                s.reading = true
-                return true
-            }
-            if start { player.startReading(size: size) }
+            player.setFileSize(size)
         case .request(let record):
             continuation.yield(
                 .transferCompleted(
@@ -91,6 +86,7 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
     func load(playWhenReady: Bool) {
         player.load(playWhenReady: playWhenReady)
         loader.start()
+        player.startReading()
     }
 
     func play() { player.play() }

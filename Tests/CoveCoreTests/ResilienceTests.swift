@@ -119,6 +119,84 @@ struct ResilienceTests {
         #expect(engine.players.count == 2, "the refused call built nothing")
     }
 
+    /// The first answer on `answers`, or nil when none comes within `timeout` (real time).
+    static func first(of answers: AsyncStream<Bool>, within timeout: Duration = .seconds(5)) async -> Bool? {
+        await withTaskGroup(of: Bool?.self) { group in
+            group.addTask {
+                for await answer in answers { return answer }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// A seek asked while a resume's rebuilt pipeline loads goes to the rebuilt pipeline once it has loaded,
+    /// and is answered. (It stayed queued, never performed and never answered until the session ended:
+    /// issue 33's chaos run found it, seed 1.)
+    @Test func aSeekAskedWhileAResumeLoadsIsPerformedOnceItHasLoaded() async throws {
+        let controller = makeController(retry: .none)
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+        try await recorder.waitFor(.failedToPlayToEndTime)
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        controller.resumeVideo(at: .seconds(2), autoPlay: true)
+        controller.seek(to: .seconds(8)) { answer.yield($0) }
+        try await recorder.waitFor(.resumeComplete)
+        #expect(await Self.first(of: answers) == true, "the seek was never answered")
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.calls.contains { if case .seek(let to, _) = $0 { to == .seconds(8) } else { false } }, "\(rebuilt.calls)")
+        #expect(rebuilt.position == .seconds(8))
+    }
+
+    /// A seek asked while a resume loads is answered false when the resume fails.
+    @Test func aSeekAskedWhileAResumeLoadsIsAnsweredWhenTheResumeFails() async throws {
+        let controller = makeController(retry: .none)
+        let recorder = EventRecorder(controller)
+        _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+        try await recorder.waitFor(.failedToPlayToEndTime)
+        engine.behavior.loadFailure = PlaybackError(.networkUnreachable, "still down")
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        controller.resumeVideo(at: .seconds(2), autoPlay: true)
+        controller.seek(to: .seconds(8)) { answer.yield($0) }
+        try await recorder.waitFor(.resumeFail)
+        #expect(await Self.first(of: answers) == false, "the seek was never answered")
+    }
+
+    /// A seek in flight when a stalled pipeline dies goes to the retry's pipeline, which opens at the seek's
+    /// target, and is answered once that has loaded. (The retry opened at the old position and the seek was
+    /// never answered: issue 33's chaos run found it, seed 1.)
+    @Test func aSeekInFlightWhenThePipelineDiesLandsOnTheRetrysPipeline() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        // The first pipeline never finishes a seek; the retry's does.
+        engine.behavior.completesSeeks = false
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(.play)
+        let player = await engine.player(number: 1)
+        player.setPosition(.seconds(3))
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(3) } else { false } }
+        player.emit(.buffering(percent: 0))
+        try await recorder.waitFor(.stalled)
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        controller.seek(to: .seconds(12)) { answer.yield($0) }
+        await controller.settle()
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped")))
+        try await recorder.waitFor { $0.name == "Retry" }
+        engine.behavior.completesSeeks = true
+        let mark = await recorder.cursor()
+        try await clock.advance(by: .milliseconds(500), until: recorder, from: mark) { if case .progress = $0 { true } else { false } }
+        #expect(await Self.first(of: answers) == true, "the seek was never answered")
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.configuration.startPosition == .seconds(12))
+    }
+
     @Test func aResumeThatCannotLoadReportsResumeFailAndCanBeCalledAgain() async throws {
         let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)

@@ -40,7 +40,9 @@ extension LoopState {
         case .retry(.load):
             rebuild(runtime, at: runtime.seeks.opening?.target, playWhenReady: runtime.intent.isRequested)
         case .retry:
-            rebuild(runtime, at: runtime.resumePosition ?? runtime.lastReportedTime, playWhenReady: runtime.intent.isRequested)
+            // A seek the dead pipeline never finished goes to the new one: it opens at the seek's target.
+            let position = runtime.seeks.inFlight?.target ?? runtime.resumePosition ?? runtime.lastReportedTime
+            rebuild(runtime, at: position, playWhenReady: runtime.intent.isRequested)
         case .seek:
             break
         case .resume, nil:
@@ -101,6 +103,7 @@ extension LoopState {
             track(.inFlightEnded(succeeded: true), in: runtime)
             seekFinished(runtime, succeeded: true)
             apply(runtime.intent.handle(.loaded), in: runtime)
+            performSeekAskedWhileRebuilding(runtime)
             return
         }
         runtime.rebuilding = nil
@@ -119,12 +122,24 @@ extension LoopState {
             emit(.lifecycle(session, .resumeComplete))
         }
         _ = runtime.frames.handle(.rebuiltPipelineLoaded)
+        // A retry's pipeline opened at the target of a seek in flight when the old one died: that seek landed.
+        if case .retry = rebuild { track(.inFlightEnded(succeeded: true), in: runtime) }
         report(position: position, in: runtime)
         if watchStall(.rebuiltPipelineLoaded, in: runtime) == .recovered {
             emit(.lifecycle(session, .likelyToKeepUp))
             if runtime.intent.isRequested { emit(.lifecycle(session, .recovered)) }
         }
         apply(runtime.intent.handle(.rebuiltPipelineLoaded), in: runtime)
+        performSeekAskedWhileRebuilding(runtime)
+    }
+
+    /// A seek asked while a rebuilt pipeline loaded (for a resume, a retry or another seek) waited in the
+    /// tracker's queue, as one asked before Ready does: it goes now. (It used to stay there, never performed
+    /// and never answered, until the session ended.)
+    private func performSeekAskedWhileRebuilding(_ runtime: SessionRuntime) {
+        guard runtime.phase == .ready || runtime.phase == .ended, let queued = track(.ready, in: runtime).perform else { return }
+        if runtime.phase == .ended { runtime.phase = .ready }
+        performSeek(in: runtime, queued)
     }
 
     /// A rebuilt pipeline could not load either.
@@ -140,10 +155,13 @@ extension LoopState {
             if scheduleRetry(runtime, error: error, kind: kind) { return }
             runtime.rebuilding = nil
             runtime.phase = .ready
+            // A seek asked while it loaded will not happen.
+            track(.loadFailed, in: runtime)
             failedToPlayToEnd(runtime, error: error)
         case .resume(_, let automatic):
             runtime.rebuilding = nil
             runtime.phase = .failed
+            track(.loadFailed, in: runtime)
             emit(
                 .lifecycle(
                     runtime.session,

@@ -17,7 +17,7 @@ DEBIAN_PACKAGES := libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstre
 	librsvg2-bin chromium libcairo2-dev libpango1.0-dev libglib2.0-dev xdotool weston playerctl dbus
 SUDO := $(shell [ "$$(id -u)" = "0" ] || echo sudo)
 
-.PHONY: deps build release test demo bench clean api-baseline docs format lint
+.PHONY: deps build release test demo bench clean api-baseline docs format lint chaos
 
 ## deps: install the Debian packages Cove needs (only the missing ones)
 deps:
@@ -46,6 +46,20 @@ test: deps
 	SWIFT='$(SWIFT)' SWIFT_FLAGS='$(SWIFT_FLAGS)' FUZZ_TESTS='$(FUZZ_TESTS)' bash scripts/run-tests.sh
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory docs
+
+## chaos: issue 33's randomised operation test on the real engine, alone: controllers driven by random commands
+## over an origin serving random faults, both from one seed. `make chaos CHAOS_SECONDS=N [CHAOS_SEED=S]` (60 s and
+## a new seed by default; the seed is printed first and in the last line, `chaos: C commands, F faults, S sessions,
+## V violations, seed S`). Every command is appended to cove-chaos-<seed>.log in the temporary folder as it is issued.
+CHAOS_SECONDS ?= 60
+CHAOS_SEED ?=
+chaos: deps
+	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	@mkdir -p .build; set -o pipefail; \
+	CHAOS_SECONDS='$(CHAOS_SECONDS)' CHAOS_SEED='$(CHAOS_SEED)' SWIFT_BACKTRACE=$${SWIFT_BACKTRACE:-preset=full,threads=crashed,images=mentioned,registers=none} \
+		$$($(SWIFT) build --show-bin-path $(SWIFT_FLAGS))/CovePackageTests.xctest --testing-library swift-testing \
+		--filter "RealEngineTests/ChaosTests/" 2>&1 | tee .build/chaos.log; status=$$?; \
+	grep -a '^chaos: [0-9]* commands' .build/chaos.log | tail -1; exit $$status
 
 ## docs: build the DocC documentation of every library product into .build/docs (warnings are errors)
 DOC_TARGETS := CoveCore CoveGStreamer CoveGStreamerEngine CoveHLS CoveStreaming CoveText CoveSSAI CoveXML CoveDASH CoveNetworking \

@@ -397,8 +397,9 @@ public final class MediaServer: Sendable {
             headers[.contentType] = type
             return body(data.subdata(in: range), status: 206, contentType: type, extraHeaders: headers, recordID: recordID)
         }
+        let served = interceptor?.junk(forPath: path, length: data.count) ?? data
         return body(
-            data, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID, cutAfter: interceptor?.cut(forPath: path))
+            served, status: 200, contentType: type, extraHeaders: [.acceptRanges: "bytes"], recordID: recordID, cutAfter: interceptor?.cut(forPath: path))
     }
 
     private func body(

@@ -32,6 +32,14 @@ public struct GStreamerEngine: MediaEngine, ThumbnailSourceFactory {
         transport: (any HTTPTransport)? = nil
     ) {
         let transport = transport ?? AsyncHTTPClientTransport.shared
+        var streaming = streaming
+        let appReadiness = streaming.readiness
+        // A first request waits for a warm-up in progress (an app, or `cove`, started it at launch without
+        // waiting): everything before the request overlaps the decoders' load, nothing after it pays for it.
+        streaming.readiness = {
+            await appReadiness()
+            await GStreamerMediaEngine.waitWhileWarmingUp()
+        }
         mediaEngine = GStreamerMediaEngine(logger: logger)
         streamingEngine = StreamingEngine(feeding: mediaEngine, configuration: streaming, transport: transport, logger: logger)
         thumbnails = WebVTTThumbnailSources(transport: transport, imageCodec: GStreamerImageCodec())

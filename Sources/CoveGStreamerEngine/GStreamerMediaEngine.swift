@@ -50,6 +50,12 @@ public struct GStreamerMediaEngine: ByteFeedableMediaEngine {
         return player
     }
 
+    /// Returns when a `warmUp()` in progress has finished (at once when none runs): what Cove's streaming
+    /// waits for before a session's first request (see `GStreamerEngine`).
+    public static func waitWhileWarmingUp() async {
+        await GStreamerRuntime.waitWhileWarmingUp()
+    }
+
     /// Loads GStreamer and the plugins a first play needs, so that play does not pay for them (cold,
     /// 0.1–0.5 s, mostly libav). Call it at launch, while the app shows its catalog; players made before
     /// it finishes simply load what they need themselves. Runs on its own thread, never the caller's.

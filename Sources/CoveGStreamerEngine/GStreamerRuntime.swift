@@ -39,13 +39,32 @@ enum GStreamerRuntime {
     /// What Cove's own streaming plays through (appsrc into the plain demuxers and decoders). GStreamer's
     /// HTTP source (`soup`) is never loaded: every network byte, media files' included, comes through
     /// Cove's `HTTPTransport`.
+    /// libav comes last: it alone takes ~70 ms of the ~85 (it registers an element type per FFmpeg codec),
+    /// and GStreamer loads one plugin at a time, so a pipeline being built meanwhile finds every plugin
+    /// of its skeleton already in.
     static let playbackPlugins = [
-        "playback", "coreelements", "app", "audiofx", "typefindfunctions", "mpegtsdemux",
-        "videoparsersbad", "audioparsers", "isomp4", "libav", "videofilter", "videoconvertscale",
-        "audioconvert", "volume", "audioresample",
+        "playback", "coreelements", "app", "audiofx", "videofilter", "videoconvertscale", "audioconvert", "volume",
+        "audioresample", "typefindfunctions", "mpegtsdemux", "videoparsersbad", "audioparsers", "isomp4", "libav",
     ]
 
     private static let warmedUp = Mutex(false)
+    /// A warm-up in progress, and who waits for it to finish (`waitWhileWarmingUp`).
+    private static let warming = Mutex<(running: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Returns when a warm-up in progress has finished; at once when none is running (never started, or
+    /// done). Cove's streaming waits here before a session's first request, so an app that started
+    /// `warmUp()` at launch, without waiting for it, gets its first request out with the decoders in
+    /// (the first request to first frame stays short) while everything before it overlapped the load.
+    static func waitWhileWarmingUp() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = warming.withLock { w -> Bool in
+                guard w.running else { return true }
+                w.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
 
     /// Loads `playbackPlugins` once per process (blocking; missing plugins are skipped — a play that
     /// needs one reports it precisely). Safe to call from any thread and more than once.
@@ -53,10 +72,16 @@ enum GStreamerRuntime {
         try ensureInitialized()
         try warmedUp.withLock { done throws(PlaybackError) in
             guard !done else { return }
+            warming.withLock { $0.running = true }
             for name in playbackPlugins {
                 if let plugin = gst_plugin_load_by_name(name) { gst_object_unref(UnsafeMutableRawPointer(plugin)) }
             }
             done = true
+            let waiters = warming.withLock { w -> [CheckedContinuation<Void, Never>] in
+                defer { w = (false, []) }
+                return w.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 

@@ -122,9 +122,10 @@ struct PlayerOptions: ParsableArguments {
             }
         }
         if let view { configuration = view.controllerConfiguration(configuration) }
+        // The warm-up started at exec (`EarlyWarmUp`); the first request waits for it inside the engine
+        // (`GStreamerEngine` streaming's readiness), so the controller and its pipeline are built meanwhile.
+        EarlyWarmUp.start()
         let engine = GStreamerEngine(logger: logger)
-        // Started at exec (`EarlyWarmUp`); the controller's first request waits until the decoders are in.
-        await EarlyWarmUp.wait()
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
         if rate != 1 { controller.playbackRate = rate }
         if volume != 1 { controller.volume = volume }

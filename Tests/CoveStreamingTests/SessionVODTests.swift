@@ -2,6 +2,7 @@ import CoveCore
 import CoveStreaming
 import CoveTesting
 import Foundation
+import Synchronization
 import Testing
 
 /// A VOD ladder played end to end against an in-memory CDN: which variant each segment comes from,
@@ -197,6 +198,52 @@ struct SessionVODTests {
         #expect(harness.output.media.map(\.sequence) == [0, 1, 2])
         #expect(harness.output.endOfStreamAfter == [3])
         #expect(harness.session.bufferedAhead == 6)
+    }
+
+    /// The first request waits for the configuration's readiness (the engine still loading its decoders),
+    /// then goes out at once.
+    @Test func theFirstRequestWaitsForReadiness() async throws {
+        let gate = ReadinessGate()
+        let ladder = Ladder(segments: 3)
+        let cdn = FakeCDN()
+        ladder.install(on: cdn)
+        var configuration = Harness.fastConfiguration
+        configuration.readiness = { await gate.wait() }
+        let harness = Harness(cdn: cdn, url: ladder.masterURL, configuration: configuration)
+        defer { harness.session.close() }
+        harness.session.start(at: nil)
+        try await waitUntil("the session to wait for readiness") { gate.waiting }
+        #expect(cdn.requestedPaths.isEmpty, "\(cdn.requestedPaths)")
+        gate.open()
+        try await waitUntil("the end of the stream") { !harness.output.endOfStream.isEmpty }
+        #expect(cdn.requestedPaths.first == "/vod/master.m3u8")
+    }
+
+    /// Holds whoever waits until opened.
+    final class ReadinessGate: Sendable {
+        private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+        var waiting: Bool { state.withLock { !$0.waiters.isEmpty } }
+
+        func wait() async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { s -> Bool in
+                    if s.open { return true }
+                    s.waiters.append(continuation)
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+                s.open = true
+                defer { s.waiters = [] }
+                return s.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
     }
 
     @Test func extXStartChoosesWhereAStartWithoutPositionBegins() async throws {

@@ -52,6 +52,8 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
     let output: any ByteFeedInput
     let tuning: Tuning
     let logger: Logger
+    /// The configuration's `readiness`, awaited before each read starts.
+    private let readiness: @Sendable () async -> Void
     private let onEvent: @Sendable (Event) -> Void
     private let state = Mutex(State())
 
@@ -63,6 +65,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         self.output = output
         self.tuning = tuning
         self.logger = logger
+        self.readiness = configuration.readiness
         self.onEvent = onEvent
         let box = RecordRelay()
         self.loader = StreamingLoader(
@@ -135,6 +138,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
     }
 
     private func read(generation: Int, from offset: Int64) async {
+        await readiness()
         var position = offset
         var range = tuning.initialRange
         while isCurrent(generation) {

@@ -26,6 +26,10 @@ public struct StreamingConfiguration: Sendable {
     public var wallClock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
     /// Times transfers for the throughput estimate and the abandonment watch (a simulated link in tests).
     public var transferClock: TransferClock = .continuous
+    /// Awaited before a session's first request: the engine that decodes lets the request wait while it
+    /// is still loading its decoders (`GStreamerEngine` waits for a warm-up in progress), so the time from
+    /// the first request to the first frame never includes loading them. Returns at once by default.
+    public var readiness: @Sendable () async -> Void = {}
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),

@@ -17,6 +17,8 @@ extension StreamingSession {
 
     func run(generation: Int, from position: Double?) async {
         do {
+            await configuration.readiness()
+            guard isCurrent(generation) else { return }
             let presentation = try await loadPresentation()
             guard isCurrent(generation) else { return }
             let startVariant = chooseVariant(presentation, bufferAhead: 0, segmentDuration: nil)

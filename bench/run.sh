@@ -91,7 +91,7 @@ second Cove against its peers through the shared peer benchmark (\`bench/peers.s
 How Cove is timed: its \`firstFrame\` is when the start frame is shown — at preroll, as a display sink shows it and as
 Media3's onRenderedFirstFrame and Chromium's frame callbacks count it — not at its clock time (about one frame plus the
 audio's head start later: ~83 ms on these streams, which the gst-playbin3 peer's first \`chain\` in PLAYING includes).
-\`cove probe\` warms GStreamer's plugins up before it plays (\`GStreamerEngine.warmUp()\`, what an app does at launch), so
+\`cove probe\` starts loading GStreamer's plugins at exec (\`GStreamerEngine.warmUp()\`, what an app does at launch) and its first request waits for them, so
 that cost (cold libav alone: 70–400 ms) is in its \`init\` column, as a browser's media stack is in the browsers' \`init\`.
 $ORIGINS"
 # The download section (bench/offline.py): kept aside before assembling, then the new one, else the old one.

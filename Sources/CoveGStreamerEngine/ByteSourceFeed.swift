@@ -83,17 +83,16 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
         queue.async { [self] in deliver(.end(generation: generation)) }
     }
 
+    /// Read under the lock: `close()` takes the source out under it before its release is queued, so the
+    /// appsrc read here is never one being freed (the level read takes only appsrc's own lock).
     var queuedBytes: Int {
-        let (source, pending) = state.withLock { s in
-            (
-                s.source,
-                s.pending.reduce(0) { total, item in
-                    if case .bytes(let data, _, _) = item { return total + data.count }
-                    return total
-                }
-            )
+        state.withLock { s in
+            let pending = s.pending.reduce(0) { total, item in
+                if case .bytes(let data, _, _) = item { return total + data.count }
+                return total
+            }
+            return pending + (s.source.map { Int(cove_appsrc_queued_bytes($0.source)) } ?? 0)
         }
-        return pending + (source.map { Int(cove_appsrc_queued_bytes($0.source)) } ?? 0)
     }
 
     // MARK: Repositioning (GStreamer's threads)

@@ -146,9 +146,10 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
                 output.pushEndOfStream(generation: generation)
                 return
             }
-            // Room at the demuxer's input: the next range only once most of what waits was taken.
+            // Room at the demuxer's input: the next range only once most of what waits was taken (polled:
+            // 8 MiB of video lasts seconds, so a check every 50 ms costs nothing in time to refill).
             while output.queuedBytes > tuning.readAhead {
-                do { try await Task.sleep(for: .milliseconds(20)) } catch { return }
+                do { try await Task.sleep(for: .milliseconds(50)) } catch { return }
                 guard isCurrent(generation) else { return }
             }
             let size = state.withLock { $0.size }

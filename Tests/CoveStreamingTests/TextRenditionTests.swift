@@ -37,8 +37,10 @@ struct TextRenditionTests {
         var segmentsRequested: [String] { requested.filter { $0.hasSuffix(".vtt") }.map { String($0.split(separator: "/").last ?? "") } }
 
         /// Waits until the loader has nothing left to fetch in its window and `condition` holds.
+        /// The bound is `waitUntil`'s generous one: in `make test`'s unit phase these share two cores with
+        /// every other suite (CI at 0fd798f timed out here at 10 s on a wait that takes milliseconds alone).
         func settle(
-            _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }
+            _ what: String, timeout: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool = { true }
         ) async throws {
             try await waitUntil(what, timeout: timeout, sourceLocation: sourceLocation) { loader.isIdle && condition() }
         }

@@ -147,75 +147,20 @@ struct CoveBench: AsyncParsableCommand {
         let (vtt, vmap, mpd) = try Self.parserBenchmarks()
         let fixtures = try await FixtureMedia.prepare(.init(duration: 30))
         let server = try await MediaServer.start(root: fixtures.root)
-        let url = server.url(.ladder).absoluteString
-        var raw: [RawPlaybin.Result] = []
-        var cove: [RawPlaybin.Result] = []
         let load = Self.loadAverage()
         say("Stream: 30 s, 3-variant HLS ladder, 2 s TS segments, served on loopback. Reps: \(reps) (first discarded).")
-        for rep in 0..<reps {
-            let order = rep % 2 == 0 ? ["raw", "cove"] : ["cove", "raw"]
-            for player in order {
-                let result: RawPlaybin.Result?
-                if player == "raw" {
-                    result = await Self.onThread { RawPlaybin().measure(url: url, seekTo: seekTo, settle: settle) }
-                } else {
-                    result = try await Self.measureCove(url: server.url(.ladder), seekTo: seekTo, settle: settle)
-                }
-                guard let result else { throw ValidationError("\(player) run \(rep) did not produce frames") }
-                say(
-                    String(
-                        format: "rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000,
-                        result.seekFrame * 1000))
-                if rep > 0 { if player == "raw" { raw.append(result) } else { cove.append(result) } }
-            }
-        }
+        let (raw, cove) = try await interleaved("", url: server.url(.ladder))
         // DASH (issue 16): the same measurements on 30 s of DASH (SegmentTimeline, 240p/720p + audio set),
         // Cove's own DASH against playbin3 with GStreamer's dashdemux2.
         let dash = try await DASHFixture.prepare(duration: 30)
         let dashServer = try await MediaServer.start(root: dash.root)
-        let dashURL = dashServer.url(DASHFixture.Asset.timeline.rawValue)
-        var dashRaw: [RawPlaybin.Result] = []
-        var dashCove: [RawPlaybin.Result] = []
         say("Stream: 30 s DASH, SegmentTimeline, 240p/720p + AAC audio set, 2 s fMP4 segments. Reps: \(reps) (first discarded).")
-        for rep in 0..<reps {
-            for player in rep % 2 == 0 ? ["raw", "cove"] : ["cove", "raw"] {
-                let result: RawPlaybin.Result?
-                if player == "raw" {
-                    result = await Self.onThread { RawPlaybin().measure(url: dashURL.absoluteString, seekTo: seekTo, settle: settle) }
-                } else {
-                    result = try await Self.measureCove(url: dashURL, seekTo: seekTo, settle: settle)
-                }
-                guard let result else { throw ValidationError("DASH \(player) run \(rep) did not produce frames") }
-                say(
-                    String(
-                        format: "DASH rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000,
-                        result.seekFrame * 1000))
-                if rep > 0 { if player == "raw" { dashRaw.append(result) } else { dashCove.append(result) } }
-            }
-        }
+        let (dashRaw, dashCove) = try await interleaved("DASH ", url: dashServer.url(DASHFixture.Asset.timeline.rawValue))
         await dashServer.stop()
         // A progressive MP4 (issue 32): Cove reads it by byte ranges through its own HTTP, playbin3 through
         // souphttpsrc; the same 30 s clip (faststart) from the same loopback server.
-        var mp4Raw: [RawPlaybin.Result] = []
-        var mp4Cove: [RawPlaybin.Result] = []
-        let mp4URL = server.url(.mp4)
         say("Stream: 30 s progressive MP4 (H.264 + AAC, moov first). Reps: \(reps) (first discarded).")
-        for rep in 0..<reps {
-            for player in rep % 2 == 0 ? ["raw", "cove"] : ["cove", "raw"] {
-                let result: RawPlaybin.Result?
-                if player == "raw" {
-                    result = await Self.onThread { RawPlaybin().measure(url: mp4URL.absoluteString, seekTo: seekTo, settle: settle) }
-                } else {
-                    result = try await Self.measureCove(url: mp4URL, seekTo: seekTo, settle: settle)
-                }
-                guard let result else { throw ValidationError("MP4 \(player) run \(rep) did not produce frames") }
-                say(
-                    String(
-                        format: "MP4 rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", rep, player as NSString, result.firstFrame * 1000,
-                        result.seekFrame * 1000))
-                if rep > 0 { if player == "raw" { mp4Raw.append(result) } else { mp4Cove.append(result) } }
-            }
-        }
+        let (mp4Raw, mp4Cove) = try await interleaved("MP4 ", url: server.url(.mp4))
         var gaps: [Double] = []
         for rep in 0..<4 {
             let gap = try await Self.measureTransition(first: server.url(.ladder), second: server.url(.ladder), seekTo: 26)
@@ -244,6 +189,31 @@ struct CoveBench: AsyncParsableCommand {
         say(report.text)
         try report.write(to: out)
         say("Wrote \(out)")
+    }
+
+    /// `reps` runs of raw playbin3 and Cove on `url`, alternating which goes first; the first rep of each is
+    /// a warm-up and left out. `label` prefixes the progress lines ("DASH ", "MP4 ").
+    func interleaved(_ label: String, url: URL) async throws -> (raw: [RawPlaybin.Result], cove: [RawPlaybin.Result]) {
+        var raw: [RawPlaybin.Result] = []
+        var cove: [RawPlaybin.Result] = []
+        for rep in 0..<reps {
+            for player in rep % 2 == 0 ? ["raw", "cove"] : ["cove", "raw"] {
+                let result: RawPlaybin.Result?
+                if player == "raw" {
+                    let (seekTo, settle) = (seekTo, settle)
+                    result = await Self.onThread { RawPlaybin().measure(url: url.absoluteString, seekTo: seekTo, settle: settle) }
+                } else {
+                    result = try await Self.measureCove(url: url, seekTo: seekTo, settle: settle)
+                }
+                guard let result else { throw ValidationError("\(label)\(player) run \(rep) did not produce frames") }
+                say(
+                    String(
+                        format: "%@rep %d %-4@ first frame %6.1f ms  seek→frame %6.1f ms", label as NSString, rep, player as NSString,
+                        result.firstFrame * 1000, result.seekFrame * 1000))
+                if rep > 0 { if player == "raw" { raw.append(result) } else { cove.append(result) } }
+            }
+        }
+        return (raw, cove)
     }
 
     /// Cove: the full SDK path, setVideos + play → first rendered frame; seek → first frame at the target.

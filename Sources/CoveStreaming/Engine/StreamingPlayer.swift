@@ -76,7 +76,7 @@ final class StreamingPlayer: EnginePlayer, Sendable {
             fed.close()
             throw PlaybackError(.engineFailure, "The \(engine.base.name) engine's fed player has no main input; it cannot play a stream Cove fetches")
         }
-        let relay = SessionEventRelay()
+        let relay = Relay<StreamingEvent>()
         session = StreamingSession(
             url: configuration.url, transport: engine.transport, configuration: settings, output: input, logger: engine.logger,
             onEvent: { event in relay.deliver(event) })
@@ -208,18 +208,4 @@ final class StreamingPlayer: EnginePlayer, Sendable {
     /// The player fetches a seek's segment at the variant its bandwidth estimate affords, while Cove's
     /// streaming feeds it.
     var choosesSeekVariant: Bool { fedPlayer != nil }
-}
-
-/// Hands a session's events to the player once the player exists (the session is made first, in the
-/// player's init, and reports nothing before `start`).
-final class SessionEventRelay: Sendable {
-    private let handler = Mutex<(@Sendable (StreamingEvent) -> Void)?>(nil)
-
-    func connect(_ handler: @escaping @Sendable (StreamingEvent) -> Void) {
-        self.handler.withLock { $0 = handler }
-    }
-
-    func deliver(_ event: StreamingEvent) {
-        handler.withLock { $0 }?(event)
-    }
 }

@@ -67,7 +67,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         self.logger = logger
         self.readiness = configuration.readiness
         self.onEvent = onEvent
-        let box = RecordRelay()
+        let box = Relay<RequestRecord>()
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
             clock: configuration.transferClock, origin: url,
@@ -280,18 +280,5 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         func finish() {
             if offset == 0 { owner.learned(size: owner.size) }
         }
-    }
-}
-
-/// Hands the loader's records to the producer once it exists (the loader is made in its init).
-private final class RecordRelay: Sendable {
-    private let handler = Mutex<(@Sendable (RequestRecord) -> Void)?>(nil)
-
-    func connect(_ handler: @escaping @Sendable (RequestRecord) -> Void) {
-        self.handler.withLock { $0 = handler }
-    }
-
-    func deliver(_ record: RequestRecord) {
-        handler.withLock { $0 }?(record)
     }
 }

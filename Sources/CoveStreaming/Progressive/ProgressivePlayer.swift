@@ -31,7 +31,7 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
         (events, continuation) = AsyncStream.makeStream(of: EngineEvent.self, bufferingPolicy: .unbounded)
         let player = try base.makeByteFedPlayer(configuration: configuration)
         self.player = player
-        let relay = EventRelay()
+        let relay = Relay<ProgressiveLoader.Event>()
         loader = ProgressiveLoader(
             url: configuration.url, transport: engine.transport, configuration: settings, output: player.byteInput, logger: engine.logger,
             onEvent: { event in relay.deliver(event) })
@@ -121,18 +121,5 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
         var status = player.status
         status.bytesRead = loader.bytesLoaded
         return status
-    }
-}
-
-/// Hands the loader's events to the player once the player exists (the loader is made in its init).
-private final class EventRelay: Sendable {
-    private let handler = Mutex<(@Sendable (ProgressiveLoader.Event) -> Void)?>(nil)
-
-    func connect(_ handler: @escaping @Sendable (ProgressiveLoader.Event) -> Void) {
-        self.handler.withLock { $0 = handler }
-    }
-
-    func deliver(_ event: ProgressiveLoader.Event) {
-        handler.withLock { $0 }?(event)
     }
 }

@@ -19,8 +19,9 @@ extension RealEngineTests {
 
         /// A controller whose engine's streaming adds the app's header to every request, and sends the
         /// video's rights token on media requests.
-        static func controller(_ h: Harness, fast: Bool = true) -> PlaybackController {
-            let streaming = StreamingConfiguration(requestFilters: [.header(filterHeader, filterValue)])
+        static func controller(_ h: Harness, fast: Bool = true, byteCache: Int? = nil) -> PlaybackController {
+            var streaming = StreamingConfiguration(requestFilters: [.header(filterHeader, filterValue)])
+            if let byteCache { streaming.progressive.cacheLimit = byteCache }
             let configuration = PlaybackControllerConfiguration(
                 progressInterval: .milliseconds(100), videoOutput: .headless, pacing: fast ? .unsynchronized : .realTime, logger: h.logs.logger(level: .debug),
                 rightsTokenRequests: .all)
@@ -45,9 +46,9 @@ extension RealEngineTests {
             try Video(url: h.server.url("guarded/clip.mp4")).update { $0.playbackRights = try PlaybackRightsToken.parse(token) }
         }
 
-        /// The CDN refuses the MP4 without the app's header and token: with both it plays, each seek is one
-        /// new ranged request at the sample's offset, and the whole play is read by ranges — never by
-        /// GStreamer's HTTP source.
+        /// The CDN refuses the MP4 without the app's header and token: with both it plays, each seek (no
+        /// byte cache) is one new ranged request at the sample's offset, and the whole play is read by
+        /// ranges — never by GStreamer's HTTP source.
         @Test func aGuardedMP4PlaysAndSeeksWithARangedRequestPerSeek() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
@@ -55,7 +56,7 @@ extension RealEngineTests {
             let token = try await signer.token(account: "6000000000001", userID: "viewer-1")
             try Self.serveGuarded(h, signer: signer)
             GStreamerEngine.resetElementsCreated()
-            let controller = Self.controller(h)
+            let controller = Self.controller(h, byteCache: 0)
             let recorder = EventRecorder(controller)
             controller.setVideos([try Self.video(h, token: token)])
             try await h.diagnosingFailure { try await recorder.waitFor(.ready) }
@@ -82,6 +83,34 @@ extension RealEngineTests {
             #expect(elements["souphttpsrc"] == nil, "\(elements.keys.sorted())")
             #expect(elements["appsrc", default: 0] >= 1 && elements["qtdemux", default: 0] >= 1, "\(elements.keys.sorted())")
             #expect(!h.logs.text.contains(token), "the token appeared in a log line")
+        }
+
+        /// With the default byte cache, once the whole file has been read, seeks back and forth land on
+        /// bytes Cove holds: no request is made, and playing goes on from the last seek's target.
+        @Test func seeksIntoFetchedBytesAreAnsweredFromMemory() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let signer = PlaybackRightsSigner(secret: "the-rights-secret-of-the-cdn-0123456789")
+            let token = try await signer.token(account: "6000000000001", userID: "viewer-1")
+            try Self.serveGuarded(h, signer: signer)
+            let size = try Data(contentsOf: h.fixtures.root.appendingPathComponent("clip.mp4")).count
+            let controller = Self.controller(h, fast: false)
+            let recorder = EventRecorder(controller)
+            controller.setVideos([try Self.video(h, token: token)])
+            try await h.diagnosingFailure { try await recorder.waitFor(.ready) }
+            // The read-ahead (8 MiB) takes the whole clip while paused.
+            await h.server.waitUntilBytesSent(atLeast: size)
+            for target in [MediaTime.seconds(15), .seconds(4), .seconds(18), .seconds(10)] {
+                #expect(await controller.seekAndWait(to: target))
+            }
+            let beforePlay = await recorder.cursor()
+            controller.play()
+            // Playing goes on from the last seek's target, decoded from the bytes held.
+            let landed = try await recorder.waitFor(from: beforePlay) { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let position) = landed else { return }
+            #expect(position >= .seconds(9.5) && position < .seconds(12), "\(position)")
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
         }
 
         /// Without the token the CDN answers 403: the play fails typed with the status, before playing.

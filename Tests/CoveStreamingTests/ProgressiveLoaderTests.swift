@@ -1,5 +1,5 @@
 import CoveCore
-import CoveStreaming
+@testable import CoveStreaming
 import CoveTesting
 import Foundation
 import Synchronization
@@ -159,5 +159,84 @@ struct ProgressiveLoaderTests {
         #expect(whole.transport.requests.count == 1)
         #expect(whole.input.pushedBytes == 50_000)
         #expect(whole.opened == [50_000])
+    }
+
+    /// A repositioning into bytes already fetched is answered from memory: the right bytes at the right
+    /// offsets under the new generation, and no request; past what is held, the network takes over exactly
+    /// where memory ends.
+    @Test func aRepositioningIntoFetchedBytesNeedsNoRequest() async throws {
+        let data = Self.file(100_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 32 << 10, readAhead: 1 << 20))
+        defer { s.loader.close() }
+        try await waitUntil("the end") { !s.input.ends.isEmpty }
+        let requests = s.transport.requests.count
+        #expect(s.loader.cachedBytes == 100_000)
+        let generation = s.loader.reposition(toByte: 20_000)
+        s.input.flush()
+        try await waitUntil("the end again") { s.input.ends.contains(generation) }
+        #expect(s.transport.requests.count == requests, "\(s.ranges)")
+        let again = s.input.pushes.filter { $0.generation == generation }
+        #expect(again.reduce(0) { $0 + $1.count } == 80_000)
+        var next: Int64 = 20_000
+        for push in again {
+            #expect(push.offset == next && push.first == UInt8(push.offset % 251))
+            next += Int64(push.count)
+        }
+        #expect(s.loader.bytesLoaded == 100_000, "bytes from memory are not loaded again")
+    }
+
+    /// With a cache smaller than the file, what is kept is nearest the reading place; a repositioning into
+    /// kept bytes reads them from memory and fetches from where they end; with no cache, every
+    /// repositioning is a request at its offset.
+    @Test func aBoundedCacheKeepsBytesNearTheReadingPlaceAndNoCacheRequestsEverySeek() async throws {
+        let data = Self.file(200_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 8 << 10, readAhead: 1 << 20, cacheLimit: 50_000))
+        defer { s.loader.close() }
+        try await waitUntil("the end") { !s.input.ends.isEmpty }
+        #expect(s.loader.cachedBytes <= 50_000)
+        // Kept: the bytes nearest the last reading place, the file's end.
+        let requests = s.transport.requests.count
+        let generation = s.loader.reposition(toByte: 160_000)
+        s.input.flush()
+        try await waitUntil("the end again") { s.input.ends.contains(generation) }
+        #expect(s.input.pushes.first { $0.generation == generation }?.offset == 160_000)
+        #expect(s.transport.requests.count == requests, "\(s.ranges)")
+        let early = s.loader.reposition(toByte: 1_000)
+        s.input.flush()
+        try await waitUntil("bytes from the early offset") { s.input.pushes.contains { $0.generation == early } }
+        #expect(s.ranges.contains("bytes=1000-9191"), "evicted bytes are fetched again: \(s.ranges)")
+
+        let none = Self.start(Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 8 << 10, readAhead: 1 << 20, cacheLimit: 0))
+        defer { none.loader.close() }
+        try await waitUntil("the end") { !none.input.ends.isEmpty }
+        let seek = none.loader.reposition(toByte: 120_000)
+        none.input.flush()
+        try await waitUntil("the end again") { none.input.ends.contains(seek) }
+        #expect(none.ranges.contains("bytes=120000-128191"), "\(none.ranges)")
+        #expect(none.loader.cachedBytes == 0)
+    }
+
+    /// The cache keeps each byte once, answers runs that span chunks, and trims farthest-first.
+    @Test func theByteCacheKeepsEachByteOnceAndTrimsFarthestFirst() {
+        var cache = ByteCache(limit: 100)
+        cache.insert(Data(repeating: 1, count: 10), at: 10, anchor: 0)
+        cache.insert(Data(repeating: 2, count: 30), at: 0, anchor: 0)  // overlaps 10..<20: only 0..<10 and 20..<30 are new
+        #expect(cache.total == 30)
+        #expect(cache.chunks.map(\.offset) == [0, 10, 20])
+        let run = cache.contiguous(from: 5, maxLength: 100)
+        #expect(run.map(\.offset) == [5, 10, 20] && run.map(\.data.count) == [5, 10, 10])
+        #expect(run[1].data.first == 1 && run[2].data.first == 2)
+        #expect(cache.contiguous(from: 30, maxLength: 10).isEmpty)
+        #expect(cache.contiguous(from: 0, maxLength: 12).reduce(0) { $0 + $1.data.count } == 12)
+        cache.insert(Data(repeating: 3, count: 40), at: 100, anchor: 0)
+        #expect(cache.nextHeldOffset(after: 30) == 100 && cache.nextHeldOffset(after: 105) == 105 && cache.nextHeldOffset(after: 140) == nil)
+        // 110 held > 100: the chunk farthest from the anchor (at 100, far ahead) goes.
+        cache.insert(Data(repeating: 4, count: 40), at: 200, anchor: 0)
+        #expect(cache.total <= 100 && cache.chunks.first?.offset == 0)
+        var behind = ByteCache(limit: 20)
+        behind.insert(Data(count: 20), at: 0, anchor: 20)
+        behind.insert(Data(count: 20), at: 20, anchor: 40)
+        #expect(behind.chunks.map(\.offset) == [20], "the chunk behind the reading place goes first")
+        #expect(ByteCache(limit: 0).contiguous(from: 0, maxLength: 10).isEmpty)
     }
 }

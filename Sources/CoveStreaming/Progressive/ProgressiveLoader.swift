@@ -13,7 +13,8 @@ import Synchronization
 /// small range that grows (`initialRange` doubling to `largestRange`), so the first bytes of a start or a
 /// seek arrive after one short exchange while a long read reuses the connection for large ranges. Read
 /// ahead stops while `readAhead` bytes wait unread at the demuxer's input, so a long file is never
-/// pulled into memory whole.
+/// pulled into memory whole. Fetched bytes are kept (`cacheLimit`, nearest the reading place first), so a
+/// seek back, or the demuxer reading its index again, is answered from memory without a request.
 public final class ProgressiveLoader: ByteFeedProducer, Sendable {
     public enum Event: Sendable {
         /// The first answer: the file's length when the server named it.
@@ -30,11 +31,14 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         public var largestRange: Int
         /// Bytes allowed to wait unread at the demuxer's input before reading pauses.
         public var readAhead: Int
+        /// Fetched bytes kept for repositionings into them (0: none; every seek is a new request).
+        public var cacheLimit: Int
 
-        public init(initialRange: Int = 256 << 10, largestRange: Int = 4 << 20, readAhead: Int = 8 << 20) {
+        public init(initialRange: Int = 256 << 10, largestRange: Int = 4 << 20, readAhead: Int = 8 << 20, cacheLimit: Int = 16 << 20) {
             self.initialRange = max(initialRange, 4 << 10)
             self.largestRange = max(largestRange, self.initialRange)
             self.readAhead = max(readAhead, self.largestRange)
+            self.cacheLimit = max(cacheLimit, 0)
         }
     }
 
@@ -45,6 +49,9 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         var opened = false
         var closed = false
         var bytesLoaded = 0
+        var cache: ByteCache
+        /// Where the current generation reads now: what the cache keeps nearest.
+        var reading: Int64 = 0
     }
 
     let url: URL
@@ -55,7 +62,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
     /// The configuration's `readiness`, awaited before each read starts.
     private let readiness: @Sendable () async -> Void
     private let onEvent: @Sendable (Event) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     public init(
         url: URL, transport: any HTTPTransport, configuration: StreamingConfiguration, output: any ByteFeedInput, tuning: Tuning = Tuning(),
@@ -67,6 +74,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         self.logger = logger
         self.readiness = configuration.readiness
         self.onEvent = onEvent
+        self.state = Mutex(State(cache: ByteCache(limit: tuning.cacheLimit)))
         let box = Relay<RequestRecord>()
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,
@@ -84,6 +92,17 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
     public var bytesLoaded: Int { state.withLock { $0.bytesLoaded } }
 
     public var generation: Int { state.withLock { $0.generation } }
+
+    /// Bytes kept for repositionings into them.
+    public var cachedBytes: Int { state.withLock { $0.cache.total } }
+
+    /// Keeps fetched bytes for later repositionings (under the lock; the chunk itself is not copied).
+    fileprivate func keep(_ chunk: Data, at offset: Int64) {
+        state.withLock { s in
+            s.reading = offset + Int64(chunk.count)
+            s.cache.insert(chunk, at: offset, anchor: s.reading)
+        }
+    }
 
     /// Starts reading at the file's first byte (the demuxer's start positioning keeps what this fetched).
     public func start() {
@@ -152,8 +171,18 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
                 do { try await Task.sleep(for: .milliseconds(50)) } catch { return }
                 guard isCurrent(generation) else { return }
             }
-            let size = state.withLock { $0.size }
-            let length = size.map { Int(min(Int64(range), $0 - position)) } ?? range
+            // Bytes held from an earlier read go from memory; the network fetches only what is missing.
+            let (held, size, nextHeld) = state.withLock { s in
+                s.reading = position
+                return (s.cache.contiguous(from: position, maxLength: tuning.largestRange), s.size, s.cache.nextHeldOffset(after: position))
+            }
+            if let last = held.last {
+                for chunk in held { output.push(chunk.data, at: chunk.offset, generation: generation) }
+                position = last.end
+                continue
+            }
+            var length = size.map { Int(min(Int64(range), $0 - position)) } ?? range
+            if let nextHeld, nextHeld > position { length = Int(min(Int64(length), nextHeld - position)) }
             let sink = FeedSink(owner: self, offset: position, generation: generation)
             do {
                 let outcome = try await loader.download(.segment, url: url, byteRange: ByteSpan(offset: Int(position), length: length), into: sink)
@@ -231,6 +260,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
             guard end > from else { return }
             let skip = Int(max(from - start, 0))
             owner.learned(size: owner.size)
+            owner.keep(chunk, at: start)
             owner.output.push(skip == 0 ? chunk : chunk.subdata(in: chunk.startIndex + skip..<chunk.endIndex), at: start + Int64(skip), generation: generation)
         }
     }
@@ -262,6 +292,7 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
                 return held
             }
             if at == 0 && offset == 0 { owner.learned(size: owner.size) }
+            owner.keep(chunk, at: offset + Int64(at))
             owner.output.push(chunk, at: offset + Int64(at), generation: generation)
         }
 

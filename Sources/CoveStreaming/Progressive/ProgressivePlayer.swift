@@ -33,7 +33,8 @@ final class ProgressivePlayer: EnginePlayer, Sendable {
         self.player = player
         let relay = Relay<ProgressiveLoader.Event>()
         loader = ProgressiveLoader(
-            url: configuration.url, transport: engine.transport, configuration: settings, output: player.byteInput, logger: engine.logger,
+            url: configuration.url, transport: engine.transport, configuration: settings, output: player.byteInput, tuning: settings.progressive,
+            logger: engine.logger,
             onEvent: { event in relay.deliver(event) })
         player.attach(loader)
         relay.connect { [weak self] event in self?.handle(event) }

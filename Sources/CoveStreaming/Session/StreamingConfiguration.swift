@@ -30,6 +30,9 @@ public struct StreamingConfiguration: Sendable {
     /// is still loading its decoders (`GStreamerEngine` waits for a warm-up in progress), so the time from
     /// the first request to the first frame never includes loading them. Returns at once by default.
     public var readiness: @Sendable () async -> Void = {}
+    /// How a single media file (an MP4 rendition) is read: range sizes, read-ahead, and how many fetched
+    /// bytes are kept so a seek back into them needs no request.
+    public var progressive = ProgressiveLoader.Tuning()
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),

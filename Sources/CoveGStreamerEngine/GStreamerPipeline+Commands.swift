@@ -76,7 +76,12 @@ extension GStreamerPipeline {
         }
         guard let rate, !isClosed else { return }
         audioFilter?.rateChanged(to: rate)
-        let position = gint64(max(target.nanoseconds ?? 0, 0)) + gint64(decoderOffset * 1_000_000_000)
+        var target = max(target.nanoseconds ?? 0, 0)
+        // A file's demuxer given a target at or past its end pushes its last samples without a segment
+        // (qtdemux in push mode: the stream's segment starts where it stops), and the seek may never
+        // settle: such a target goes to just before the end, where the last frame shows and playing ends.
+        if !isFed, let duration = currentDuration()?.nanoseconds, duration > 1_000_000, target >= duration { target = duration - 1_000_000 }
+        let position = gint64(target) + gint64(decoderOffset * 1_000_000_000)
         var sent = false
         if let event = cove_make_seek(rate, position, keyUnit ? 1 : 0) {
             gst_event_set_seqnum(event, seqnum)

@@ -196,7 +196,9 @@ extension LoopState {
         track(.abandoned, in: runtime)
         runtime.cueHighWater = max(runtime.cueHighWater, runtime.lastReportedTime)
         // The app passes a time it was shown (content time under SSAI); automatic resumes pass engine time.
-        let time = automatic || !time.isFinite ? time : (runtime.hooks?.engineTime(forReportedTime: time) ?? time)
+        // Before the start is the start (a pipeline asked to start at a negative time never plays).
+        let start = time.isFinite ? max(time, .zero) : time
+        let time = automatic || !start.isFinite ? start : (runtime.hooks?.engineTime(forReportedTime: start) ?? start)
         runtime.resumePosition = time
         runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
         stopTicker(runtime)

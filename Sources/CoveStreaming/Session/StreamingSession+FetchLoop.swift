@@ -25,7 +25,14 @@ extension StreamingSession {
             var timeline = try await loadTimeline(for: startVariant, in: presentation)
             guard isCurrent(generation) else { return }
             try checkSupported(presentation, timeline)
-            let startTime = position ?? defaultStart(timeline, presentation: presentation)
+            var startTime = position ?? defaultStart(timeline, presentation: presentation)
+            // An on-demand start at or past the end starts in the last second, not at the very end: a fed
+            // pipeline whose every video frame falls before its start often never prerolls (the decoder
+            // clips them all, and the end of stream does not always reach the sink that waits), so the
+            // video would never load. The last second shows, then playing ends.
+            if !timeline.isLive, let last = timeline.segments.last, startTime >= last.end - 0.5 {
+                startTime = max(last.end - min(1, last.duration / 2), last.start)
+            }
             state.withLock { s in if s.generation == generation { s.generationStart = startTime } }
             onEvent(.starting(at: startTime, generation: generation))
             guard var sequence = timeline.index(containing: startTime).map({ timeline.segments[$0].sequence }) else {

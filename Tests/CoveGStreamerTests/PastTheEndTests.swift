@@ -1,0 +1,106 @@
+import CoveCore
+import CoveGStreamer
+import CoveServer
+import CoveTesting
+import Foundation
+import Testing
+
+extension RealEngineTests {
+    /// Targets past the end of an on-demand video (found by the chaos run, issue 33): a seek there, or a
+    /// start there (a seek queued while loading, `resumeVideo(at:)`), is the end — answered, never a
+    /// wedge — on every way Cove reads media: an MP4 through Cove's byte-range reader, a local MP4
+    /// GStreamer reads itself, HLS (TS and fMP4) and DASH through Cove's streaming.
+    @Suite("Targets past the end")
+    struct PastTheEndTests {
+        enum Source: String, CaseIterable, CustomTestStringConvertible {
+            case progressiveMP4, localMP4, hlsTS, hlsFMP4, dash
+            var testDescription: String { rawValue }
+        }
+
+        /// A server (or none) and the video's URL.
+        static func video(_ source: Source, _ h: Harness) async throws -> (URL, MediaServer?) {
+            switch source {
+            case .progressiveMP4: return (h.server.url(.mp4), nil)
+            case .localMP4: return (h.fixtures.url(.mp4), nil)
+            case .hlsTS: return (h.server.url(.ladder), nil)
+            case .hlsFMP4: return (h.server.url(.fmp4), nil)
+            case .dash:
+                let fixture = try await DASHFixture.prepare()
+                let server = try await MediaServer.start(root: fixture.root)
+                return (server.url(DASHFixture.Asset.timeline.rawValue), server)
+            }
+        }
+
+        /// `body`'s value, or nil when it has not returned within `bound` (a wedge, reported, not waited out).
+        static func within<T: Sendable>(_ bound: Duration, _ body: @escaping @Sendable () async -> T) async throws -> T? {
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { await body() }
+                group.addTask {
+                    try await Task.sleep(for: bound)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        }
+
+        /// Ready and paused, a seek a minute past the end is answered; playing from there ends the video.
+        @Test(arguments: Source.allCases)
+        func aSeekPastTheEndIsAnsweredAndPlayingEnds(_ source: Source) async throws {
+            let h = try await Harness.start()
+            let (url, extra) = try await Self.video(source, h)
+            defer { Task { await extra?.stop(); await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.setVideos([Video(url: url)])
+            try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.ready) }
+            let answered = try await Self.within(.seconds(20)) { await controller.seekAndWait(to: .seconds(80)) }
+            #expect(answered == true, "the seek past the end was \(answered == nil ? "never answered" : "refused")")
+            controller.play()
+            try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.end, timeout: .seconds(20)) }
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            controller.shutdown()
+        }
+
+        /// A seek queued while the video loads (its start position) past the end: the video still loads, the
+        /// seek is answered, and playing ends it.
+        @Test(arguments: Source.allCases)
+        func aStartPastTheEndLoadsAndEnds(_ source: Source) async throws {
+            let h = try await Harness.start()
+            let (url, extra) = try await Self.video(source, h)
+            defer { Task { await extra?.stop(); await h.stop() } }
+            let controller = h.controller()
+            let recorder = EventRecorder(controller)
+            controller.setVideos([Video(url: url)])
+            let answer = Task { await controller.seekAndWait(to: .seconds(80)) }
+            try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.ready, timeout: .seconds(20)) }
+            let answered = try await Self.within(.seconds(20)) { await answer.value }
+            #expect(answered != nil, "the start seek was never answered")
+            controller.play()
+            try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.end, timeout: .seconds(20)) }
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            controller.shutdown()
+        }
+    
+        /// `resumeVideo(at:)` past the end, and before the start: the resume completes and playing ends.
+        @Test(arguments: Source.allCases)
+        func aResumePastTheEndOrBeforeTheStartCompletesAndEnds(_ source: Source) async throws {
+            let h = try await Harness.start()
+            let (url, extra) = try await Self.video(source, h)
+            defer { Task { await extra?.stop(); await h.stop() } }
+            for time in [MediaTime.seconds(80), .seconds(-5)] {
+                let controller = h.controller()
+                let recorder = EventRecorder(controller)
+                controller.setVideos([Video(url: url)])
+                try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.ready) }
+                controller.resumeVideo(at: time, autoPlay: true)
+                try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.resumeComplete, timeout: .seconds(20)) }
+                try await h.diagnosingFailure(server: extra) { try await recorder.waitFor(.end, timeout: .seconds(20)) }
+                #expect(recorder.errors.isEmpty, "resume at \(time): \(recorder.errors)")
+                controller.shutdown()
+                await controller.settle()
+            }
+        }
+    }
+}

@@ -136,6 +136,68 @@ struct ResilienceTests {
         }
     }
 
+    /// A play asked while a `resumeVideo(at:autoPlay: false)` loads is the app's newest wish and is kept: the
+    /// rebuilt pipeline plays and no Pause is reported. (The resume's autoPlay used to overwrite it when the
+    /// rebuilt pipeline loaded: Pause was reported and the video stayed paused. Issue 33's chaos run found
+    /// it.) A pause asked while a resume with autoPlay loads is kept the same way.
+    @Test(arguments: [false, true])
+    func aPlayOrPauseAskedWhileAResumeLoadsOutranksItsAutoPlay(autoPlay: Bool) async throws {
+        let wish = autoPlay ? "pause" : "play"
+        do {
+            let controller = makeController(retry: .none)
+            let recorder = EventRecorder(controller)
+            _ = try await playThenLoseTheNetwork(controller, recorder, at: .seconds(5))
+            try await recorder.waitFor(.failedToPlayToEndTime)
+            let mark = await recorder.cursor()
+            controller.resumeVideo(at: .seconds(2), autoPlay: autoPlay)
+            if wish == "play" { controller.play() } else { controller.pause() }
+            try await recorder.waitFor(.resumeComplete, from: mark)
+            await controller.settle()
+            let rebuilt = await engine.player(number: 2)
+            let names = recorder.events.dropFirst(mark).compactMap { $0.lifecycleEvent?.name }
+            let lastCall = rebuilt.calls.last { $0 == .play || $0 == .pause || $0 == .load(playWhenReady: true) || $0 == .load(playWhenReady: false) }
+            if wish == "play" {
+                // Play was reported before the failure and no Pause since: playback simply goes on.
+                #expect(!names.contains("Pause"), "\(names)")
+                #expect(lastCall == .play || lastCall == .load(playWhenReady: true), "\(rebuilt.calls)")
+            } else {
+                #expect(!names.contains("Play"), "\(names)")
+                #expect(lastCall == .pause || lastCall == .load(playWhenReady: false), "\(rebuilt.calls)")
+            }
+            controller.shutdown()
+            await controller.settle()
+        }
+    }
+
+    /// A download that fails (after its retries) while a seek waits for its target's media — on a pipeline
+    /// that already had a failure, so the stall watch says nothing new — rebuilds the pipeline at the seek's
+    /// target, and the seek is answered once it loads. (The seek stayed unanswered forever: issue 33's chaos
+    /// run, seeds 1 and 20261127.)
+    @Test func aDownloadFailureDuringASeekRebuildsAtTheTargetAndAnswersTheSeek() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        // The first pipeline never finishes a seek by itself; the retry's does.
+        engine.behavior.completesSeeks = false
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(.play)
+        let player = await engine.player(number: 1)
+        // A first failure while playing on: reported, and nothing else happens (the buffer carries on).
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "one segment failed", httpStatus: 503)))
+        try await recorder.waitFor(.error)
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        controller.seek(to: .seconds(12)) { answer.yield($0) }
+        await controller.settle()
+        engine.behavior.completesSeeks = true
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "the target's segment failed", httpStatus: 503)))
+        let retry = try await recorder.waitFor { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        await clock.advance(by: attempt.delay)
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.configuration.startPosition == .seconds(12))
+        #expect(await Self.first(of: answers) == true, "the seek was never answered")
+    }
+
     /// A seek asked while a resume's rebuilt pipeline loads goes to the rebuilt pipeline once it has loaded,
     /// and is answered. (It stayed queued, never performed and never answered until the session ended:
     /// issue 33's chaos run found it, seed 1.)

@@ -55,6 +55,34 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
+        /// A seek whose target segment fails after its retries (on every variant) is not left waiting: the
+        /// pipeline is rebuilt at the target once the CDN answers again, and the seek is answered and plays
+        /// from there. (It stayed unanswered forever: issue 33's chaos run.)
+        @Test func aSeekWhoseSegmentFailsIsRetriedAtItsTargetAndAnswered() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.setVideos([h.video(.ladder)])
+            try await h.diagnosingFailure { try await recorder.waitFor(.ready) }
+            h.server.forceStatus(503, forPathsContaining: "seg007")
+            let mark = await recorder.cursor()
+            let answer = Task { await controller.seekAndWait(to: .seconds(15)) }
+            try await h.diagnosingFailure { try await recorder.waitFor(.error, from: mark, timeout: .seconds(20)) }
+            h.server.clearForcedStatuses()
+            let answered = try await PastTheEndTests.within(.seconds(30)) { await answer.value }
+            #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")
+            #expect(recorder.events.dropFirst(mark).contains { $0.name == "Retry" })
+            let served = h.server.segmentRequests.filter { $0.path.contains("seg007") }
+            #expect(served.contains { $0.status == 503 } && served.contains { $0.status == 200 }, "\(served.map(\.status))")
+            let beforePlay = await recorder.cursor()
+            controller.play()
+            let landed = try await recorder.waitFor(from: beforePlay) { if case .progress = $0 { true } else { false } }
+            guard case .progress(_, let position) = landed else { return }
+            #expect(position >= .seconds(14) && position < .seconds(17), "\(position)")
+            controller.shutdown()
+        }
+
         @Test func aLongOutageFailsOnceThenResumeVideoCompletesWithoutRepeatingEvents() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }

@@ -5,7 +5,9 @@
 public enum LifecycleEvent: Sendable, Hashable, CustomStringConvertible {
     /// The media is loaded and the first frame is decoded; seeking is possible from here on.
     case ready
-    /// The session could not load; it will never play.
+    /// The session could not load after the retry policy's attempts: it does not play on its own. Only
+    /// the app can try it again, with `resumeVideo(at:autoPlay:)` (a fresh load at that time) or by
+    /// setting the video again. With `isAutoAdvance` the queue moves on to the next video.
     case fail(PlaybackError)
     /// `play()` was called.
     case playRequest

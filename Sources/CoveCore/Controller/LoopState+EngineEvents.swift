@@ -70,11 +70,19 @@ extension LoopState {
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
         case .downloadFailed(let error):
-            guard case .downloadFailed(_, let whileStalled) = watchStall(.downloadFailed(error), in: runtime) else { return }
+            // A seek in flight waits for its target's media, which a download that failed after its retries
+            // will not bring: the pipeline is rebuilt at the target (a retry that carries the seek) instead
+            // of leaving the seek unanswered — whether or not this pipeline failed before (the stall watch
+            // reports only its first failure). Chaos found seeks that never completed.
+            let seekWaits = runtime.seeks.isSeeking && runtime.phase == .ready
+            guard case .downloadFailed(_, let whileStalled) = watchStall(.downloadFailed(error), in: runtime) else {
+                if seekWaits { retryOrFail(runtime, error: error) }
+                return
+            }
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
-            if whileStalled || runtime.retries.isInEpisode { retryOrFail(runtime, error: error) }
+            if whileStalled || runtime.retries.isInEpisode || seekWaits { retryOrFail(runtime, error: error) }
         case .failed(let error):
             if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuildFailed(runtime, error: error, after: rebuild)

@@ -117,10 +117,7 @@ extension LoopState {
             runtime.duration = info.duration
             emit(.durationChanged(session, reportedDuration(info.duration, runtime)))
         }
-        if case .resume(let autoPlay, _) = rebuild {
-            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
-            emit(.lifecycle(session, .resumeComplete))
-        }
+        if case .resume = rebuild { emit(.lifecycle(session, .resumeComplete)) }
         _ = runtime.frames.handle(.rebuiltPipelineLoaded)
         // A retry's pipeline opened at the target of a seek in flight when the old one died: that seek landed.
         if case .retry = rebuild { track(.inFlightEnded(succeeded: true), in: runtime) }
@@ -130,6 +127,9 @@ extension LoopState {
             if runtime.intent.isRequested { emit(.lifecycle(session, .recovered)) }
         }
         apply(runtime.intent.handle(.rebuiltPipelineLoaded), in: runtime)
+        // Wanted but loaded without playing (a play asked while a resume without autoPlay loaded, or while
+        // a stall held it): the engine starts now, and its clock starting reports Play.
+        if runtime.intent.isRequested, !runtime.intent.isEngineRunning, runtime.bumper == nil { runtime.player?.play() }
         performSeekAskedWhileRebuilding(runtime)
     }
 
@@ -203,11 +203,11 @@ extension LoopState {
         runtime.rebuilding = .resume(autoPlay: autoPlay, automatic: automatic)
         stopTicker(runtime)
         emit(.lifecycle(runtime.session, .resumeBegin))
-        if !runtime.milestones.has(.readyReported) {
-            // Never loaded: a resume is a fresh load at the time.
-            runtime.rebuilding = nil
-            _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
-        }
+        // The resume's autoPlay is the app's wish now; a play or pause asked before the rebuilt pipeline
+        // loads is newer and replaces it.
+        _ = runtime.intent.handle(.resumed(autoPlay: autoPlay))
+        // Never loaded: a resume is a fresh load at the time.
+        if !runtime.milestones.has(.readyReported) { runtime.rebuilding = nil }
         rebuild(runtime, at: time, playWhenReady: autoPlay)
     }
 

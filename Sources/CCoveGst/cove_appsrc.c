@@ -106,6 +106,13 @@ void cove_appsrc_set_size(CoveAppSource *source, gint64 size) {
     gst_app_src_set_size(GST_APP_SRC(source->appsrc), size);
 }
 
+void cove_appsrc_set_caps_string(CoveAppSource *source, const char *caps) {
+    GstCaps *parsed = gst_caps_from_string(caps);
+    if (!parsed) return;
+    gst_app_src_set_caps(GST_APP_SRC(source->appsrc), parsed);
+    gst_caps_unref(parsed);
+}
+
 guint64 cove_appsrc_queued_bytes(CoveAppSource *source) {
     return gst_app_src_get_current_level_bytes(GST_APP_SRC(source->appsrc));
 }

@@ -39,6 +39,8 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
         var pending: [Pending] = []
         var closed = false
         var size: Int64?
+        /// The file's first bytes were looked at for its type (once per appsrc).
+        var typed = false
     }
 
     var producer: (any ByteFeedProducer)? { link.withLock { $0 } }
@@ -66,6 +68,7 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
                 s.source = ByteSourceBox(source: source)
                 s.started = false
                 s.positioned = false
+                s.typed = false
                 cove_appsrc_set_size(source, gint64(s.size ?? -1))
             }
             return s.source
@@ -151,6 +154,7 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
             let result: GstFlowReturn
             switch item {
             case .bytes(let data, let offset, let generation):
+                if offset == 0, let caps = takeFirstLook(at: data) { cove_appsrc_set_caps_string(source, caps) }
                 result = data.withUnsafeBytes { raw in
                     cove_appsrc_push_bytes(
                         source, raw.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(raw.count), guint64(max(offset, 0)),
@@ -163,6 +167,20 @@ final class ByteSourceFeed: ByteFeedInput, @unchecked Sendable {
             usleep(5_000)
         }
         FileHandle.standardError.write(Data("cove: file bytes were dropped: the demuxer input stayed flushing for 2 s\n".utf8))
+    }
+
+    /// The file's type from its first bytes, once per appsrc: an ISO media file (`ftyp` first, as MP4, M4A and
+    /// MOV renditions start) is announced as `video/quicktime`, so parsebin's typefinder takes it from the
+    /// caps instead of running every typefinder over the data (startup time). Anything else is left to
+    /// the typefinder.
+    private func takeFirstLook(at data: Data) -> String? {
+        let first = state.withLock { s -> Bool in
+            defer { s.typed = true }
+            return !s.typed
+        }
+        guard first, data.count >= 12 else { return nil }
+        let start = data.startIndex
+        return data[start + 4..<start + 8].elementsEqual("ftyp".utf8) ? "video/quicktime" : nil
     }
 
     /// Stops pushing; the appsrc is released on the push queue.

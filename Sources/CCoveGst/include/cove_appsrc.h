@@ -19,6 +19,9 @@ CoveAppSource *cove_appsrc_attach_bytes(GstElement *appsrc, gint generation, gin
 GstFlowReturn cove_appsrc_push_bytes(CoveAppSource *source, const guint8 *data, gsize size, guint64 offset, gint generation);
 /// The file's length in bytes (-1: unknown), whenever it becomes known.
 void cove_appsrc_set_size(CoveAppSource *source, gint64 size);
+/// Announces what the bytes are (`caps`, a caps string such as "video/quicktime"), so the typefinder
+/// downstream takes the type from the caps event instead of probing the data.
+void cove_appsrc_set_caps_string(CoveAppSource *source, const char *caps);
 /// Bytes queued in the appsrc that downstream has not taken yet.
 guint64 cove_appsrc_queued_bytes(CoveAppSource *source);
 /// Removes the callbacks and the probe and drops the reference.

@@ -198,6 +198,29 @@ struct ResilienceTests {
         #expect(await Self.first(of: answers) == true, "the seek was never answered")
     }
 
+    /// A download that fails while playback is wanted but has not started (the engine's clock never ran:
+    /// its own flushing seek for the rate was prerolling) retries by rebuilding: nothing would ever run dry
+    /// to report a stall. (Chaos, seed 1: an AES-128 video at rate 0.5 whose first segment met an outage
+    /// never played.)
+    @Test func aDownloadFailureBeforePlaybackStartedRetries() async throws {
+        engine.behavior.reportsStateChanges = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(.ready)
+        await controller.settle()
+        #expect(!recorder.lifecycleNames.contains("Play"))
+        let player = await engine.player(number: 1)
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "the first segment failed", httpStatus: 503)))
+        let retry = try await recorder.waitFor { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        engine.behavior.reportsStateChanges = true
+        await clock.advance(by: attempt.delay)
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.calls.contains(.load(playWhenReady: true)), "\(rebuilt.calls)")
+    }
+
     /// A seek asked while a resume's rebuilt pipeline loads goes to the rebuilt pipeline once it has loaded,
     /// and is answered. (It stayed queued, never performed and never answered until the session ended:
     /// issue 33's chaos run found it, seed 1.)

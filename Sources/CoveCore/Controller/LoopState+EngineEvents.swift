@@ -74,15 +74,18 @@ extension LoopState {
             // will not bring: the pipeline is rebuilt at the target (a retry that carries the seek) instead
             // of leaving the seek unanswered — whether or not this pipeline failed before (the stall watch
             // reports only its first failure). Chaos found seeks that never completed.
+            // Likewise when playback is wanted but has not started (the engine's own flushing seek for a rate
+            // or a start, still prerolling): it never runs dry, so no stall would ever say so.
             let seekWaits = runtime.seeks.isSeeking && runtime.phase == .ready
+            let startWaits = runtime.phase == .ready && runtime.intent.isRequested && !runtime.intent.isPlaying && runtime.bumper == nil
             guard case .downloadFailed(_, let whileStalled) = watchStall(.downloadFailed(error), in: runtime) else {
-                if seekWaits { retryOrFail(runtime, error: error) }
+                if seekWaits || startWaits { retryOrFail(runtime, error: error) }
                 return
             }
             emit(.lifecycle(session, .error(error)))
             // During a retry episode downloads failing again means the network is still bad: go on
             // retrying now rather than wait for a buffer the rebuilt pipeline may never report as empty.
-            if whileStalled || runtime.retries.isInEpisode || seekWaits { retryOrFail(runtime, error: error) }
+            if whileStalled || runtime.retries.isInEpisode || seekWaits || startWaits { retryOrFail(runtime, error: error) }
         case .failed(let error):
             if runtime.phase == .loading, let rebuild = runtime.rebuilding, runtime.milestones.has(.readyReported) {
                 rebuildFailed(runtime, error: error, after: rebuild)

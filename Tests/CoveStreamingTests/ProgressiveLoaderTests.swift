@@ -74,7 +74,9 @@ struct ProgressiveLoaderTests {
         var failures: [StreamingError] { events.all.withLock { $0.compactMap { if case .failed(let e) = $0 { e } else { nil } } } }
     }
 
-    static func start(_ transport: ScriptedHTTPTransport, tuning: ProgressiveLoader.Tuning, filters: [RequestFilter] = []) -> Started {
+    static func start(
+        _ transport: ScriptedHTTPTransport, tuning: ProgressiveLoader.Tuning, filters: [RequestFilter] = [], url: URL = Self.url
+    ) -> Started {
         let input = RecordingByteInput()
         let events = EventLog()
         var configuration = StreamingConfiguration()
@@ -214,6 +216,14 @@ struct ProgressiveLoaderTests {
         try await waitUntil("the end again") { none.input.ends.contains(seek) }
         #expect(none.ranges.contains("bytes=120000-128191"), "\(none.ranges)")
         #expect(none.loader.cachedBytes == 0)
+
+        // A downloaded copy is read from disk again: nothing is kept whatever the limit.
+        let local = Self.start(
+            Self.cdn(data), tuning: .init(initialRange: 8 << 10, largestRange: 8 << 10, readAhead: 1 << 20),
+            url: URL(string: "cove-offline://token/media/video.mp4")!)
+        defer { local.loader.close() }
+        try await waitUntil("the end") { !local.input.ends.isEmpty }
+        #expect(local.loader.cachedBytes == 0 && local.input.pushedBytes == 200_000)
     }
 
     /// The cache keeps each byte once, answers runs that span chunks, and trims farthest-first.

@@ -74,7 +74,10 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         self.logger = logger
         self.readiness = configuration.readiness
         self.onEvent = onEvent
-        self.state = Mutex(State(cache: ByteCache(limit: tuning.cacheLimit)))
+        // A downloaded copy (any scheme but HTTP's) is read from disk again at no cost: only bytes that
+        // crossed the network are worth keeping.
+        let remote = ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+        self.state = Mutex(State(cache: ByteCache(limit: remote ? tuning.cacheLimit : 0)))
         let box = Relay<RequestRecord>()
         self.loader = StreamingLoader(
             transport: transport, filters: configuration.requestFilters, retry: configuration.retryPolicy, timeout: configuration.requestTimeout,

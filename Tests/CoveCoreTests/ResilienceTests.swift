@@ -221,6 +221,37 @@ struct ResilienceTests {
         #expect(rebuilt.calls.contains(.load(playWhenReady: true)), "\(rebuilt.calls)")
     }
 
+    /// Downloads that die before the media loaded (a first load whose segments fail after some bytes were
+    /// pushed, or a retry's rebuilt pipeline) are a load failure: retried by the policy, then Fail — never a
+    /// load that waits forever. (Chaos, seed 1: a live retry whose segments came back as junk.)
+    @Test func downloadsThatDieBeforeTheMediaLoadedFailTheLoad() async throws {
+        engine.behavior.prerollsOnLoad = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        let first = await engine.player(number: 1)
+        await first.waitForCalls(count: 1)
+        first.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped", httpStatus: 503)))
+        let retry = try await recorder.waitFor { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        #expect(attempt.kind == .load)
+        // Every retry's pipeline loses its downloads too: the policy's attempts run out, and the load fails.
+        var number = 2
+        await clock.advance(by: attempt.delay)
+        while !recorder.lifecycleNames.contains("Fail"), number <= 4 {
+            let next = await engine.player(number: number)
+            await next.waitForCalls(count: 1)
+            next.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped again", httpStatus: 503)))
+            await controller.settle()
+            await clock.advance(by: .seconds(4))
+            await controller.settle()
+            number += 1
+        }
+        #expect(recorder.lifecycleNames.contains("Fail"), "\(recorder.lifecycleNames)")
+        #expect(!recorder.lifecycleNames.contains("Ready"))
+    }
+
     /// A seek asked while a resume's rebuilt pipeline loads goes to the rebuilt pipeline once it has loaded,
     /// and is answered. (It stayed queued, never performed and never answered until the session ended:
     /// issue 33's chaos run found it, seed 1.)

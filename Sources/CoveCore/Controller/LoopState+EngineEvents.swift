@@ -69,6 +69,11 @@ extension LoopState {
             runtime.ladder = ladder
             emit(.variantsDiscovered(session, ladder))
             if settings.maximumResolution != nil { applyBitrateCap(runtime, capChanged: true) }
+        case .downloadFailed(let error) where runtime.phase == .loading:
+            // Before the media loaded (a first load or a rebuilt pipeline), downloads that died leave it
+            // nothing to load with and it would wait forever: a load failure, retried by the policy. (Chaos:
+            // a retry's pipeline whose segments came back as junk never loaded and never failed.)
+            handle(.failed(error), in: runtime)
         case .downloadFailed(let error):
             // A seek in flight waits for its target's media, which a download that failed after its retries
             // will not bring: the pipeline is rebuilt at the target (a retry that carries the seek) instead

@@ -342,7 +342,7 @@ let package = Package(
             name: "cove-bench",
             dependencies: [
                 "CoveCore", "CoveGStreamer", "CoveNetworking", "CoveTesting", "CoveText", "CoveSSAI", "CoveDASH", "CoveXML", "CoveAnalytics", "CCoveGst",
-                "CGStreamer", "CovePlayerView", "CovePlayerUI", "CXCB",
+                "CGStreamer", "CovePlayerView", "CovePlayerUI", "CXCB", "CoveStreaming",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/CoveBench",

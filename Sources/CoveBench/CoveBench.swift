@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoveCore
 import CoveGStreamer
+import CoveStreaming
 import CoveTesting
 import Foundation
 
@@ -161,6 +162,13 @@ struct CoveBench: AsyncParsableCommand {
         // souphttpsrc; the same 30 s clip (faststart) from the same loopback server.
         say("Stream: 30 s progressive MP4 (H.264 + AAC, moov first). Reps: \(reps) (first discarded).")
         let (mp4Raw, mp4Cove) = try await interleaved("MP4 ", url: server.url(.mp4))
+        // The same with Cove's byte cache off, so every seek is a ranged request, as a seek past the
+        // read-ahead of a long file is.
+        let (mp4RawAgain, mp4Uncached) = try await interleaved("MP4 no cache ", url: server.url(.mp4)) {
+            var streaming = StreamingConfiguration()
+            streaming.progressive.cacheLimit = 0
+            return GStreamerEngine(streaming: streaming)
+        }
         var gaps: [Double] = []
         for rep in 0..<4 {
             let gap = try await Self.measureTransition(first: server.url(.ladder), second: server.url(.ladder), seekTo: 26)
@@ -181,6 +189,8 @@ struct CoveBench: AsyncParsableCommand {
         report.dashCove = dashCove
         report.mp4Raw = mp4Raw
         report.mp4Cove = mp4Cove
+        report.mp4RawAgain = mp4RawAgain
+        report.mp4Uncached = mp4Uncached
         report.webVTT = vtt
         report.vmap = vmap
         report.mpd = mpd
@@ -193,7 +203,9 @@ struct CoveBench: AsyncParsableCommand {
 
     /// `reps` runs of raw playbin3 and Cove on `url`, alternating which goes first; the first rep of each is
     /// a warm-up and left out. `label` prefixes the progress lines ("DASH ", "MP4 ").
-    func interleaved(_ label: String, url: URL) async throws -> (raw: [RawPlaybin.Result], cove: [RawPlaybin.Result]) {
+    func interleaved(
+        _ label: String, url: URL, engine: @escaping @Sendable () -> GStreamerEngine = { GStreamerEngine() }
+    ) async throws -> (raw: [RawPlaybin.Result], cove: [RawPlaybin.Result]) {
         var raw: [RawPlaybin.Result] = []
         var cove: [RawPlaybin.Result] = []
         for rep in 0..<reps {
@@ -203,7 +215,7 @@ struct CoveBench: AsyncParsableCommand {
                     let (seekTo, settle) = (seekTo, settle)
                     result = await Self.onThread { RawPlaybin().measure(url: url.absoluteString, seekTo: seekTo, settle: settle) }
                 } else {
-                    result = try await Self.measureCove(url: url, seekTo: seekTo, settle: settle)
+                    result = try await Self.measureCove(url: url, seekTo: seekTo, settle: settle, engine: engine())
                 }
                 guard let result else { throw ValidationError("\(label)\(player) run \(rep) did not produce frames") }
                 say(
@@ -217,8 +229,8 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     /// Cove: the full SDK path, setVideos + play → first rendered frame; seek → first frame at the target.
-    static func measureCove(url: URL, seekTo: Double, settle: Double) async throws -> RawPlaybin.Result? {
-        let controller = PlayerSDKManager.shared.makePlaybackController(engine: GStreamerEngine())
+    static func measureCove(url: URL, seekTo: Double, settle: Double, engine: GStreamerEngine = GStreamerEngine()) async throws -> RawPlaybin.Result? {
+        let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine)
         let recorder = EventRecorder(controller)
         let start = Date().timeIntervalSince1970
         controller.setVideos([Video(url: url)])
@@ -293,6 +305,8 @@ struct Report {
     var dashCove: [RawPlaybin.Result] = []
     var mp4Raw: [RawPlaybin.Result] = []
     var mp4Cove: [RawPlaybin.Result] = []
+    var mp4RawAgain: [RawPlaybin.Result] = []
+    var mp4Uncached: [RawPlaybin.Result] = []
     var webVTT: ParserBench.Result?
     var vmap: ParserBench.Result?
     var mpd: (parse: ParserBench.Result, expand: ParserBench.Result)?
@@ -303,6 +317,15 @@ struct Report {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// The MP4 seek with Cove's byte cache off (a ranged request per seek), against its own interleaved raw run.
+    func uncachedSeekRow() -> String {
+        guard !mp4Uncached.isEmpty, !mp4RawAgain.isEmpty else { return "" }
+        var copy = self
+        copy.mp4Cove = mp4Uncached
+        copy.mp4Raw = mp4RawAgain
+        return copy.row("MP4 seek, no byte cache (a ranged request per seek)", \.seekFrame, target: ratio(\.seekFrame), mp4: true)
     }
 
     /// Cove's median over raw playbin3's for one metric (HLS, or the DASH or MP4 runs).
@@ -358,6 +381,7 @@ struct Report {
         |---|---|---|---|---|---|
         \(row("MP4 play() → first frame", \.firstFrame, target: ratio(\.firstFrame), mp4: true))
         \(row("MP4 seek → first frame at target", \.seekFrame, target: ratio(\.seekFrame), mp4: true))
+        \(uncachedSeekRow())
 
         ### Playlist transition with preloading (issue #4)
 

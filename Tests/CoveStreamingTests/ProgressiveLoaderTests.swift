@@ -145,6 +145,26 @@ struct ProgressiveLoaderTests {
         try await waitUntil("reading on once taken") { s.transport.requests.count > requests }
     }
 
+    /// A repositioning's first range goes at once, even while the input still counts the old place's bytes
+    /// (appsrc empties its queue only after `seek-data` returns): the demuxer waits for it. Then the
+    /// read-ahead applies again.
+    @Test func aRepositioningsFirstRangeDoesNotWaitForRoom() async throws {
+        let data = Self.file(1_000_000)
+        let s = Self.start(Self.cdn(data), tuning: .init(initialRange: 16 << 10, largestRange: 16 << 10, readAhead: 64 << 10, cacheLimit: 0))
+        defer { s.loader.close() }
+        try await waitUntil("read-ahead full") { s.input.pushedBytes > 64 << 10 }
+        let reads = s.input.levelReads
+        try await waitUntil("the loader to poll the level while full") { s.input.levelReads >= reads + 2 }
+        // Not flushed: the level still says full.
+        let generation = s.loader.reposition(toByte: 600_000)
+        try await waitUntil("the new place's first range") { s.input.pushes.contains { $0.generation == generation } }
+        #expect(s.ranges.contains("bytes=600000-616383"), "\(s.ranges)")
+        let pushed = s.input.pushes.filter { $0.generation == generation }.reduce(0) { $0 + $1.count }
+        let reads2 = s.input.levelReads
+        try await waitUntil("the loader to poll the level again") { s.input.levelReads >= reads2 + 2 }
+        #expect(s.input.pushes.filter { $0.generation == generation }.reduce(0) { $0 + $1.count } == pushed, "only the first range went")
+    }
+
     /// A refusal is final and typed; a server that ignores Range sends the whole file, which is used.
     @Test func aRefusalFailsTypedAndARangeIgnoringServerStillGivesTheFile() async throws {
         let refused = Self.start(Self.cdn(Self.file(10), status: 403), tuning: .init())

@@ -163,6 +163,10 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
         await readiness()
         var position = offset
         var range = tuning.initialRange
+        // The first range of a repositioning goes at once: the demuxer is waiting for it, and the input's
+        // level may still count the old place's bytes (appsrc empties its queue only after `seek-data`
+        // returns, and this task can start before that) — waiting for room then cost a seek 50 ms.
+        var firstRange = true
         while isCurrent(generation) {
             if let size = state.withLock({ $0.size }), position >= size {
                 output.pushEndOfStream(generation: generation)
@@ -170,10 +174,11 @@ public final class ProgressiveLoader: ByteFeedProducer, Sendable {
             }
             // Room at the demuxer's input: the next range only once most of what waits was taken (polled:
             // 8 MiB of video lasts seconds, so a check every 50 ms costs nothing in time to refill).
-            while output.queuedBytes > tuning.readAhead {
+            while !firstRange, output.queuedBytes > tuning.readAhead {
                 do { try await Task.sleep(for: .milliseconds(50)) } catch { return }
                 guard isCurrent(generation) else { return }
             }
+            firstRange = false
             // Bytes held from an earlier read go from memory; the network fetches only what is missing.
             let (held, size, nextHeld) = state.withLock { s in
                 s.reading = position

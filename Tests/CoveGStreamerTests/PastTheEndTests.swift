@@ -50,7 +50,12 @@ extension RealEngineTests {
         func aSeekPastTheEndIsAnsweredAndPlayingEnds(_ source: Source) async throws {
             let h = try await Harness.start()
             let (url, extra) = try await Self.video(source, h)
-            defer { Task { await extra?.stop(); await h.stop() } }
+            defer {
+                Task {
+                    await extra?.stop()
+                    await h.stop()
+                }
+            }
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.setVideos([Video(url: url)])
@@ -69,7 +74,12 @@ extension RealEngineTests {
         func aStartPastTheEndLoadsAndEnds(_ source: Source) async throws {
             let h = try await Harness.start()
             let (url, extra) = try await Self.video(source, h)
-            defer { Task { await extra?.stop(); await h.stop() } }
+            defer {
+                Task {
+                    await extra?.stop()
+                    await h.stop()
+                }
+            }
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.setVideos([Video(url: url)])
@@ -82,13 +92,18 @@ extension RealEngineTests {
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             controller.shutdown()
         }
-    
+
         /// `resumeVideo(at:)` past the end, and before the start: the resume completes and playing ends.
         @Test(arguments: Source.allCases)
         func aResumePastTheEndOrBeforeTheStartCompletesAndEnds(_ source: Source) async throws {
             let h = try await Harness.start()
             let (url, extra) = try await Self.video(source, h)
-            defer { Task { await extra?.stop(); await h.stop() } }
+            defer {
+                Task {
+                    await extra?.stop()
+                    await h.stop()
+                }
+            }
             for time in [MediaTime.seconds(80), .seconds(-5)] {
                 let controller = h.controller()
                 let recorder = EventRecorder(controller)

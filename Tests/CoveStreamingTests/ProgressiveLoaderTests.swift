@@ -1,9 +1,10 @@
 import CoveCore
-@testable import CoveStreaming
 import CoveTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CoveStreaming
 
 /// The progressive loader against an in-memory CDN that honours Range: which ranges it asks for, where a
 /// repositioning restarts it, how far it reads ahead of a demuxer that takes nothing, and how a file ends.

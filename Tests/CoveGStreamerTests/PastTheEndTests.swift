@@ -17,17 +17,32 @@ extension RealEngineTests {
             var testDescription: String { rawValue }
         }
 
-        /// A server (or none) and the video's URL.
-        static func video(_ source: Source, _ h: Harness) async throws -> (URL, MediaServer?) {
+        /// The fixtures' server (and the DASH fixture's, for DASH) and the video's URL for `source`.
+        struct Served {
+            let h: Harness
+            let url: URL
+            let extra: MediaServer?
+
+            /// Stops the servers (after the test, on a task of their own).
+            func stop() {
+                Task {
+                    await extra?.stop()
+                    await h.stop()
+                }
+            }
+        }
+
+        static func serve(_ source: Source) async throws -> Served {
+            let h = try await Harness.start()
             switch source {
-            case .progressiveMP4: return (h.server.url(.mp4), nil)
-            case .localMP4: return (h.fixtures.url(.mp4), nil)
-            case .hlsTS: return (h.server.url(.ladder), nil)
-            case .hlsFMP4: return (h.server.url(.fmp4), nil)
+            case .progressiveMP4: return Served(h: h, url: h.server.url(.mp4), extra: nil)
+            case .localMP4: return Served(h: h, url: h.fixtures.url(.mp4), extra: nil)
+            case .hlsTS: return Served(h: h, url: h.server.url(.ladder), extra: nil)
+            case .hlsFMP4: return Served(h: h, url: h.server.url(.fmp4), extra: nil)
             case .dash:
                 let fixture = try await DASHFixture.prepare()
                 let server = try await MediaServer.start(root: fixture.root)
-                return (server.url(DASHFixture.Asset.timeline.rawValue), server)
+                return Served(h: h, url: server.url(DASHFixture.Asset.timeline.rawValue), extra: server)
             }
         }
 
@@ -48,14 +63,9 @@ extension RealEngineTests {
         /// Ready and paused, a seek a minute past the end is answered; playing from there ends the video.
         @Test(arguments: Source.allCases)
         func aSeekPastTheEndIsAnsweredAndPlayingEnds(_ source: Source) async throws {
-            let h = try await Harness.start()
-            let (url, extra) = try await Self.video(source, h)
-            defer {
-                Task {
-                    await extra?.stop()
-                    await h.stop()
-                }
-            }
+            let served = try await Self.serve(source)
+            defer { served.stop() }
+            let (h, url, extra) = (served.h, served.url, served.extra)
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.setVideos([Video(url: url)])
@@ -72,14 +82,9 @@ extension RealEngineTests {
         /// seek is answered, and playing ends it.
         @Test(arguments: Source.allCases)
         func aStartPastTheEndLoadsAndEnds(_ source: Source) async throws {
-            let h = try await Harness.start()
-            let (url, extra) = try await Self.video(source, h)
-            defer {
-                Task {
-                    await extra?.stop()
-                    await h.stop()
-                }
-            }
+            let served = try await Self.serve(source)
+            defer { served.stop() }
+            let (h, url, extra) = (served.h, served.url, served.extra)
             let controller = h.controller()
             let recorder = EventRecorder(controller)
             controller.setVideos([Video(url: url)])
@@ -96,14 +101,9 @@ extension RealEngineTests {
         /// `resumeVideo(at:)` past the end, and before the start: the resume completes and playing ends.
         @Test(arguments: Source.allCases)
         func aResumePastTheEndOrBeforeTheStartCompletesAndEnds(_ source: Source) async throws {
-            let h = try await Harness.start()
-            let (url, extra) = try await Self.video(source, h)
-            defer {
-                Task {
-                    await extra?.stop()
-                    await h.stop()
-                }
-            }
+            let served = try await Self.serve(source)
+            defer { served.stop() }
+            let (h, url, extra) = (served.h, served.url, served.extra)
             for time in [MediaTime.seconds(80), .seconds(-5)] {
                 let controller = h.controller()
                 let recorder = EventRecorder(controller)

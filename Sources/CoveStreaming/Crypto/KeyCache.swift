@@ -29,6 +29,8 @@ public final class KeyCache: Sendable, CustomStringConvertible {
     /// `keyAuthorizationFailed` when the key server answers 401/403.
     public func decryption(for key: SegmentKey?, sequence: Int, segmentURL: URL) async throws(StreamingError) -> SegmentDecryption? {
         guard let key else { return nil }
+        // Sample encryption of fMP4 (cbcs, cenc) is decrypted per sample from the init segment's boxes.
+        if key.method == .sampleAES || key.method == .sampleAESCTR { return nil }
         guard SegmentDecryptor.canDecrypt(key) else { throw StreamingError.drmUnsupported(key, url: segmentURL) }
         guard let keyURL = key.keyURL else {
             throw StreamingError(.invalidManifest, "An EXT-X-KEY with METHOD=AES-128 has no usable URI; the playlist must name the key", url: segmentURL)
@@ -144,7 +146,8 @@ extension StreamingError {
         let method = key.method == .other ? "an encryption method other than AES-128 and SAMPLE-AES" : key.method.rawValue
         return StreamingError(
             .drmUnsupported,
-            "The stream is encrypted with \(method) (key format \(key.keyFormat)): it needs a DRM Cove does not have (Cove decrypts AES-128 with the identity key format only)",
+            "The stream is encrypted with \(method) (key format \(key.keyFormat)): no registered decryption module serves it (Cove decrypts AES-128, and SAMPLE-AES or SAMPLE-AES-CTR "
+                + "on fMP4 with the identity key format or the key format of a registered module's key system; SAMPLE-AES on MPEG-TS segments is not supported)",
             url: url
         )
     }

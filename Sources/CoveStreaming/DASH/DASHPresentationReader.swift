@@ -23,12 +23,14 @@ public struct DASHLayout: Sendable {
     /// The group ID of the DASH text renditions.
     static let textGroup = "dash-text"
 
-    public init(mpd: MPD, selection: ManifestSelection) throws(StreamingError) {
+    /// - Parameter keySystems: the key systems a registered decryption module serves: a set protected only
+    ///   for others is `drmUnsupported`, naming them.
+    public init(mpd: MPD, selection: ManifestSelection, keySystems: Set<KeySystem> = []) throws(StreamingError) {
         self.mpd = mpd
         guard let first = mpd.periods.first else { throw StreamingError(.invalidManifest, "The DASH manifest has no period", url: mpd.url) }
         let audioSets = Self.playable(first.adaptationSets, of: .audio)
         let videoSets = Self.playable(first.adaptationSets, of: .video)
-        try Self.checkProtection(first.adaptationSets, url: mpd.url)
+        try Self.checkProtection(first.adaptationSets, url: mpd.url, served: keySystems)
         let chosenSet: Int
         var renditions: [AlternateRendition] = []
         switch selection {
@@ -70,7 +72,13 @@ public struct DASHLayout: Sendable {
                 audioGroup: renditions.isEmpty ? nil : Self.audioGroup, subtitlesGroup: texts.isEmpty ? nil : Self.textGroup
             )
         }
-        presentation = Presentation(manifestURL: mpd.url, variants: variants, audioRenditions: renditions, textRenditions: texts)
+        presentation = Presentation(
+            manifestURL: mpd.url, variants: variants, audioRenditions: renditions, textRenditions: texts,
+            contentProtection: set.contentProtections.map { protection in
+                DeclaredProtection(
+                    keySystem: KeySystem(systemID: protection.schemeIdUri), name: protection.schemeIdUri,
+                    defaultKeyID: protection.defaultKID.flatMap { KeyID(hex: $0) })
+            })
         // Later periods: the set of the same kind and language (else the same position), and in it the
         // representation of the same ID (else the same rank by bandwidth).
         let kind = set.contentType
@@ -194,8 +202,9 @@ public struct DASHLayout: Sendable {
         return clear.isEmpty ? all : clear
     }
 
-    /// A manifest whose only video (or, audio-only, audio) needs a key system is `drmUnsupported`, naming it.
-    private static func checkProtection(_ sets: [AdaptationSet], url: URL) throws(StreamingError) {
+    /// A manifest whose only video (or, audio-only, audio) needs a key system no registered module serves
+    /// is `drmUnsupported`, naming it.
+    private static func checkProtection(_ sets: [AdaptationSet], url: URL, served: Set<KeySystem>) throws(StreamingError) {
         for kind in [ContentType.video, .audio] {
             let chosen = playable(sets, of: kind)
             guard let protected = chosen.first(where: { !sets[$0].contentProtections.isEmpty }) else {
@@ -203,11 +212,14 @@ public struct DASHLayout: Sendable {
                 continue
             }
             let protections = sets[protected].contentProtections
+            if protections.contains(where: { KeySystem(systemID: $0.schemeIdUri).map(served.contains) ?? false }) { return }
+            // Only the Common Encryption signal: the key system is for the init segment's `pssh` to say.
+            if !served.isEmpty, protections.allSatisfy(\.isCommonEncryptionSignal) { return }
             let systems = protections.filter { !$0.isCommonEncryptionSignal }.map(\.keySystemName)
             let named = Array(Set(systems.isEmpty ? protections.map(\.keySystemName) : systems)).sorted().joined(separator: ", ")
             throw StreamingError(
                 .drmUnsupported,
-                "The DASH manifest's \(kind.rawValue) is protected with \(named), a key system Cove does not have; play a clear or AES-128 HLS source of the video instead",
+                "The DASH manifest's \(kind.rawValue) is protected with \(named), a key system no registered decryption module serves; register a module for it (StreamingConfiguration.decryptionModules) or play a clear source of the video",
                 url: url
             )
         }

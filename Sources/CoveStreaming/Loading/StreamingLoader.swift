@@ -53,13 +53,14 @@ public struct StreamingLoader: Sendable {
     /// hears the body of each attempt as it arrives.
     public func load(
         _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan? = nil, maxBytes: Int = 64 << 20, variantIndex: Int? = nil, span: MediaTransfer.Span? = nil,
-        progress: TransferProgress.Handler? = nil
+        progress: TransferProgress.Handler? = nil, post body: Data? = nil, headers: HTTPHeaders = HTTPHeaders()
     ) async throws(StreamingError) -> Loaded {
         var attempt = 1
         while true {
             do {
                 return try await loadOnce(
-                    kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, span: span, progress: progress)
+                    kind, url: url, byteRange: byteRange, maxBytes: maxBytes, attempt: attempt, variantIndex: variantIndex, span: span, progress: progress,
+                    body: body, headers: headers)
             } catch {
                 guard error.isRetryable, attempt <= retry.maximumAttempts, !Task.isCancelled else { throw error }
                 do {
@@ -88,10 +89,10 @@ public struct StreamingLoader: Sendable {
 
     private func loadOnce(
         _ kind: StreamingRequestKind, url: URL, byteRange: ByteSpan?, maxBytes: Int, attempt: Int, variantIndex: Int?, span: MediaTransfer.Span?,
-        progress: TransferProgress.Handler?
+        progress: TransferProgress.Handler?, body: Data? = nil, headers: HTTPHeaders = HTTPHeaders()
     ) async throws(StreamingError) -> Loaded {
         guard !Task.isCancelled else { throw StreamingError(.cancelled, "The request was cancelled", url: url) }
-        var request = StreamingRequest(kind: kind, url: url, byteRange: byteRange, attempt: attempt)
+        var request = StreamingRequest(kind: kind, url: url, headers: headers, byteRange: byteRange, body: body, attempt: attempt)
         for filter in filters {
             do {
                 try await filter.apply(to: &request)
@@ -99,7 +100,8 @@ public struct StreamingLoader: Sendable {
                 throw StreamingError(.filterRejected, "A request filter refused the \(kind.rawValue) request: \(error)", url: url)
             }
         }
-        var http = HTTPRequest(url: request.url, headers: request.headers, timeout: timeout, maxResponseBytes: maxBytes)
+        var http = HTTPRequest(
+            method: request.body == nil ? .get : .post, url: request.url, headers: request.headers, body: request.body, timeout: timeout, maxResponseBytes: maxBytes)
         if let range = request.byteRange { http.headers["Range"] = range.rangeHeader }
         let started = Date().timeIntervalSince1970
         let begin = clock.now()

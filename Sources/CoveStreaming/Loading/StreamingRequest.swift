@@ -9,6 +9,8 @@ public enum StreamingRequestKind: String, Sendable, Hashable, CaseIterable {
     case key
     case text
     case adBeacon
+    /// A licence request to a key system's server (a POST of the decryption module's message).
+    case license
 }
 
 /// A request the streaming engine is about to send, as request filters see and change it.
@@ -17,14 +19,20 @@ public struct StreamingRequest: Sendable, Hashable {
     public var url: URL
     public var headers: HTTPHeaders
     public var byteRange: ByteSpan?
+    /// What a POST sends (a licence request's message); nil for a GET. A filter may wrap it (a licence
+    /// server that wants the message inside its own JSON).
+    public var body: Data?
     /// 1 for the first try, 2 for the first retry, …
     public let attempt: Int
 
-    public init(kind: StreamingRequestKind, url: URL, headers: HTTPHeaders = HTTPHeaders(), byteRange: ByteSpan? = nil, attempt: Int = 1) {
+    public init(
+        kind: StreamingRequestKind, url: URL, headers: HTTPHeaders = HTTPHeaders(), byteRange: ByteSpan? = nil, body: Data? = nil, attempt: Int = 1
+    ) {
         self.kind = kind
         self.url = url
         self.headers = headers
         self.byteRange = byteRange
+        self.body = body
         self.attempt = attempt
     }
 }

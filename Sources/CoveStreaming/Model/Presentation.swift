@@ -19,11 +19,16 @@ public struct Presentation: Sendable, Hashable {
     /// Where the manifest asks playback to start (HLS `EXT-X-START`), in seconds from the start of the
     /// timeline when positive, from its end when negative.
     public let startOffset: Double?
+    /// The key systems the manifest says its media is protected for (DASH `ContentProtection` of the
+    /// chosen set, HLS `EXT-X-SESSION-KEY`), in the manifest's order. Empty for clear media and for
+    /// manifests that leave it to the segments (HLS `EXT-X-KEY`, `pssh` in the init segment).
+    public let contentProtection: [DeclaredProtection]
 
     public init(
         manifestURL: URL, variants: [VariantTrack], audioRenditions: [AlternateRendition] = [], textRenditions: [AlternateRendition] = [],
-        startOffset: Double? = nil
+        startOffset: Double? = nil, contentProtection: [DeclaredProtection] = []
     ) {
+        self.contentProtection = contentProtection
         self.manifestURL = manifestURL
         self.variants = variants
         self.audioRenditions = audioRenditions
@@ -122,5 +127,20 @@ public struct AlternateRendition: Sendable, Hashable {
         self.isAutoselect = isAutoselect
         self.isForced = isForced
         self.playlistURL = playlistURL
+    }
+}
+
+/// A key system a manifest declares for its media.
+public struct DeclaredProtection: Sendable, Hashable {
+    /// nil for a scheme Cove does not know (the DASH `mp4protection` signal names no key system).
+    public let keySystem: KeySystem?
+    /// How the manifest named it (`urn:uuid:…`, an HLS `KEYFORMAT`).
+    public let name: String
+    public let defaultKeyID: KeyID?
+
+    public init(keySystem: KeySystem?, name: String, defaultKeyID: KeyID? = nil) {
+        self.keySystem = keySystem
+        self.name = name
+        self.defaultKeyID = defaultKeyID
     }
 }

@@ -33,6 +33,10 @@ public struct StreamingConfiguration: Sendable {
     /// How a single media file (an MP4 rendition) is read: range sizes, read-ahead, and how many fetched
     /// bytes are kept so a seek back into them needs no request.
     public var progressive = ProgressiveLoader.Tuning()
+    /// The decryption modules protected content is played with, in order of preference. ClearKey by
+    /// default (keys from a licence server the source's `key_systems` names); an integrator adds a
+    /// vendor's module, or a `ClearKeyModule(keys:)` with keys of its own.
+    public var decryptionModules = DecryptionModules([ClearKeyModule()])
 
     public init(
         requestFilters: [RequestFilter] = [], retryPolicy: RetryPolicy = RetryPolicy(maximumAttempts: 2, initialDelay: .milliseconds(250)),

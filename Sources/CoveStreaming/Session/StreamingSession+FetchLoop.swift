@@ -147,7 +147,14 @@ extension StreamingSession {
 
     /// What this engine cannot play yet fails before anything starts, so the engine can hand the URL on.
     func checkSupported(_ presentation: Presentation, _ timeline: MediaTimeline) throws(StreamingError) {
-        if let key = timeline.segments.lazy.compactMap(\.key).first(where: { !SegmentDecryptor.canDecrypt($0) }) {
+        let served = protection.servedKeySystems
+        let refused = timeline.segments.lazy.first { segment in
+            guard let key = segment.key, !SegmentDecryptor.canDecrypt(key) else { return false }
+            // Sample encryption of fMP4 under the identity key format or a served key system's format.
+            let sampleEncrypted = (key.method == .sampleAES || key.method == .sampleAESCTR) && segment.initSection != nil
+            return !(sampleEncrypted && (key.keyFormat == "identity" || KeySystem(hlsKeyFormat: key.keyFormat).map(served.contains) == true))
+        }
+        if let key = refused?.key {
             throw StreamingError.drmUnsupported(key, url: presentation.manifestURL)
         }
     }

@@ -14,7 +14,7 @@ extension StreamingSession {
         if let known = state.withLock({ $0.presentation }) { return known }
         let loaded = try await loadEntry()
         if MediaSniffer.isMPD(loaded.body) {
-            let layout = try Self.layout(loaded, selection: selection)
+            let layout = try Self.layout(loaded, selection: selection, keySystems: protection.servedKeySystems)
             state.withLock { s in
                 s.dash = (layout, ContinuousClock.now)
                 s.presentation = layout.presentation
@@ -101,14 +101,14 @@ extension StreamingSession {
 
     // MARK: DASH
 
-    static func layout(_ loaded: StreamingLoader.Loaded, selection: ManifestSelection) throws(StreamingError) -> DASHLayout {
+    static func layout(_ loaded: StreamingLoader.Loaded, selection: ManifestSelection, keySystems: Set<KeySystem>) throws(StreamingError) -> DASHLayout {
         let mpd: MPD
         do {
             mpd = try MPD.parse([UInt8](loaded.body), url: loaded.url)
         } catch {
             throw StreamingError(.invalidManifest, "The DASH manifest could not be read: \(error)", url: loaded.url)
         }
-        return try DASHLayout(mpd: mpd, selection: selection)
+        return try DASHLayout(mpd: mpd, selection: selection, keySystems: keySystems)
     }
 
     /// A DASH variant's timeline, from the MPD already loaded: a live MPD is reloaded once its
@@ -127,7 +127,7 @@ extension StreamingSession {
             guard MediaSniffer.isMPD(loaded.body) else {
                 throw StreamingError(.notMedia, "Reloading the live DASH manifest returned something else than an MPD", url: loaded.url)
             }
-            let reloaded = try Self.layout(loaded, selection: selection)
+            let reloaded = try Self.layout(loaded, selection: selection, keySystems: protection.servedKeySystems)
             if reloaded.presentation.variants.count == presentation.variants.count { layout = reloaded }
             state.withLock { $0.dash = (layout, ContinuousClock.now) }
         }

@@ -27,8 +27,9 @@ extension StreamingSession {
         var initData: Data?
         if needsInit, let section = segment.initSection {
             let loaded = try await loader.load(.initSegment, url: section.url, byteRange: section.byteRange, variantIndex: variant)
-            let initBody = try decryption?.initSection(loaded) ?? loaded.body
+            var initBody = try decryption?.initSection(loaded) ?? loaded.body
             if try MediaSniffer.checkSegment(initBody, contentType: loaded.contentType, url: loaded.url) == .isoBMFF {
+                initBody = try await prepareProtection(initBody, variant: variant, segment: segment, presentation: presentation, url: loaded.url)
                 let timescales = ISOBMFFTiming.timescales(initSegment: initBody)
                 state.withLock { $0.timescales[variant] = timescales }
             }
@@ -45,6 +46,7 @@ extension StreamingSession {
         }
         var body = try decryption?.segment(loaded) ?? loaded.body
         let format = try MediaSniffer.checkSegment(body, contentType: loaded.contentType, url: loaded.url)
+        if format == .isoBMFF { body = try await decryptSamples(body, variant: variant, segment: segment, presentation: presentation, url: loaded.url) }
         let target = segment.start + configuration.decoderTimeOffset
         var decoderTime = target
         switch format {

@@ -20,6 +20,8 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
     let configuration: StreamingConfiguration
     let loader: StreamingLoader
     let keys: KeyCache
+    /// Key systems, licences and decryption sessions, shared with the play's other sessions.
+    let protection: ProtectionBroker
     let output: any StreamingOutput
     let onEvent: @Sendable (StreamingEvent) -> Void
     let logger: Logger
@@ -62,6 +64,8 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
         var dash: (layout: DASHLayout, loadedAt: ContinuousClock.Instant)?
         /// `sidx` boxes read for indexed `SegmentBase` representations: variant → period → index.
         var segmentIndexes: [Int: [Int: SegmentIndexBox.Index]] = [:]
+        /// Per variant: its init segment's Common Encryption and the session that decrypts its fragments.
+        var protections: [Int: (content: ProtectedInitSegment, session: any DecryptionSession)] = [:]
     }
 
     /// - Parameters:
@@ -76,13 +80,16 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
     ///     whose scheme says whether local files may be read (default: `url` itself).
     ///   - stream: which stream its segments feed, for their records (default: from `selection`; an HLS
     ///     audio rendition's session, whose selection is `.main` of its own playlist, says `.audio`).
+    ///   - protection: the play's content protection (decryption modules, the source's licence URLs),
+    ///     shared by its sessions; nil: one of its own from `configuration.decryptionModules`.
     ///   - onEvent: what the session reports (variant switches, transfers, failures), from its own task.
     public init(
         url: URL, selection: ManifestSelection = .main, transport: any HTTPTransport, configuration: StreamingConfiguration = StreamingConfiguration(),
         output: any StreamingOutput, logger: Logger = Logger(label: "cove.streaming"), firstGeneration: Int = 0, origin: URL? = nil,
-        stream: MediaTransfer.Stream? = nil, onEvent: @escaping @Sendable (StreamingEvent) -> Void
+        stream: MediaTransfer.Stream? = nil, protection: ProtectionBroker? = nil, onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
         self.url = url
+        self.protection = protection ?? ProtectionBroker(modules: configuration.decryptionModules, logger: logger)
         switch selection {
         case .main: self.stream = stream ?? .main
         case .dashAudio: self.stream = stream ?? .audio

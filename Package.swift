@@ -195,7 +195,7 @@ let package = Package(
         .target(
             name: "CoveServer",
             dependencies: [
-                "CoveCore",
+                "CoveCore", "CoveStreaming",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -111,6 +111,8 @@ extension LoopState {
             }
         case .warning(let text):
             logger.notice("engine warning", metadata: ["session": "\(session.id)", "warning": "\(text)"])
+        case .keyStatusesChanged(let system, let statuses):
+            emit(.keyStatusesChanged(session, system, statuses))
         case .volumeChanged(let volume):
             guard volume != runtime.reportedVolume else { return }
             runtime.reportedVolume = volume

@@ -31,7 +31,7 @@ extension LoopState {
     /// The next video's plan arrived: build its player and, when nothing is visible, preroll it paused.
     func startPreload(_ result: Result<SessionPlan, PlaybackError>) {
         guard case .success(let plan) = result else { return }
-        let configuration = newSessionConfiguration(url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: nil)
+        let configuration = newSessionConfiguration(url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: nil, source: plan.source)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)

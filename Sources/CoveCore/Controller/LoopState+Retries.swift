@@ -62,7 +62,8 @@ extension LoopState {
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
         let configuration = engineConfiguration(
             url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget,
-            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.hooksState.inAdBreak)
+            maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.hooksState.inAdBreak,
+            source: runtime.session.source)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)

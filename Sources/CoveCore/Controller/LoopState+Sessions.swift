@@ -56,7 +56,7 @@ extension LoopState {
         }
         // A hooked plan's queued seek is in reported time: it is made through the hooks once loaded.
         let configuration = newSessionConfiguration(
-            url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil)
+            url: plan.playbackURL, rights: plan.video.playbackRights, startPosition: plan.hooks == nil ? prep.queuedSeek?.target : nil, source: plan.source)
         let player: any EnginePlayer
         do {
             player = try engine.makePlayer(configuration: configuration)
@@ -151,7 +151,7 @@ extension LoopState {
     /// The engine configuration for this controller's outputs and current rate.
     func engineConfiguration(
         url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?, forwardBuffer: Duration?, maxBitrate: Int?, volume: AudioVolume? = nil,
-        inAdBreak: Bool = false
+        inAdBreak: Bool = false, source: Source? = nil
     ) -> EnginePlayerConfiguration {
         let current = settings
         var engineConfiguration = EnginePlayerConfiguration(
@@ -162,6 +162,7 @@ extension LoopState {
             playbackRights: rights, rightsTokenRequests: configuration.rightsTokenRequests, videoOverlay: configuration.videoOverlay
         )
         engineConfiguration.pitchAlgorithm = current.pitchAlgorithm
+        engineConfiguration.keySystems = source.map(KeySystemConfiguration.entries(of:)) ?? [:]
         return engineConfiguration
     }
 
@@ -172,11 +173,11 @@ extension LoopState {
 
     /// A new session starts at the optimizer's first target and the app's peak cap (the ladder, and
     /// with it any resolution cap, is known only once the engine has read the master playlist).
-    func newSessionConfiguration(url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?) -> EnginePlayerConfiguration {
+    func newSessionConfiguration(url: URL, rights: PlaybackRightsToken?, startPosition: MediaTime?, source: Source? = nil) -> EnginePlayerConfiguration {
         let current = settings
         return engineConfiguration(
             url: url, rights: rights, startPosition: startPosition, forwardBuffer: current.bufferOptimizer.target(afterWatching: .zero),
-            maxBitrate: current.peakBitrate)
+            maxBitrate: current.peakBitrate, source: source)
     }
 
     /// Tells the app the buffer target a session that just became current started with.

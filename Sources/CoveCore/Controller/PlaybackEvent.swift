@@ -33,6 +33,9 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
     case volumeChanged(PlaybackSession, AudioVolume)
     /// The controller is about to retry after a failure (rebuilding the engine pipeline).
     case retry(PlaybackSession, RetryAttempt)
+    /// The keys of protected content changed status under a key system (a licence arrived, a key
+    /// expired or was restricted), as EME's `keystatuseschange`.
+    case keyStatusesChanged(PlaybackSession, KeySystem, [KeyID: KeyStatus])
     /// A frame reached the screen: the first after loading, or the first at a seek target. Timing for
     /// QoE measurement, stamped by the engine thread.
     case framePresented(PlaybackSession, FramePresentation)
@@ -79,7 +82,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
             .mediaTransferred(let s, _),
-            .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
+            .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .keyStatusesChanged(let s, _, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
             .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _),
             .maxConcurrencyReached(let s, _):
             return s
@@ -115,6 +118,7 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .forwardBufferChanged: return "ForwardBuffer"
         case .volumeChanged: return "Volume"
         case .retry: return "Retry"
+        case .keyStatusesChanged: return "KeyStatuses"
         case .framePresented(_, let f): return f.cause.eventName
         case .adSequenceEntered: return "AdSequenceEnter"
         case .adSequenceExited: return "AdSequenceExit"
@@ -152,6 +156,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
         case .mediaTransferred(_, let t): return "Transfer(\(t.kind.rawValue) \(t.status) \(t.bytes) bytes in \(t.duration))"
         case .forwardBufferChanged(_, let d): return "ForwardBuffer(\(d))"
         case .volumeChanged(_, let v): return "Volume(\(v.level)\(v.isMuted ? ", muted" : ""))"
+        case .keyStatusesChanged(_, let system, let statuses):
+            return "KeyStatuses(\(system): \(statuses.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ", ")))"
         case .retry(_, let r): return "Retry(\(r.kind.rawValue) \(r.attempt)/\(r.maximumAttempts.map(String.init) ?? "∞") in \(r.delay): \(r.error.code.name))"
         case .framePresented(_, let f): return "\(f.cause.eventName)(\(f.wallTime))"
         case .adSequenceEntered(_, let q): return "AdSequenceEnter(\(q))"

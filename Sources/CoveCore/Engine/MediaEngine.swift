@@ -138,6 +138,8 @@ public struct EnginePlayerConfiguration: Sendable {
     public var videoOverlay: VideoOverlay?
     /// How audio sounds at a rate other than 1: pitch kept (the default) or following the rate.
     public var pitchAlgorithm: AudioPitchAlgorithm = .timeStretch
+    /// The source's key systems (its `key_systems`: licence URLs), for protected content.
+    public var keySystems: [KeySystem: KeySystemConfiguration] = [:]
 
     public init(
         url: URL, videoOutput: VideoOutput = .headless, audioOutput: AudioOutput = .discard, pacing: Pacing = .realTime,
@@ -295,4 +297,6 @@ public enum EngineEvent: Sendable, Hashable {
     /// Something worth logging that did not stop playback.
     case warning(String)
     case endOfStream
+    /// The keys of protected content changed status (a licence arrived, a key expired).
+    case keyStatusesChanged(KeySystem, [KeyID: KeyStatus])
 }

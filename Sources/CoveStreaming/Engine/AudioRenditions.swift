@@ -19,14 +19,16 @@ final class AudioRenditions: Sendable {
     private let logger: Logger
     private let input: any MediaFeedInput
     private let onEvent: @Sendable (StreamingEvent) -> Void
+    private let protection: ProtectionBroker?
     /// Which rendition plays and its session. Never held while calling out.
     private let state: Mutex<(selected: String, session: StreamingSession?)>
 
     /// nil when the presentation's first variant has no audio renditions with playlists.
     init?(
         presentation: Presentation, transport: any HTTPTransport, configuration: StreamingConfiguration, logger: Logger, input: any MediaFeedInput,
-        onEvent: @escaping @Sendable (StreamingEvent) -> Void
+        protection: ProtectionBroker? = nil, onEvent: @escaping @Sendable (StreamingEvent) -> Void
     ) {
+        self.protection = protection
         let group = presentation.variants.first?.audioGroup
         let renditions = presentation.audioRenditions.enumerated().filter { $0.element.playlistURL != nil && $0.element.groupID == group }
         guard !renditions.isEmpty else { return nil }
@@ -57,7 +59,7 @@ final class AudioRenditions: Sendable {
     private func makeSession(for rendition: AlternateRendition, firstGeneration: Int = 0) -> StreamingSession {
         StreamingSession(
             url: rendition.playlistURL!, selection: rendition.selection, transport: transport, configuration: configuration, output: input, logger: logger,
-            firstGeneration: firstGeneration, origin: manifestURL, stream: .audio, onEvent: onEvent
+            firstGeneration: firstGeneration, origin: manifestURL, stream: .audio, protection: protection, onEvent: onEvent
         )
     }
 

@@ -18,7 +18,7 @@ extension StreamingPlayer {
         guard
             let audio = AudioRenditions(
                 presentation: presentation, transport: engine.transport, configuration: settings, logger: logger, input: input,
-                onEvent: { [weak self] event in self?.handleAudioSession(event) })
+                protection: protection, onEvent: { [weak self] event in self?.handleAudioSession(event) })
         else { return }
         let forwardBuffer = state.withLock { s -> Duration? in
             s.audio = audio

@@ -28,6 +28,8 @@ final class StreamingPlayer: EnginePlayer, Sendable {
     var logger: Logger { engine.logger }
     /// The main session: the variant's video (and muxed audio), or the DASH video set.
     let session: StreamingSession
+    /// The play's content protection, shared by its sessions (one licence for video and audio).
+    let protection: ProtectionBroker
     let state: Mutex<State>
 
     /// What the threads share.
@@ -77,8 +79,12 @@ final class StreamingPlayer: EnginePlayer, Sendable {
             throw PlaybackError(.engineFailure, "The \(engine.base.name) engine's fed player has no main input; it cannot play a stream Cove fetches")
         }
         let relay = Relay<StreamingEvent>()
+        let protection = ProtectionBroker(modules: settings.decryptionModules, sourceKeySystems: configuration.keySystems, logger: engine.logger)
+        self.protection = protection
+        let events = continuation
+        protection.onKeyStatuses { system, statuses in events.yield(.keyStatusesChanged(system, statuses)) }
         session = StreamingSession(
-            url: configuration.url, transport: engine.transport, configuration: settings, output: input, logger: engine.logger,
+            url: configuration.url, transport: engine.transport, configuration: settings, output: input, logger: engine.logger, protection: protection,
             onEvent: { event in relay.deliver(event) })
         state = Mutex(State(player: fed, fed: fed))
         relay.connect { [weak self] event in self?.handleSession(event) }
@@ -180,6 +186,7 @@ final class StreamingPlayer: EnginePlayer, Sendable {
         check?.cancel()
         session.close()
         audio?.close()
+        protection.close()
         loader?.stop()
         player.close()
     }

@@ -1,0 +1,149 @@
+import CoveCore
+import Foundation
+
+/// Protected test media made here from clear ffmpeg output with `CommonEncryptionPackager`, cached on disk
+/// like the other fixtures (nothing committed): DASH (a 240p and a 720p representation, AAC audio, 2 s
+/// segments) clear, `cenc`, `cbcs` and `cenc` with a key rotation at segment 4; and fMP4 HLS `cbcs`
+/// (`SAMPLE-AES`, identity key format) with the same ladder and an audio rendition.
+///
+/// The DASH manifests declare the Common Encryption signal with `cenc:default_KID`, ClearKey and Widevine
+/// (a vendor module stands in for Widevine in tests); the init segments carry a ClearKey `pssh`.
+public struct ProtectedFixture: Sendable {
+    public let root: URL
+    public let duration: Int
+
+    public enum Asset: String, Sendable, CaseIterable {
+        case dashClear = "clear/manifest.mpd"
+        case dashCENC = "cenc/manifest.mpd"
+        case dashCBCS = "cbcs/manifest.mpd"
+        /// `cenc`, segments from the 4th on under `rotationKey`, declared by `seig` sample groups.
+        case dashRotation = "rotation/manifest.mpd"
+        /// fMP4 HLS, `cbcs`, `METHOD=SAMPLE-AES,KEYFORMAT="identity"`: the key at `hls-cbcs/key.bin`.
+        case hlsCBCS = "hls-cbcs/master.m3u8"
+    }
+
+    /// The content key of every asset (and of the rotation asset's first segments).
+    public static let key = CommonEncryptionPackager.Key(
+        id: KeyID(hex: "00112233445566778899aabbccddeeff")!, key: HexBytes.decode("3c4a1f0e9b2d7a6c5e8f01d2c3b4a596")!)
+    /// The rotation asset's second key.
+    public static let rotationKey = CommonEncryptionPackager.Key(
+        id: KeyID(hex: "ffeeddccbbaa99887766554433221100")!, key: HexBytes.decode("a1b2c3d4e5f60718293a4b5c6d7e8f90")!)
+    /// Segment number (from 1) at which the rotation asset changes key.
+    public static let rotationSegment = 4
+
+    /// The `cove play --clearkey` form of the keys.
+    public static var clearKeyPairs: [String] { [key, rotationKey].map { "\($0.id.hex):\(HexBytes.encode($0.key))" } }
+
+    public func url(_ asset: Asset) -> URL { root.appendingPathComponent(asset.rawValue) }
+
+    public static func prepare(duration: Int = 12) async throws -> ProtectedFixture {
+        let duration = max(6, duration)
+        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("protected-v2-\(duration)s")
+        let root = try await FixtureCache.shared.folder(folder) { staging in
+            try await generate(into: staging, duration: duration)
+        }
+        return ProtectedFixture(root: root, duration: duration)
+    }
+
+    private static func generate(into dir: URL, duration: Int) async throws {
+        let fm = FileManager.default
+        let input = [
+            "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=\(duration)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(duration)",
+        ]
+        let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0", "-x264-params", "nal-hrd=cbr"]
+        let aac = ["-c:a", "aac", "-b:a", "64k", "-ac", "2"]
+        let ladder = [
+            "-filter_complex", "[0:v]split=2[a][b];[a]scale=426:240[v0];[b]null[v1]", "-map", "[v0]", "-map", "[v1]", "-map", "1:a",
+            "-b:v:0", "400k", "-maxrate:v:0", "400k", "-bufsize:v:0", "400k",
+            "-b:v:1", "2000k", "-maxrate:v:1", "2000k", "-bufsize:v:1", "2000k",
+        ]
+        let clear = dir.appendingPathComponent("clear")
+        try fm.createDirectory(at: clear, withIntermediateDirectories: true)
+        try await FixtureGenerator.runFFmpeg(
+            input + ladder + x264 + aac + [
+                "-f", "dash", "-seg_duration", "2", "-use_template", "1", "-use_timeline", "0", "-adaptation_sets", "id=0,streams=v id=1,streams=a",
+                clear.path + "/manifest.mpd",
+            ], making: "protected DASH (clear source)")
+        let mpd = try String(contentsOf: clear.appendingPathComponent("manifest.mpd"), encoding: .utf8)
+        for (name, packager) in [
+            ("cenc", CommonEncryptionPackager(scheme: .cenc, key: key)),
+            ("cbcs", CommonEncryptionPackager(scheme: .cbcs, key: key)),
+            ("rotation", CommonEncryptionPackager(scheme: .cenc, key: key, rotation: (rotationSegment, rotationKey))),
+        ] {
+            let out = dir.appendingPathComponent(name)
+            try fm.createDirectory(at: out, withIntermediateDirectories: true)
+            for file in try fm.contentsOfDirectory(atPath: clear.path) where file.hasSuffix(".m4s") {
+                let data = try Data(contentsOf: clear.appendingPathComponent(file))
+                // init-stream<N>.m4s and chunk-stream<N>-<number>.m4s; stream 2 is the audio.
+                let isVideo = !file.hasPrefix("init-stream2") && !file.hasPrefix("chunk-stream2")
+                let encrypted: Data
+                if file.hasPrefix("init-") {
+                    encrypted = try packager.encryptInit(data)
+                } else {
+                    let number = Int(file.split(separator: "-").last!.prefix { $0.isNumber }) ?? 1
+                    encrypted = try packager.encryptFragment(data, sequence: number, isVideo: isVideo)
+                }
+                try encrypted.write(to: out.appendingPathComponent(file))
+            }
+            try protectedMPD(mpd, scheme: packager.scheme).write(to: out.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
+        }
+
+        // fMP4 HLS: an audio rendition and two video variants, then cbcs with SAMPLE-AES.
+        let hls = dir.appendingPathComponent("hls-cbcs")
+        try fm.createDirectory(at: hls, withIntermediateDirectories: true)
+        try await FixtureGenerator.runFFmpeg(
+            input + ladder + x264 + aac + [
+                "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
+                "-hls_segment_filename", hls.path + "/v%v/seg%03d.m4s", "-master_pl_name", "master.m3u8",
+                "-var_stream_map", "a:0,agroup:aud,language:en,name:English,default:yes v:0,agroup:aud v:1,agroup:aud", hls.path + "/v%v/index.m3u8",
+            ], making: "protected HLS (clear source)")
+        try Data(key.key).write(to: hls.appendingPathComponent("key.bin"))
+        let packager = CommonEncryptionPackager(scheme: .cbcs, key: key)
+        for stream in try fm.contentsOfDirectory(atPath: hls.path) where stream.hasPrefix("v") {
+            let folder = hls.appendingPathComponent(stream)
+            // ffmpeg names the audio rendition's folder after it (vEnglish), the video variants' by index.
+            let isVideo = stream != "vEnglish"
+            for file in try fm.contentsOfDirectory(atPath: folder.path) {
+                let path = folder.appendingPathComponent(file)
+                if file.hasPrefix("init"), file.hasSuffix(".mp4") {
+                    try packager.encryptInit(try Data(contentsOf: path)).write(to: path)
+                } else if file.hasSuffix(".m4s") {
+                    let number = (Int(file.dropFirst(3).prefix { $0.isNumber }) ?? 0) + 1
+                    try packager.encryptFragment(try Data(contentsOf: path), sequence: number, isVideo: isVideo).write(to: path)
+                } else if file == "index.m3u8" {
+                    let text = try String(contentsOf: path, encoding: .utf8)
+                    let keyed = text.replacingOccurrences(
+                        of: "#EXT-X-MAP:", with: "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"../key.bin\",KEYFORMAT=\"identity\"\n#EXT-X-MAP:")
+                    try keyed.write(to: path, atomically: true, encoding: .utf8)
+                }
+            }
+        }
+    }
+
+    /// The clear MPD with each adaptation set declaring its protection.
+    static func protectedMPD(_ mpd: String, scheme: EncryptionScheme) -> String {
+        let uuid = ProtectedInitSegmentUUID.string(key.id)
+        let protection = """
+            <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="\(scheme.rawValue)" cenc:default_KID="\(uuid)"/>
+            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0"/>
+            <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed" value="Widevine"/>
+            """
+        var text = mpd.replacingOccurrences(of: "<MPD ", with: "<MPD xmlns:cenc=\"urn:mpeg:cenc:2013\" ")
+        var result = ""
+        while let range = text.range(of: "<AdaptationSet") {
+            guard let close = text[range.upperBound...].firstIndex(of: ">") else { break }
+            result += text[..<text.index(after: close)] + "\n" + protection + "\n"
+            text = String(text[text.index(after: close)...])
+        }
+        return result + text
+    }
+}
+
+/// A key ID as the UUID text `cenc:default_KID` takes.
+enum ProtectedInitSegmentUUID {
+    static func string(_ kid: KeyID) -> String {
+        let h = Array(kid.hex)
+        return [String(h[0..<8]), String(h[8..<12]), String(h[12..<16]), String(h[16..<20]), String(h[20..<32])].joined(separator: "-")
+    }
+}

@@ -95,7 +95,7 @@ public struct DASHFixture: Sendable {
 
     /// Writes `subs.vtt` beside the manifest and lists it as a text adaptation set (the sidecar form DASH
     /// packagers use for WebVTT).
-    private static func addTextSet(to folder: URL, duration: Int) throws {
+    static func addTextSet(to folder: URL, duration: Int) throws {
         var vtt = "WEBVTT\n\n"
         for start in stride(from: 0, to: duration, by: 2) {
             vtt += "\(FixtureGenerator.vttTime(start)).000 --> \(FixtureGenerator.vttTime(start + 1)).900\nCue \(start / 2 + 1) at \(start)s\n\n"

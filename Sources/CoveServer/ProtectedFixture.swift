@@ -6,7 +6,7 @@ import Foundation
 /// segments) clear, `cenc`, `cbcs` and `cenc` with a key rotation at segment 4; and fMP4 HLS `cbcs`
 /// (`SAMPLE-AES`, identity key format) with the same ladder and an audio rendition.
 ///
-/// The DASH manifests declare the Common Encryption signal with `cenc:default_KID`, ClearKey and Widevine
+/// The protected DASH manifests also list a WebVTT text set ("Cue N at Ns" every 2 s). They declare the Common Encryption signal with `cenc:default_KID`, ClearKey and Widevine
 /// (a vendor module stands in for Widevine in tests); the init segments carry a ClearKey `pssh`.
 public struct ProtectedFixture: Sendable {
     public let root: URL
@@ -38,7 +38,7 @@ public struct ProtectedFixture: Sendable {
 
     public static func prepare(duration: Int = 12) async throws -> ProtectedFixture {
         let duration = max(6, duration)
-        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("protected-v2-\(duration)s")
+        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("protected-v3-\(duration)s")
         let root = try await FixtureCache.shared.folder(folder) { staging in
             try await generate(into: staging, duration: duration)
         }
@@ -87,6 +87,8 @@ public struct ProtectedFixture: Sendable {
                 try encrypted.write(to: out.appendingPathComponent(file))
             }
             try protectedMPD(mpd, scheme: packager.scheme).write(to: out.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
+            // A WebVTT text set (clear, as packagers leave text): "Cue N at Ns" every 2 s.
+            try DASHFixture.addTextSet(to: out, duration: duration)
         }
 
         // fMP4 HLS: an audio rendition and two video variants, then cbcs with SAMPLE-AES.

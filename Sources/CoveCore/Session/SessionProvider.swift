@@ -110,7 +110,10 @@ public struct SourceSelectionPolicy: Sendable {
         SourceSelectionPolicy { video in
             let playable = video.sources.filter(capabilities.plays)
             for format in capabilities.formats {
-                let ofFormat = playable.filter { format.matches($0) }
+                // Within a format: protected sources by the device's key-system preference (a vendor module
+                // registered before ClearKey wins over it), then clear ones, each in catalog order.
+                let ofFormat = playable.filter { format.matches($0) }.enumerated()
+                    .sorted { (capabilities.rank($0.element), $0.offset) < (capabilities.rank($1.element), $1.offset) }.map(\.element)
                 if let source = ofFormat.first(where: { $0.scheme == capabilities.preferredScheme }) ?? ofFormat.first { return source }
             }
             return hls(preferringScheme: capabilities.preferredScheme)(video)
@@ -132,8 +135,8 @@ public struct SourceSelectionPolicy: Sendable {
 }
 
 /// What a device plays, for source selection: formats in order of preference and the DRM key systems it
-/// has (Playback API `key_systems` names such as `com.widevine.alpha`). Cove on GStreamer has none: it
-/// decrypts AES-128 HLS itself and nothing else.
+/// has (Playback API `key_systems` names such as `com.widevine.alpha`). Cove on GStreamer decrypts
+/// AES-128 HLS itself and Common Encryption through its decryption modules (ClearKey by default).
 public struct PlaybackCapabilities: Sendable, Hashable {
     public enum Format: String, Sendable, Hashable, CaseIterable {
         case hls, dash, mp4
@@ -151,15 +154,39 @@ public struct PlaybackCapabilities: Sendable, Hashable {
     public var keySystems: Set<String>
     /// Among sources of the same format, this scheme first.
     public var preferredScheme: String
+    /// Key systems in order of preference: a source protected for an earlier one is chosen over one
+    /// protected for a later one, and protected sources over clear ones of the same format.
+    public var keySystemPreference: [String]
 
-    public init(formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https) {
+    public init(
+        formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https,
+        keySystemPreference: [String] = []
+    ) {
         self.formats = formats
-        self.keySystems = keySystems
+        self.keySystems = keySystems.union(keySystemPreference)
         self.preferredScheme = preferredScheme.lowercased()
+        self.keySystemPreference = keySystemPreference
     }
 
-    /// Cove's own: HLS, DASH and MP4, no DRM key system.
-    public static let cove = PlaybackCapabilities()
+    /// What a device with these decryption modules plays: their key systems, preferred in the order the
+    /// modules were registered.
+    public init(formats: [Format] = [.hls, .dash, .mp4], decryptionModules: DecryptionModules, preferredScheme: String = Source.URLScheme.https) {
+        var order: [String] = []
+        for system in decryptionModules.modules.flatMap(\.keySystems) where !order.contains(system.rawValue) { order.append(system.rawValue) }
+        self.init(formats: formats, preferredScheme: preferredScheme, keySystemPreference: order)
+    }
+
+    /// Cove's own: HLS, DASH and MP4, clear or under ClearKey (the module Cove's streaming registers by
+    /// default; a vendor's key system needs its module and `init(decryptionModules:)`).
+    public static let cove = PlaybackCapabilities(keySystemPreference: [KeySystem.clearKey.rawValue])
+
+    /// How early `source` comes among sources of its format: by its most preferred key system the device
+    /// has; clear sources after every protected one it plays.
+    func rank(_ source: Source) -> Int {
+        let needed = source.keySystems.keys
+        guard !needed.isEmpty else { return keySystemPreference.count }
+        return needed.compactMap { keySystemPreference.firstIndex(of: $0) }.min() ?? keySystemPreference.count
+    }
 
     /// A source of one of `formats` that needs no key system, or one of `keySystems`.
     public func plays(_ source: Source) -> Bool {

@@ -80,6 +80,8 @@ public struct StreamingError: Error, Sendable, Hashable, CustomStringConvertible
     /// with the typed error instead of retrying as for a network failure.
     public var isPermanent: Bool {
         code == .offlineLicenseExpired || code == .offlineContentMissing || code == .fileUnreadable || code == .schemeRefused
+            // A key that does not decrypt the content, or a key system nobody serves, stays so on a retry.
+            || code == .decryptionFailed || code == .drmUnsupported
     }
 
     /// What to do about an HTTP status, for the message.

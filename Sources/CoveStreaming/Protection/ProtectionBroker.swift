@@ -31,7 +31,7 @@ public final class ProtectionBroker: Sendable {
     struct State {
         var sessions: [KeySystem: any DecryptionSession] = [:]
         /// The last exchange per key system: the next one waits for it.
-        var pending: [KeySystem: Task<Void, Never>] = [:]
+        var pending: [KeySystem: Task<Result<any DecryptionSession, StreamingError>, Never>] = [:]
         var listener: (@Sendable (KeySystem, [KeyID: KeyStatus]) -> Void)?
         /// Stored licences to load instead of asking (a download played offline), per key system.
         var stored: [KeySystem: Data] = [:]
@@ -77,20 +77,22 @@ public final class ProtectionBroker: Sendable {
                 url: url)
         }
         let system = choice.keySystem
-        let previous = state.withLock { $0.pending[system] }
-        let result = Mutex<Result<any DecryptionSession, StreamingError>?>(nil)
-        let task = Task { [self] in
-            await previous?.value
-            do throws(StreamingError) {
-                let session = try await ensureKeys(content, choice: choice, module: module, loader: loader, url: url)
-                result.withLock { $0 = .success(session) }
-            } catch {
-                result.withLock { $0 = .failure(error) }
+        // Chained under the lock: each exchange for a key system starts after the one before it.
+        let task = state.withLock { s -> Task<Result<any DecryptionSession, StreamingError>, Never> in
+            let previous = s.pending[system]
+            let task = Task { [self, previous, content, choice, module, loader, url] () -> Result<any DecryptionSession, StreamingError> in
+                _ = await previous?.value
+                do throws(StreamingError) {
+                    return .success(try await ensureKeys(content, choice: choice, module: module, loader: loader, url: url))
+                } catch {
+                    return .failure(error)
+                }
             }
+            s.pending[system] = task
+            return task
         }
-        state.withLock { $0.pending[system] = task }
-        await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        guard let outcome = result.withLock({ $0 }) else { throw StreamingError(.cancelled, "The licence request was cancelled", url: url) }
+        // Not cancelled with the caller: another session may be waiting for the same licence.
+        let outcome = await task.value
         return try outcome.get()
     }
 
@@ -132,6 +134,9 @@ public final class ProtectionBroker: Sendable {
             headers.isEmpty
             ? DecryptionInitData(format: .keyIDs, keyIDs: kids)
             : DecryptionInitData(format: .cenc, data: Data(headers.flatMap(\.box)), keyIDs: kids)
+        // Keys the session already holds (another stream or variant asked first) need no request.
+        let held = session.keyStatuses
+        if kids.allSatisfy({ held[$0] == .usable }) { return session }
         let message: LicenseMessage?
         do {
             message = try await session.generateRequest(initData)

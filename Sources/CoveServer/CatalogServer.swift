@@ -224,6 +224,15 @@ public final class CatalogServer: Sendable {
         object["account_id"] = object["account_id"] ?? .string(catalog.accountID)
         let adConfig = query["ad_config_id"].flatMap { $0.isEmpty ? nil : $0 }
         resolveSources(in: &object, "sources") { source in
+            // Licence URLs of the source's key systems, like its media, are this server's.
+            if var systems = source["key_systems"]?.objectValue {
+                for (name, entry) in systems {
+                    guard var fields = entry.objectValue else { continue }
+                    if fields["license_url"] != nil { fields["license_url"] = absolute(fields["license_url"]) }
+                    systems[name] = .object(fields)
+                }
+                source["key_systems"] = .object(systems)
+            }
             guard let vmap = source["vmap"] else { return }
             if let adConfig, let resolvedVMAP = absolute(vmap)?.stringValue {
                 source["vmap"] = .string(resolvedVMAP + (resolvedVMAP.contains("?") ? "&" : "?") + "ad_config_id=" + adConfig)

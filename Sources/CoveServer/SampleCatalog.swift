@@ -34,6 +34,9 @@ public enum SampleCatalog {
         /// DASH (SegmentTemplate + SegmentTimeline, separate audio set): a Widevine-protected source first,
         /// then the clear one that a device without DRM plays.
         public static let dash = "6000000000106"
+        /// Common Encryption under ClearKey: DASH `cenc` with its licence from `ClearKeyLicenseServer` at
+        /// `/license/clearkey` (installed by `cove serve`, `SampleCatalog.installLicenseServer`).
+        public static let clearKey = "6000000000107"
         /// Listed by the playlist, absent from the catalog.
         public static let missing = "6000000000199"
     }
@@ -46,9 +49,10 @@ public enum SampleCatalog {
         let content = try await FixtureMedia.prepare()
         let bumper = try await FixtureMedia.prepare(.init(duration: 4))
         let dash = try await DASHFixture.prepare()
-        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v8")
+        let protected = try await ProtectedFixture.prepare()
+        let final = content.root.deletingLastPathComponent().appendingPathComponent("catalog-v9")
         return try await FixtureCache.shared.folder(final) { root in
-            try build(into: root, content: content, bumper: bumper, dash: dash)
+            try build(into: root, content: content, bumper: bumper, dash: dash, protected: protected)
             try await FixtureGenerator.runFFmpeg(
                 [
                     "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=1:duration=1", "-frames:v", "1",
@@ -81,7 +85,7 @@ public enum SampleCatalog {
     }
 
     /// Writes the catalog into `root`, linking the media of `content` and `bumper`.
-    private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia, dash: DASHFixture) throws {
+    private static func build(into root: URL, content: FixtureMedia, bumper: FixtureMedia, dash: DASHFixture, protected: ProtectedFixture) throws {
         let fm = FileManager.default
         for folder in ["videos", "playlists", "media/text", "media/images"] {
             try fm.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
@@ -89,6 +93,7 @@ public enum SampleCatalog {
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/main"), withDestinationURL: content.root)
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/bumper"), withDestinationURL: bumper.root)
         try fm.createSymbolicLink(at: root.appendingPathComponent("media/dash"), withDestinationURL: dash.root)
+        try fm.createSymbolicLink(at: root.appendingPathComponent("media/protected"), withDestinationURL: protected.root)
         try Data(contentsOf: content.url(.webVTT)).write(to: root.appendingPathComponent("media/text/en.vtt"))
         let french = try String(contentsOf: content.url(.webVTT), encoding: .utf8).replacingOccurrences(of: "Cue ", with: "Réplique ").replacingOccurrences(
             of: " at ", with: " à ")
@@ -173,6 +178,17 @@ public enum SampleCatalog {
                 ],
                 "tags": ["dash"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
+            VideoID.clearKey: [
+                "id": .string(VideoID.clearKey), "reference_id": "clearkey-cenc", "name": "ClearKey (DASH cenc)", "duration": .int(Int64(protected.duration) * 1000),
+                "description": "Common Encryption (cenc) under ClearKey; the licence comes from the catalog server's /license/clearkey",
+                "sources": [
+                    [
+                        "src": "media/protected/cenc/manifest.mpd", "type": "application/dash+xml", "container": "MP4", "codecs": "avc1,mp4a",
+                        "key_systems": ["org.w3.clearkey": ["license_url": .string(String(licensePath.dropFirst()))]],
+                    ]
+                ],
+                "tags": ["drm", "dash"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
+            ],
             VideoID.encrypted: [
                 "id": .string(VideoID.encrypted), "reference_id": "aes-128", "offline_enabled": true, "name": "AES-128 HLS", "duration": 20000,
                 "sources": [hls("media/main/aes/master.m3u8")],
@@ -188,6 +204,15 @@ public enum SampleCatalog {
                 "description": "Three playable videos and one the catalog does not have",
                 "video_ids": [.string(VideoID.ladder), .string(VideoID.audioOnly), .string(VideoID.subtitles), .string(VideoID.missing)],
             ], to: root.appendingPathComponent("playlists/\(playlistID).json"))
+    }
+
+    /// Where `installLicenseServer` answers ClearKey licence requests.
+    public static let licensePath = "/license/clearkey"
+
+    /// The ClearKey licence server the ClearKey video names, on the catalog's media server.
+    public static func installLicenseServer(on server: MediaServer) -> ClearKeyLicenseServer {
+        let keys = [ProtectedFixture.key, ProtectedFixture.rotationKey].reduce(into: [KeyID: [UInt8]]()) { $0[$1.id] = $1.key }
+        return ClearKeyLicenseServer(on: server, path: licensePath, keys: keys)
     }
 
     private static func write(_ object: JSONObject, to url: URL) throws {

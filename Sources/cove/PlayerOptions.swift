@@ -4,6 +4,7 @@ import CoveCore
 import CoveGStreamer
 import CoveMPRIS
 import CoveNetworking
+import CoveStreaming
 import CovePlayerControls
 import CovePlayerUI
 import CovePlayerView
@@ -53,6 +54,14 @@ struct PlayerOptions: ParsableArguments {
     )
     var mpris: Bool?
 
+    @Option(
+        name: .customLong("clearkey"),
+        help: "A ClearKey key for protected (cenc/cbcs) content: KID:KEY, 32 hex digits each; repeat for more keys (as Shaka's clearKeys).")
+    var clearKeys: [String] = []
+
+    @Option(name: .customLong("license-url"), help: "A ClearKey licence server for protected content whose source names none.")
+    var licenseURL: String?
+
     @Option(help: "Log level for the SDK (trace, debug, info, notice, warning, error, critical).")
     var logLevel: String = "warning"
 
@@ -62,6 +71,25 @@ struct PlayerOptions: ParsableArguments {
 
     @Option(name: .customLong("analytics-account"), help: "The account analytics events are for (default: the video's account).")
     var analyticsAccount: String?
+
+    /// ClearKey with the keys and licence server given (`--clearkey`, `--license-url`). The error names the
+    /// bad pair by position, never the key.
+    func decryptionModules() throws -> DecryptionModules {
+        let keys: [KeyID: [UInt8]]
+        do throws(DecryptionError) {
+            keys = try ClearKeyModule.keys(fromPairs: clearKeys)
+        } catch {
+            throw ValidationError("--clearkey: \(error.detail)")
+        }
+        var url: URL?
+        if let licenseURL {
+            guard let parsed = URL(string: licenseURL), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+                throw ValidationError("--license-url '\(licenseURL)' is not an http(s) URL")
+            }
+            url = parsed
+        }
+        return DecryptionModules([ClearKeyModule(keys: keys, licenseURL: url)])
+    }
 
     /// Starts analytics for `controller` when `--analytics` was given; the queue is kept in
     /// $COVE_ANALYTICS_QUEUE, else ~/.local/share/cove/analytics.sqlite, so events a run could not send
@@ -125,7 +153,10 @@ struct PlayerOptions: ParsableArguments {
         // The warm-up started at exec (`EarlyWarmUp`); the first request waits for it inside the engine
         // (`GStreamerEngine` streaming's readiness), so the controller and its pipeline are built meanwhile.
         EarlyWarmUp.start()
-        let engine = GStreamerEngine(logger: logger)
+        var streaming = StreamingConfiguration()
+        // Validated with the arguments (`validate()`): the default ClearKey if it somehow fails here.
+        if let modules = try? decryptionModules() { streaming.decryptionModules = modules }
+        let engine = GStreamerEngine(logger: logger, streaming: streaming)
         let controller = PlayerSDKManager.shared.makePlaybackController(engine: engine, sessionProvider: provider, configuration: configuration)
         if rate != 1 { controller.playbackRate = rate }
         if volume != 1 { controller.volume = volume }
@@ -195,6 +226,7 @@ extension PlayerOptions {
         guard volume.isFinite, (0...1).contains(volume) else {
             throw ValidationError("--volume \(volume) is out of range: give a level from 0 (silent) to 1 (the stream's own level)")
         }
+        _ = try decryptionModules()
     }
 
     static func parseWindowID(_ text: String) -> UInt? {

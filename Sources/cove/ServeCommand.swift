@@ -49,6 +49,10 @@ struct ServeCommand: AsyncParsableCommand {
             // Stream concurrency beside the catalog, with the documented one-minute heartbeat.
             let concurrency = ConcurrencyServer(on: server.media, interval: .seconds(60), secret: SampleCatalog.rightsSecret)
             standIns.append(concurrency)
+            let license = SampleCatalog.installLicenseServer(on: server.media)
+            standIns.append(license)
+            Terminal.line(
+                "ClearKey video \(SampleCatalog.VideoID.clearKey): DASH cenc, licences from \(server.media.url(String(SampleCatalog.licensePath.dropFirst())).absoluteString)")
             let collector = AnalyticsCollector(on: server.media)
             standIns.append(collector)
             Terminal.line(

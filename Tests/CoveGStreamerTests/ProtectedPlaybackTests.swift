@@ -146,10 +146,37 @@ extension RealEngineTests {
             controller.shutdown()
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             #expect(try #require(recorder.progress.last) >= .seconds(Double(served.fixture.duration) - 0.5))
-            let asked = Set(served.license.requests.flatMap(\.keyIDs))
-            #expect(asked == [ProtectedFixture.key.id, ProtectedFixture.rotationKey.id], "\(asked)")
+            // The init segment's pssh names both keys: one licence carries them.
+            #expect(served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id, ProtectedFixture.rotationKey.id]], "\(served.license.requests.map(\.keyIDs))")
             let rotated = served.server.requests.contains { $0.path.hasSuffix("chunk-stream0-00005.m4s") || $0.path.hasSuffix("chunk-stream1-00005.m4s") }
             #expect(rotated, "segments under the second key were played")
+        }
+
+        /// A rotation whose init segment names only the first key (no `pssh`): the second key's licence is
+        /// asked for when the first fragment under it arrives, and playback goes on through it.
+        @Test func aKeyTheInitSegmentDidNotNameIsAskedForWhenAFragmentNeedsIt() async throws {
+            let served = try await Served.start()
+            defer { served.stop() }
+            let root = served.fixture.root
+            served.server.addRoute(prefix: "/rotation/init-stream") { request in
+                guard let data = try? Data(contentsOf: root.appendingPathComponent(String(request.path.dropFirst()))) else {
+                    return MediaServerResponse(status: 404, body: Data())
+                }
+                // The pssh box becomes padding: nothing in the init segment names the rotation key.
+                var bytes = [UInt8](data)
+                for index in 0..<(bytes.count - 4) where bytes[index..<(index + 4)].elementsEqual("pssh".utf8) {
+                    bytes.replaceSubrange(index..<(index + 4), with: Array("free".utf8))
+                }
+                return MediaServerResponse(status: 200, contentType: "video/iso.segment", body: Data(bytes))
+            }
+            let controller = served.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: served.server.url(ProtectedFixture.Asset.dashRotation.rawValue))])
+            try await recorder.waitFor(.end, timeout: .seconds(60))
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            #expect(served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id], [ProtectedFixture.rotationKey.id]], "\(served.license.requests.map(\.keyIDs))")
         }
 
         /// The licence server wants a token: the app's request filter of kind `.license` adds it (media
@@ -177,7 +204,7 @@ extension RealEngineTests {
             let failure = try await refusedRecorder.waitFor(.fail, timeout: .seconds(30), failOn: [])
             refused.shutdown()
             let error = try #require(failure.lifecycleEvent?.error)
-            #expect(error.code == .keyAuthorizationFailed && error.httpStatus == 403, "\(error)")
+            #expect(error.code == .keyAuthorizationFailed && error.httpStatus == 403, "\(error) \(refusedRecorder.lifecycleNames)")
             #expect(!refusedRecorder.lifecycleNames.contains("Play"))
             #expect(!served.logs.text.contains("licence-token-0123456789abcdef"), "the licence token appeared in a log line")
         }

@@ -116,6 +116,10 @@ extension StreamingPlayer {
         switch event {
         case .request(let record):
             report(record)
+        case .failed(let error) where error.code == .keyAuthorizationFailed:
+            // A key or licence refused before the rendition played anything is the play's refusal, as it
+            // is for the main session (whichever of the two asked first reports it).
+            fail(error.playbackError)
         case .downloadFailed(let error), .failed(let error):
             if error.isPermanent { fail(error.playbackError) } else { emit(.downloadFailed(error.downloadFailure)) }
         case .presentationReady, .starting, .timelineUpdated, .variantSelected:

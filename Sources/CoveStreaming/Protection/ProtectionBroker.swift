@@ -130,10 +130,13 @@ public final class ProtectionBroker: Sendable {
         }
         let kids = content.keyIDs
         let headers = choice.systemHeaders.isEmpty ? content.systemHeaders.filter { $0.keySystem == system } : choice.systemHeaders
+        // The licence is asked for every key the system's `pssh` boxes name (keys a rotation moves to later
+        // come with the first licence), plus those the tracks name.
+        let requested = Array(Set(kids + headers.flatMap(\.keyIDs))).sorted()
         let initData =
             headers.isEmpty
-            ? DecryptionInitData(format: .keyIDs, keyIDs: kids)
-            : DecryptionInitData(format: .cenc, data: Data(headers.flatMap(\.box)), keyIDs: kids)
+            ? DecryptionInitData(format: .keyIDs, keyIDs: requested)
+            : DecryptionInitData(format: .cenc, data: Data(headers.flatMap(\.box)), keyIDs: requested)
         // Keys the session already holds (another stream or variant asked first) need no request.
         let held = session.keyStatuses
         if kids.allSatisfy({ held[$0] == .usable }) { return session }

@@ -77,7 +77,7 @@ extension OfflineVideoManager {
         if path == row.layout?.masterPath, row.firstPlayedAt == nil, row.playDuration != nil {
             try? store.notePlayed(token, at: now)
         }
-        if path.hasPrefix("key/") {
+        if path.hasPrefix("key/") || path.hasPrefix("license/") {
             guard let material = try? store.key(token, name: path) else {
                 throw HTTPTransportError(
                     .offlineContentMissing, url: url,

@@ -60,7 +60,8 @@ public final class OfflineVideoManager: Sendable {
         store = try OfflineStore(root: root)
         let streaming = configuration.streaming
         loader = StreamingLoader(transport: transport, filters: streaming.requestFilters, retry: streaming.retryPolicy, timeout: streaming.requestTimeout)
-        planner = DownloadPlanner(loader: loader, wallClock: { configuration.now().timeIntervalSince1970 })
+        planner = DownloadPlanner(
+            loader: loader, wallClock: { configuration.now().timeIntervalSince1970 }, decryptionModules: configuration.streaming.decryptionModules)
         OfflineResourceRouter.shared.add(self)
         // Queued only once recovery succeeded: an init that throws leaves nothing running.
         for token in try recover() { enqueue(token) }
@@ -149,7 +150,7 @@ public final class OfflineVideoManager: Sendable {
         try checkOpen()
         try checkStorage(adding: plan.estimatedBytes)
         let token = OfflineVideoToken.make()
-        let source = try DownloadPlanner.downloadableSource(of: video, parameters: parameters)
+        let source = try DownloadPlanner.downloadableSource(of: video, parameters: parameters, keySystems: configuration.streaming.decryptionModules.keySystems)
         let now = configuration.now()
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

@@ -179,7 +179,8 @@ public enum SampleCatalog {
                 "tags": ["dash"], "custom_fields": [:], "economics": "AD_SUPPORTED", "cue_points": [], "text_tracks": [],
             ],
             VideoID.clearKey: [
-                "id": .string(VideoID.clearKey), "reference_id": "clearkey-cenc", "name": "ClearKey (DASH cenc)", "duration": .int(Int64(protected.duration) * 1000),
+                "id": .string(VideoID.clearKey), "reference_id": "clearkey-cenc", "name": "ClearKey (DASH cenc)",
+                "duration": .int(Int64(protected.duration) * 1000),
                 "description": "Common Encryption (cenc) under ClearKey; the licence comes from the catalog server's /license/clearkey",
                 "sources": [
                     [

@@ -4,10 +4,10 @@ import CoveCore
 import CoveGStreamer
 import CoveMPRIS
 import CoveNetworking
-import CoveStreaming
 import CovePlayerControls
 import CovePlayerUI
 import CovePlayerView
+import CoveStreaming
 import Foundation
 import Logging
 

@@ -52,7 +52,8 @@ struct ServeCommand: AsyncParsableCommand {
             let license = SampleCatalog.installLicenseServer(on: server.media)
             standIns.append(license)
             Terminal.line(
-                "ClearKey video \(SampleCatalog.VideoID.clearKey): DASH cenc, licences from \(server.media.url(String(SampleCatalog.licensePath.dropFirst())).absoluteString)")
+                "ClearKey video \(SampleCatalog.VideoID.clearKey): DASH cenc, licences from \(server.media.url(String(SampleCatalog.licensePath.dropFirst())).absoluteString)"
+            )
             let collector = AnalyticsCollector(on: server.media)
             standIns.append(collector)
             Terminal.line(

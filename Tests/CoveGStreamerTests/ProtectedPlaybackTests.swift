@@ -1,5 +1,7 @@
 import CoveCore
 import CoveGStreamer
+import CoveNetworking
+import CoveOffline
 import CoveServer
 import CoveStreaming
 import CoveTestServers
@@ -147,7 +149,9 @@ extension RealEngineTests {
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             #expect(try #require(recorder.progress.last) >= .seconds(Double(served.fixture.duration) - 0.5))
             // The init segment's pssh names both keys: one licence carries them.
-            #expect(served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id, ProtectedFixture.rotationKey.id]], "\(served.license.requests.map(\.keyIDs))")
+            #expect(
+                served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id, ProtectedFixture.rotationKey.id]],
+                "\(served.license.requests.map(\.keyIDs))")
             let rotated = served.server.requests.contains { $0.path.hasSuffix("chunk-stream0-00005.m4s") || $0.path.hasSuffix("chunk-stream1-00005.m4s") }
             #expect(rotated, "segments under the second key were played")
         }
@@ -176,7 +180,9 @@ extension RealEngineTests {
             try await recorder.waitFor(.end, timeout: .seconds(60))
             controller.shutdown()
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
-            #expect(served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id], [ProtectedFixture.rotationKey.id]], "\(served.license.requests.map(\.keyIDs))")
+            #expect(
+                served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id], [ProtectedFixture.rotationKey.id]],
+                "\(served.license.requests.map(\.keyIDs))")
         }
 
         /// The licence server wants a token: the app's request filter of kind `.license` adds it (media
@@ -274,8 +280,12 @@ extension RealEngineTests {
             let dash = "application/dash+xml"
             let video = Video(
                 sources: [
-                    Source(url: url, deliveryMethod: DeliveryType(rawValue: dash), properties: ["key_systems": ["org.w3.clearkey": ["license_url": .string(served.licenseURL.absoluteString)]]]),
-                    Source(url: url, deliveryMethod: DeliveryType(rawValue: dash), properties: ["key_systems": ["com.widevine.alpha": ["license_url": .string(served.server.url("license/vendor").absoluteString)]]]),
+                    Source(
+                        url: url, deliveryMethod: DeliveryType(rawValue: dash),
+                        properties: ["key_systems": ["org.w3.clearkey": ["license_url": .string(served.licenseURL.absoluteString)]]]),
+                    Source(
+                        url: url, deliveryMethod: DeliveryType(rawValue: dash),
+                        properties: ["key_systems": ["com.widevine.alpha": ["license_url": .string(served.server.url("license/vendor").absoluteString)]]]),
                 ], properties: ["id": "protected"])
             controller.isAutoPlay = true
             controller.setVideos([video])
@@ -295,6 +305,67 @@ extension RealEngineTests {
             #expect(statuses.first?.1[VendorStandInModule.restrictedKey] == .outputRestricted)
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
         }
+
+        /// A ClearKey title (DASH cenc and fMP4 HLS cbcs) downloads with its persistent licence, kept in the
+        /// index only: the copy plays with the origin and the licence server answering nothing, fails typed
+        /// once its rental has run out, and plays again after renewal.
+        @Test(arguments: [ProtectedFixture.Asset.dashCENC, .hlsCBCS])
+        func aProtectedTitleDownloadsWithItsLicencePlaysOfflineExpiresAndRenews(_ asset: ProtectedFixture.Asset) async throws {
+            let served = try await Served.start()
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("cove-offline-protected-\(UUID().uuidString)")
+            let clock = OfflinePlaybackTests.Setup.Clock()
+            var configuration = OfflineConfiguration(now: { clock.now() })
+            configuration.streaming.decryptionModules = DecryptionModules([ClearKeyModule(licenseURL: served.licenseURL)])
+            let manager = try OfflineVideoManager(
+                root: root, transport: AsyncHTTPClientTransport.shared, configuration: configuration,
+                logger: served.logs.logger(label: "cove.offline", level: .trace))
+            defer {
+                Task {
+                    await manager.close()
+                    await served.server.stop()
+                    try? FileManager.default.removeItem(at: root)
+                }
+            }
+            let token = try await manager.requestVideoDownload(
+                Video(url: served.server.url(asset.rawValue)),
+                parameters: OfflineDownloadParameters(captionLanguages: [], includesImages: false, license: .rental(seconds: 3_600)))
+            let status = try #require(await manager.waitUntilSettled(token))
+            try #require(status.state == .completed, "\(String(describing: status.error))")
+            #expect(served.license.requests.count == (asset == .hlsCBCS ? 0 : 1))
+            // No key in any file of the store but the index, nor in a log line.
+            let key = Data(ProtectedFixture.key.key)
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+            while let file = enumerator?.nextObject() as? URL {
+                guard !file.lastPathComponent.hasPrefix("index.sqlite"), let data = try? Data(contentsOf: file) else { continue }
+                #expect(
+                    data.range(of: key) == nil && data.range(of: Data(HexBytes.base64URLEncode(ProtectedFixture.key.key).utf8)) == nil,
+                    "a key is in \(file.lastPathComponent)")
+            }
+            #expect(!served.logs.text.contains(HexBytes.encode(ProtectedFixture.key.key)))
+            served.server.forceStatus(503)
+            served.server.clearRequestLog()
+
+            let controller = served.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
+            try await recorder.waitFor(.end, timeout: .seconds(60))
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            #expect(try #require(recorder.progress.last) >= .seconds(Double(served.fixture.duration) - 0.5))
+            #expect(served.server.requests.isEmpty, "offline playback made requests: \(served.server.requests.map(\.path))")
+
+            clock.advance(7_200)
+            let cursor = await recorder.cursor()
+            controller.setVideos([Video(url: try #require(URL(string: "\(OfflineVideoManager.scheme)://\(token)/master.m3u8")))])
+            let failure = try await recorder.waitFor(.fail, from: cursor, failOn: [])
+            #expect(failure.lifecycleEvent?.error?.code == .offlineLicenseExpired, "\(String(describing: failure.lifecycleEvent?.error))")
+            try manager.renewLicense(token, terms: .rental(seconds: 3_600))
+            let renewedCursor = await recorder.cursor()
+            controller.setVideos([try manager.videoObject(fromOfflineVideoToken: token)])
+            try await recorder.waitFor(.end, from: renewedCursor, timeout: .seconds(60))
+            controller.shutdown()
+            #expect(served.server.requests.isEmpty)
+        }
     }
 }
 
@@ -309,7 +380,8 @@ final class VendorStandInModule: ContentDecryptionModule, Sendable {
 
     init(keys: [KeyID: [UInt8]]) { table = keys }
 
-    func makeSession(keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration) throws(DecryptionError) -> any DecryptionSession {
+    func makeSession(keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration) throws(DecryptionError) -> any DecryptionSession
+    {
         Session(table: table)
     }
 

@@ -172,7 +172,8 @@ final class EventDispatcher: Sendable {
         case .adPaused(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didPauseAd: a)
         case .adResumed(let s, let a): (delegate as? any PlaybackControllerAdsDelegate)?.playbackController(c, playbackSession: s, didResumeAd: a)
         case .maxConcurrencyReached(let s, let sessions): delegate.playbackController(c, playbackSession: s, didReachMaxConcurrency: sessions)
-        case .variantChanged, .framePresented, .variantsDiscovered, .mediaTransferred, .forwardBufferChanged, .volumeChanged, .retry, .keyStatusesChanged, .textCuesChanged,
+        case .variantChanged, .framePresented, .variantsDiscovered, .mediaTransferred, .forwardBufferChanged, .volumeChanged, .retry, .keyStatusesChanged,
+            .textCuesChanged,
             .adSkipped:
             break
         }

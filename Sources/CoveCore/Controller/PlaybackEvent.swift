@@ -82,7 +82,8 @@ public enum PlaybackEvent: Sendable, CustomStringConvertible {
             .videoTypeDetermined(let s, _), .codecsDetermined(let s, _), .audioTrackSelected(let s, _),
             .textTrackSelected(let s, _), .textCuesChanged(let s, _), .variantChanged(let s, _), .framePresented(let s, _), .variantsDiscovered(let s, _),
             .mediaTransferred(let s, _),
-            .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .keyStatusesChanged(let s, _, _), .adSequenceEntered(let s, _), .adSequenceExited(let s, _),
+            .forwardBufferChanged(let s, _), .volumeChanged(let s, _), .retry(let s, _), .keyStatusesChanged(let s, _, _), .adSequenceEntered(let s, _),
+            .adSequenceExited(let s, _),
             .adEntered(let s, _), .adExited(let s, _), .adProgressed(let s, _), .adPaused(let s, _), .adResumed(let s, _), .adSkipped(let s, _),
             .maxConcurrencyReached(let s, _):
             return s

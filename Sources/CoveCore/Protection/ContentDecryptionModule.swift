@@ -17,7 +17,9 @@ public protocol ContentDecryptionModule: Sendable {
     /// The key systems it serves, in the order it prefers them.
     var keySystems: [KeySystem] { get }
     /// A session for one piece of content under `keySystem` (one of `keySystems`).
-    func makeSession(keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration) throws(DecryptionError)
+    func makeSession(
+        keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration
+    ) throws(DecryptionError)
         -> any DecryptionSession
 }
 

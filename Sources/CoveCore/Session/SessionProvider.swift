@@ -158,9 +158,12 @@ public struct PlaybackCapabilities: Sendable, Hashable {
     /// protected for a later one, and protected sources over clear ones of the same format.
     public var keySystemPreference: [String]
 
+    public init(formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https) {
+        self.init(formats: formats, keySystems: keySystems, preferredScheme: preferredScheme, keySystemPreference: [])
+    }
+
     public init(
-        formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https,
-        keySystemPreference: [String] = []
+        formats: [Format] = [.hls, .dash, .mp4], keySystems: Set<String> = [], preferredScheme: String = Source.URLScheme.https, keySystemPreference: [String]
     ) {
         self.formats = formats
         self.keySystems = keySystems.union(keySystemPreference)

@@ -14,6 +14,9 @@ struct DownloadPlan: Sendable {
     var documents: [String: String]
     /// What the offline `Video` is made from.
     var layout: OfflineLayout
+    /// Persistent licences of protected content, by the name the copy answers them under
+    /// (`license/<key system>`): kept in the index with the keys, never as files.
+    var licenses: [String: Data] = [:]
 
     var estimatedBytes: Int64 { files.reduce(0) { $0 + $1.estimatedBytes } }
 }

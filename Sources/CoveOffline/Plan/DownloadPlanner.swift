@@ -12,13 +12,15 @@ struct DownloadPlanner: Sendable {
     let loader: StreamingLoader
     /// Seconds since 1970 (which segments a DASH manifest lists).
     let wallClock: @Sendable () -> Double
+    /// The modules protected content is licensed with (a persistent licence is kept with the download).
+    var decryptionModules = DecryptionModules([ClearKeyModule()])
 
     /// Kbit/s assumed for an audio rendition that declares no bandwidth (HLS renditions never do).
     static let assumedAudioBitrate = 128_000
 
     func plan(_ video: Video, parameters: OfflineDownloadParameters) async throws(OfflineError) -> DownloadPlan {
         try parameters.validate()
-        let source = try Self.downloadableSource(of: video, parameters: parameters)
+        let source = try Self.downloadableSource(of: video, parameters: parameters, keySystems: decryptionModules.keySystems)
         if source.isMP4 {
             var plan = try Self.planMP4(source, parameters: parameters, video: video)
             try await addSidecars(of: video, to: &plan, parameters: parameters)
@@ -33,14 +35,14 @@ struct DownloadPlanner: Sendable {
         }
         var plan: DownloadPlan
         if MediaSniffer.isMPD(loaded.body) {
-            plan = try await planDASH(loaded, parameters: parameters, video: video)
+            plan = try await planDASH(loaded, parameters: parameters, video: video, source: source)
         } else {
             do {
                 try MediaSniffer.checkPlaylist(loaded.body, contentType: loaded.contentType, url: loaded.url)
             } catch {
                 throw OfflineError(.unsupported, "The video's source is neither an HLS playlist nor a DASH manifest: \(error.message)")
             }
-            plan = try await planHLS(loaded, parameters: parameters, video: video)
+            plan = try await planHLS(loaded, parameters: parameters, video: video, source: source)
         }
         try await addSidecars(of: video, to: &plan, parameters: parameters)
         if parameters.includesImages { try await addImages(of: video, to: &plan) }
@@ -50,19 +52,27 @@ struct DownloadPlanner: Sendable {
     /// The source to download: the default selection over the video's HLS and DASH sources that need no
     /// key system and carry no server-side ads; a video with none of those downloads an MP4 rendition
     /// (`chooseMP4`), as the seed's offline manager does for progressive-only videos.
-    static func downloadableSource(of video: Video, parameters: OfflineDownloadParameters = OfflineDownloadParameters()) throws(OfflineError) -> Source {
+    /// A source protected for a key system a registered module serves (`keySystems`) is downloaded too, its
+    /// persistent licence kept with it.
+    static func downloadableSource(
+        of video: Video, parameters: OfflineDownloadParameters = OfflineDownloadParameters(), keySystems: Set<KeySystem> = []
+    ) throws(OfflineError) -> Source {
         if let error = video.error {
             throw OfflineError(.invalidParameter, "The video could not be loaded from the catalog (\(error.code)); there is nothing to download")
         }
-        let candidates = video.sources.filter { ($0.isHLS || $0.isDASH) && $0.keySystems.isEmpty && $0.vmapURL == nil }
+        let served = Set(keySystems.map(\.rawValue))
+        let candidates = video.sources.filter { source in
+            (source.isHLS || source.isDASH) && source.vmapURL == nil && (source.keySystems.isEmpty || source.keySystems.keys.contains(where: served.contains))
+        }
         if candidates.isEmpty, let mp4 = chooseMP4(video.sources, parameters: parameters) { return mp4 }
-        guard let source = SourceSelectionPolicy.capabilities(PlaybackCapabilities(formats: [.hls, .dash]))(video.update { $0.sources = candidates }),
+        let capabilities = PlaybackCapabilities(formats: [.hls, .dash], keySystemPreference: keySystems.map(\.rawValue).sorted())
+        guard let source = SourceSelectionPolicy.capabilities(capabilities)(video.update { $0.sources = candidates }),
             candidates.contains(source)
         else {
             let kinds = Set(video.sources.map { $0.resolvedDeliveryType?.rawValue ?? $0.url.pathExtension }).sorted().joined(separator: ", ")
             throw OfflineError(
                 .unsupported,
-                "The video has no source Cove can download (it downloads clear or AES-128 HLS, clear DASH and MP4 renditions, without server-side ads); its sources are: \(kinds.isEmpty ? "none" : kinds)"
+                "The video has no source Cove can download (it downloads clear or AES-128 HLS, clear DASH, Common Encryption under a registered module's key system, and MP4 renditions, without server-side ads); its sources are: \(kinds.isEmpty ? "none" : kinds)"
             )
         }
         return source
@@ -104,7 +114,9 @@ struct DownloadPlanner: Sendable {
 
     // MARK: HLS
 
-    private func planHLS(_ loaded: StreamingLoader.Loaded, parameters: OfflineDownloadParameters, video: Video) async throws(OfflineError) -> DownloadPlan {
+    private func planHLS(
+        _ loaded: StreamingLoader.Loaded, parameters: OfflineDownloadParameters, video: Video, source: Source
+    ) async throws(OfflineError) -> DownloadPlan {
         let entry: HLSPresentationReader.Entry
         do {
             entry = try HLSPresentationReader.readEntry(loaded.body, url: loaded.url)
@@ -142,9 +154,11 @@ struct DownloadPlanner: Sendable {
             textTracks.append(
                 (rendition, try await hlsTimeline(rendition.playlistURL!, clock: &renditionClock, what: "the \(rendition.name) subtitle playlist")))
         }
-        return try Self.assemble(
+        var plan = try Self.assemble(
             variant: variant, videoTimeline: videoTimeline, audio: audioTracks, text: textTracks, sidecarTexts: [], extraCodecs: [], originFormat: "hls"
         )
+        plan.licenses = try await licenses(for: [videoTimeline] + audioTracks.map(\.1), declared: [], source: source)
+        return plan
     }
 
     private func hlsTimeline(_ url: URL, clock: inout SequenceClock, what: String) async throws(OfflineError) -> MediaTimeline {
@@ -165,7 +179,9 @@ struct DownloadPlanner: Sendable {
 
     // MARK: DASH
 
-    private func planDASH(_ loaded: StreamingLoader.Loaded, parameters: OfflineDownloadParameters, video: Video) async throws(OfflineError) -> DownloadPlan {
+    private func planDASH(
+        _ loaded: StreamingLoader.Loaded, parameters: OfflineDownloadParameters, video: Video, source: Source
+    ) async throws(OfflineError) -> DownloadPlan {
         let mpd: MPD
         do {
             mpd = try MPD.parse([UInt8](loaded.body), url: loaded.url)
@@ -188,14 +204,16 @@ struct DownloadPlanner: Sendable {
             extraCodecs += best.codecs
         }
         let texts = Self.chooseText(main.presentation.textRenditions, languages: parameters.captionLanguages)
-        return try Self.assemble(
+        var plan = try Self.assemble(
             variant: variant, videoTimeline: videoTimeline, audio: audioTracks, text: [], sidecarTexts: texts, extraCodecs: extraCodecs, originFormat: "dash"
         )
+        plan.licenses = try await licenses(for: [videoTimeline] + audioTracks.map(\.1), declared: main.presentation.contentProtection, source: source)
+        return plan
     }
 
     private func layout(_ mpd: MPD, _ selection: ManifestSelection) throws(OfflineError) -> DASHLayout {
         do {
-            return try DASHLayout(mpd: mpd, selection: selection)
+            return try DASHLayout(mpd: mpd, selection: selection, keySystems: decryptionModules.keySystems)
         } catch {
             throw OfflineError(error.code == .drmUnsupported ? .unsupported : .unsupported, error.message)
         }
@@ -223,6 +241,48 @@ struct DownloadPlanner: Sendable {
                 }
             }
         }
+    }
+
+    // MARK: Licences
+
+    /// Persistent licences for the tracks whose init segments are protected (Common Encryption), by the
+    /// name the offline copy answers them under (`license/<key system>`): obtained now, through the
+    /// request filters, so the copy plays with no network. Clear tracks need none.
+    func licenses(for timelines: [MediaTimeline], declared: [DeclaredProtection], source: Source) async throws(OfflineError) -> [String: Data] {
+        let broker = ProtectionBroker(
+            modules: decryptionModules, sourceKeySystems: KeySystemConfiguration.entries(of: source), kind: .persistentLicense)
+        defer { broker.close() }
+        var any = false
+        for timeline in timelines {
+            // Clear, AES-128 or an HLS identity key (stored as a key, not a licence): nothing to license.
+            let key = timeline.segments.first?.key
+            guard let section = timeline.segments.first(where: { $0.initSection != nil })?.initSection,
+                key.map({ ($0.method == .sampleAES || $0.method == .sampleAESCTR) && $0.keyFormat != "identity" }) ?? true
+            else { continue }
+            let content: ProtectedInitSegment?
+            do {
+                let loaded = try await loader.load(.initSegment, url: section.url, byteRange: section.byteRange)
+                content = try ProtectedInitSegment.read(loaded.body)
+            } catch let error as StreamingError {
+                throw OfflineError.download(error, what: "an init segment")
+            } catch {
+                throw OfflineError(.unsupported, "An init segment's encryption boxes are malformed: \(error)")
+            }
+            guard let content else { continue }
+            any = true
+            do {
+                _ = try await broker.session(
+                    for: content, offered: broker.offered(for: content, segmentKey: key, declared: declared), loader: loader, url: section.url)
+            } catch {
+                throw OfflineError.download(error, what: "the licence")
+            }
+        }
+        guard any else { return [:] }
+        let licences = broker.persistentLicenses()
+        guard !licences.isEmpty else {
+            throw OfflineError(.unsupported, "The decryption module gave no persistent licence for the protected content; it cannot be played offline")
+        }
+        return Dictionary(uniqueKeysWithValues: licences.map { ("license/\($0.key.rawValue)", $0.value) })
     }
 
     // MARK: Choices

@@ -73,10 +73,15 @@ enum OfflinePlaylistWriter {
     /// cannot be stored and played by Cove.
     private static func keyLine(_ segment: SegmentReference, keyNames: inout [URL: String], keys: inout [PlannedKey]) throws(OfflineError) -> String {
         guard let key = segment.key else { return "#EXT-X-KEY:METHOD=NONE" }
-        guard key.method == .aes128, key.keyFormat == "identity", let url = key.keyURL else {
+        let sampleEncrypted = (key.method == .sampleAES || key.method == .sampleAESCTR) && segment.initSection != nil
+        if sampleEncrypted, key.keyFormat != "identity" {
+            // Common Encryption under a key system: the licence is kept with the copy; the fragments say the rest.
+            return "#EXT-X-KEY:METHOD=NONE"
+        }
+        guard key.method == .aes128 || sampleEncrypted, key.keyFormat == "identity", let url = key.keyURL else {
             throw OfflineError(
                 .unsupported,
-                "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat)), which Cove cannot decrypt; only clear and AES-128 HLS can be downloaded"
+                "The stream is encrypted with \(key.method.rawValue) (key format \(key.keyFormat)), which Cove cannot store; clear, AES-128 and fMP4 SAMPLE-AES HLS can be downloaded"
             )
         }
         let name: String
@@ -86,6 +91,10 @@ enum OfflinePlaylistWriter {
             name = "key/\(keyNames.count)"
             keyNames[url] = name
             keys.append(PlannedKey(name: name, url: url))
+        }
+        if sampleEncrypted {
+            // The fragments carry their IVs; the stored key serves every key ID of the content (identity format).
+            return "#EXT-X-KEY:METHOD=\(key.method.rawValue),URI=\"\(name)\",KEYFORMAT=\"identity\""
         }
         let iv = key.iv ?? ivBytes(sequence: segment.sequence)
         return "#EXT-X-KEY:METHOD=AES-128,URI=\"\(name)\",IV=0x" + iv.map { String(format: "%02x", $0) }.joined()

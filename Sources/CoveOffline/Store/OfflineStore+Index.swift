@@ -187,6 +187,11 @@ extension OfflineStore {
                     try db.execute(
                         sql: "INSERT INTO key (token, name, url) VALUES (?, ?, ?)", arguments: [row.token.rawValue, key.name, key.url.absoluteString])
                 }
+                for (name, licence) in plan.licenses {
+                    try db.execute(
+                        sql: "INSERT INTO key (token, name, url, material) VALUES (?, ?, ?, ?)",
+                        arguments: [row.token.rawValue, name, "licence:" + name, licence])
+                }
             }
         } catch {
             try? FileManager.default.removeItem(at: folder)

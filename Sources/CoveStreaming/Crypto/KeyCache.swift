@@ -146,7 +146,7 @@ extension StreamingError {
         let method = key.method == .other ? "an encryption method other than AES-128 and SAMPLE-AES" : key.method.rawValue
         return StreamingError(
             .drmUnsupported,
-            "The stream is encrypted with \(method) (key format \(key.keyFormat)): no registered decryption module serves it (Cove decrypts AES-128, and SAMPLE-AES or SAMPLE-AES-CTR "
+            "The stream is encrypted with \(method) (key format \(key.keyFormat)): it needs a DRM key system no registered decryption module serves (Cove decrypts AES-128, and SAMPLE-AES or SAMPLE-AES-CTR "
                 + "on fMP4 with the identity key format or the key format of a registered module's key system; SAMPLE-AES on MPEG-TS segments is not supported)",
             url: url
         )

@@ -101,7 +101,8 @@ public struct StreamingLoader: Sendable {
             }
         }
         var http = HTTPRequest(
-            method: request.body == nil ? .get : .post, url: request.url, headers: request.headers, body: request.body, timeout: timeout, maxResponseBytes: maxBytes)
+            method: request.body == nil ? .get : .post, url: request.url, headers: request.headers, body: request.body, timeout: timeout,
+            maxResponseBytes: maxBytes)
         if let range = request.byteRange { http.headers["Range"] = range.rangeHeader }
         let started = Date().timeIntervalSince1970
         let begin = clock.now()

@@ -36,7 +36,9 @@ public enum BoxReader {
         var offset = range.lowerBound
         while offset < range.upperBound {
             guard result.count < maxBoxesPerLevel else { throw CENCParseError(parent, "holds more than \(maxBoxesPerLevel) boxes") }
-            guard range.upperBound - offset >= 8 else { throw CENCParseError(parent, "ends with \(range.upperBound - offset) stray bytes, too few for a box header") }
+            guard range.upperBound - offset >= 8 else {
+                throw CENCParseError(parent, "ends with \(range.upperBound - offset) stray bytes, too few for a box header")
+            }
             var size = UInt64(u32(bytes, offset))
             var header = 8
             let type = fourCC(bytes, offset + 4)

@@ -10,7 +10,9 @@ package enum CENCFuzz {
         tracks: [
             1: TrackProtection(
                 trackID: 1, scheme: .cenc, originalFormat: "avc1",
-                defaults: .init(isProtected: true, perSampleIVSize: 8, keyID: KeyID(hex: "00112233445566778899aabbccddeeff")!, constantIV: nil, cryptByteBlock: 0, skipByteBlock: 0),
+                defaults: .init(
+                    isProtected: true, perSampleIVSize: 8, keyID: KeyID(hex: "00112233445566778899aabbccddeeff")!, constantIV: nil, cryptByteBlock: 0,
+                    skipByteBlock: 0),
                 sampleGroups: [], shape: .nalUnits(lengthSize: 4), defaultSampleSize: 0)
         ], systemHeaders: [], clear: Data())
 

@@ -41,7 +41,9 @@ public struct ClearKeyModule: ContentDecryptionModule, CustomStringConvertible {
 
     public var description: String { "ClearKey (\(keys.count) keys given\(licenseURL.map { ", licence server \(Redaction.redact(url: $0))" } ?? ""))" }
 
-    public func makeSession(keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration) throws(DecryptionError)
+    public func makeSession(
+        keySystem: KeySystem, kind: DecryptionSessionKind, configuration: KeySystemConfiguration
+    ) throws(DecryptionError)
         -> any DecryptionSession
     {
         guard keySystem == .clearKey else { throw DecryptionError(.unsupported, "the ClearKey module does not serve \(keySystem)") }

@@ -103,7 +103,9 @@ public enum FragmentDecryptor {
         if tfhdFlags & 0x10 != 0 { defaultSize = try header.u32("default_sample_size") }
         let base: Int
         if let baseOffset {
-            guard baseOffset <= UInt64(bytes.count) else { throw CENCParseError("tfhd", "puts the track's data at byte \(baseOffset), past the segment's \(bytes.count) bytes") }
+            guard baseOffset <= UInt64(bytes.count) else {
+                throw CENCParseError("tfhd", "puts the track's data at byte \(baseOffset), past the segment's \(bytes.count) bytes")
+            }
             base = Int(baseOffset)
         } else {
             base = tfhdFlags & 0x20000 != 0 ? moof.start : previousEnd
@@ -154,7 +156,9 @@ public enum FragmentDecryptor {
             if try cursor.take(4, "grouping_type") == Array("seig".utf8) {
                 if version == 1 { try cursor.skip(4, "grouping_type_parameter") }
                 let entries = try cursor.u32("entry_count")
-                guard Int(entries) <= cursor.remaining / 8 else { throw CENCParseError("sbgp", "declares \(entries) entries but holds room for \(cursor.remaining / 8)") }
+                guard Int(entries) <= cursor.remaining / 8 else {
+                    throw CENCParseError("sbgp", "declares \(entries) entries but holds room for \(cursor.remaining / 8)")
+                }
                 var sample = 0
                 for _ in 0..<entries {
                     let count = Int(try cursor.u32("sample_count"))
@@ -275,7 +279,9 @@ public enum FragmentDecryptor {
             let start = cursor.offset
             let iv = try cursor.take(ivSize, "sample \(index)'s IV")
             let subsamples = sampleSizes[index] > ivSize ? try readSubsamples(&cursor, sample: index) : []
-            guard cursor.offset - start <= sampleSizes[index] else { throw CENCParseError("saiz", "gives sample \(index) less room than its information takes") }
+            guard cursor.offset - start <= sampleSizes[index] else {
+                throw CENCParseError("saiz", "gives sample \(index) less room than its information takes")
+            }
             try cursor.skip(sampleSizes[index] - (cursor.offset - start), "padding")
             result.append((iv, subsamples))
         }

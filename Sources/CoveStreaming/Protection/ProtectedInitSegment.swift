@@ -71,10 +71,13 @@ public struct ProtectedInitSegment: Sendable {
         return copy
     }
 
-    /// nil when no track is encrypted (a clear init segment).
+    /// nil when no track is encrypted (a clear init segment, or bytes that are no init segment: those are
+    /// the demuxer's to judge). Only a segment with an encrypted sample entry is read strictly.
     public static func read(_ data: Data) throws(CENCParseError) -> ProtectedInitSegment? {
+        guard data.range(of: Data("encv".utf8)) != nil || data.range(of: Data("enca".utf8)) != nil else { return nil }
         var copy = data
-        let result = try copy.withMutableBytes { (raw: UnsafeMutableRawBufferPointer) throws(CENCParseError) -> ([UInt32: TrackProtection], [ProtectionSystemHeader]) in
+        let result = try copy.withMutableBytes {
+            (raw: UnsafeMutableRawBufferPointer) throws(CENCParseError) -> ([UInt32: TrackProtection], [ProtectionSystemHeader]) in
             let bytes = UnsafeRawBufferPointer(raw)
             guard let moov = try BoxReader.boxes(bytes, in: 0..<bytes.count).first(where: { $0.type == "moov" }) else {
                 throw CENCParseError("moov", "is missing: this is not an init segment")
@@ -112,7 +115,9 @@ public struct ProtectedInitSegment: Sendable {
         var kids: [KeyID] = []
         if version > 0 {
             let count = try cursor.u32("KID_count")
-            guard Int(count) <= cursor.remaining / 16 else { throw CENCParseError("pssh", "declares \(count) key IDs but holds room for \(cursor.remaining / 16)") }
+            guard Int(count) <= cursor.remaining / 16 else {
+                throw CENCParseError("pssh", "declares \(count) key IDs but holds room for \(cursor.remaining / 16)")
+            }
             for _ in 0..<count { kids.append(KeyID(try cursor.take(16, "KID"))!) }
         }
         let size = try cursor.u32("DataSize")
@@ -128,7 +133,9 @@ public struct ProtectedInitSegment: Sendable {
     }
 
     /// One `trak`: nil when its sample entry is not encrypted.
-    private static func readTrack(_ raw: UnsafeMutableRawBufferPointer, _ trak: BoxReader.Box, trex: [UInt32: UInt32]) throws(CENCParseError) -> TrackProtection? {
+    private static func readTrack(
+        _ raw: UnsafeMutableRawBufferPointer, _ trak: BoxReader.Box, trex: [UInt32: UInt32]
+    ) throws(CENCParseError) -> TrackProtection? {
         let bytes = UnsafeRawBufferPointer(raw)
         guard let tkhd = try BoxReader.child(bytes, of: trak, "tkhd") else { throw CENCParseError("trak", "has no 'tkhd'") }
         var header = BoxReader.Cursor(bytes, tkhd)
@@ -148,9 +155,13 @@ public struct ProtectedInitSegment: Sendable {
         }
         guard entry.payload.count >= fieldsSize else { throw CENCParseError(entry.type, "is shorter than a sample entry's fields") }
         let inner = try BoxReader.boxes(bytes, in: (entry.payload.lowerBound + fieldsSize)..<entry.payload.upperBound, parent: entry.type)
-        guard let sinf = inner.first(where: { $0.type == "sinf" }) else { throw CENCParseError(entry.type, "has no 'sinf': the track says it is encrypted but not how") }
+        guard let sinf = inner.first(where: { $0.type == "sinf" }) else {
+            throw CENCParseError(entry.type, "has no 'sinf': the track says it is encrypted but not how")
+        }
         let sinfChildren = try BoxReader.boxes(bytes, in: sinf.payload, parent: "sinf")
-        guard let frma = sinfChildren.first(where: { $0.type == "frma" }), frma.payload.count >= 4 else { throw CENCParseError("sinf", "has no 'frma' (original format)") }
+        guard let frma = sinfChildren.first(where: { $0.type == "frma" }), frma.payload.count >= 4 else {
+            throw CENCParseError("sinf", "has no 'frma' (original format)")
+        }
         let original = BoxReader.fourCC(bytes, frma.payload.lowerBound)
         guard let schm = sinfChildren.first(where: { $0.type == "schm" }) else { throw CENCParseError("sinf", "has no 'schm' (scheme)") }
         var schemeCursor = BoxReader.Cursor(bytes, schm)
@@ -158,7 +169,9 @@ public struct ProtectedInitSegment: Sendable {
         let schemeType = try schemeCursor.take(4, "scheme_type")
         let schemeName = String(decoding: schemeType, as: UTF8.self)
         guard let scheme = EncryptionScheme(rawValue: schemeName) else {
-            throw CENCParseError("schm", "names the scheme '\(BoxReader.fourCC(bytes, schm.payload.lowerBound + 4))', which is not a Common Encryption scheme (cenc, cbcs, cens, cbc1)")
+            throw CENCParseError(
+                "schm",
+                "names the scheme '\(BoxReader.fourCC(bytes, schm.payload.lowerBound + 4))', which is not a Common Encryption scheme (cenc, cbcs, cens, cbc1)")
         }
         guard let schi = sinfChildren.first(where: { $0.type == "schi" }), let tenc = try BoxReader.child(bytes, of: schi, "tenc") else {
             throw CENCParseError("sinf", "has no 'schi/tenc' (default key and IV size)")

@@ -96,6 +96,26 @@ public final class ProtectionBroker: Sendable {
         return try outcome.get()
     }
 
+    /// The key systems the content offers, most specific first: the segment's HLS key format, the
+    /// manifest's declarations, the init segment's `pssh` boxes, the source's `key_systems`; ClearKey when
+    /// nothing names one (the app's own keys, as Shaka's `clearKeys`).
+    public func offered(for content: ProtectedInitSegment, segmentKey: SegmentKey?, declared: [DeclaredProtection]) -> [OfferedKeySystem] {
+        var systems: [KeySystem] = []
+        var extraHeaders: [ProtectionSystemHeader] = []
+        if let key = segmentKey, let system = KeySystem(hlsKeyFormat: key.keyFormat) {
+            systems.append(system)
+            if let header = key.keyURL.flatMap(ProtectionSystemHeader.init(dataURL:)) { extraHeaders.append(header) }
+        }
+        systems += declared.compactMap(\.keySystem)
+        systems += content.systemHeaders.compactMap(\.keySystem)
+        systems += sourceKeySystems.keys.sorted()
+        if systems.isEmpty { systems = [.clearKey] }
+        var seen = Set<KeySystem>()
+        return systems.filter { seen.insert($0).inserted }.map { system in
+            OfferedKeySystem(system, systemHeaders: (extraHeaders + content.systemHeaders).filter { $0.keySystem == system })
+        }
+    }
+
     /// A session for keys Cove already has: an HLS `SAMPLE-AES` key in the identity format (the key bytes
     /// at the key URI serve every key ID of the content, as Shaka plays it).
     public func identitySession(key: [UInt8], for content: ProtectedInitSegment) -> any DecryptionSession {
@@ -118,6 +138,8 @@ public final class ProtectionBroker: Sendable {
                 throw StreamingError(.drmUnsupported, "The \(module.name) module could not open a \(system) session: \(error)", url: url)
             }
             state.withLock { $0.sessions[system] = session }
+            var stored = stored
+            if stored == nil { stored = try await storedLicense(for: system, near: url, loader: loader) }
             if let stored {
                 do {
                     report(system, try session.load(persistentLicense: stored))
@@ -144,7 +166,9 @@ public final class ProtectionBroker: Sendable {
         do {
             message = try await session.generateRequest(initData)
         } catch {
-            throw StreamingError(.decryptionFailed, "The \(module.name) module could not make a licence request for \(kids.map(\.hex).joined(separator: ", ")): \(error)", url: url)
+            throw StreamingError(
+                .decryptionFailed, "The \(module.name) module could not make a licence request for \(kids.map(\.hex).joined(separator: ", ")): \(error)",
+                url: url)
         }
         if let message {
             guard let licenseURL = message.url ?? configuration.licenseURL else {
@@ -170,7 +194,8 @@ public final class ProtectionBroker: Sendable {
             do {
                 report(system, try await session.update(loaded.body))
             } catch {
-                throw StreamingError(.decryptionFailed, "The \(system) licence from \(Redaction.redact(url: licenseURL)) is unusable: \(error)", url: licenseURL)
+                throw StreamingError(
+                    .decryptionFailed, "The \(system) licence from \(Redaction.redact(url: licenseURL)) is unusable: \(error)", url: licenseURL)
             }
         }
         let statuses = session.keyStatuses
@@ -187,6 +212,20 @@ public final class ProtectionBroker: Sendable {
             }
         }
         return session
+    }
+
+    /// A downloaded copy keeps its persistent licence beside its media (`/license/<key system>` of its
+    /// local scheme, answered from the offline store after its licence check: an expired copy fails here,
+    /// typed). Nothing for content fetched over the network, or a local copy without one.
+    private func storedLicense(for system: KeySystem, near url: URL, loader: StreamingLoader) async throws(StreamingError) -> Data? {
+        let scheme = url.scheme?.lowercased() ?? ""
+        guard scheme != "http", scheme != "https", let location = URL(string: "/license/\(system.rawValue)", relativeTo: url)?.absoluteURL else { return nil }
+        do {
+            return try await loader.load(.license, url: location, maxBytes: 1 << 20).body
+        } catch {
+            if error.code == .offlineLicenseExpired || error.code == .cancelled { throw error }
+            return nil
+        }
     }
 
     private func report(_ system: KeySystem, _ statuses: [KeyID: KeyStatus]) {

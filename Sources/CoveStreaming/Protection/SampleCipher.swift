@@ -26,7 +26,9 @@ public enum SampleCipher {
 
     static func apply(_ sample: EncryptedSample, key: [UInt8], to bytes: UnsafeMutableRawBufferPointer, encrypting: Bool) throws(DecryptionError) {
         guard key.count == 16 else { throw DecryptionError(.invalidSample, keyID: sample.keyID, "the key is \(key.count) bytes, not 16") }
-        guard sample.iv.count == 8 || sample.iv.count == 16 else { throw DecryptionError(.invalidSample, keyID: sample.keyID, "the IV is \(sample.iv.count) bytes") }
+        guard sample.iv.count == 8 || sample.iv.count == 16 else {
+            throw DecryptionError(.invalidSample, keyID: sample.keyID, "the IV is \(sample.iv.count) bytes")
+        }
         // The protected byte ranges, per subsample.
         var protectedRanges: [Range<Int>] = []
         if sample.subsamples.isEmpty {

@@ -7,7 +7,8 @@ import Foundation
 extension StreamingSession {
     /// The init segment as the demuxer must see it: unchanged when clear, else with its encryption boxes
     /// turned into padding once the keys for it are held.
-    func prepareProtection(_ initBody: Data, variant: Int, segment: SegmentReference, presentation: Presentation, url: URL) async throws(StreamingError) -> Data {
+    func prepareProtection(_ initBody: Data, variant: Int, segment: SegmentReference, presentation: Presentation, url: URL) async throws(StreamingError) -> Data
+    {
         let content: ProtectedInitSegment?
         do {
             content = try ProtectedInitSegment.read(initBody)
@@ -30,7 +31,8 @@ extension StreamingSession {
     ) async throws(StreamingError) -> any DecryptionSession {
         if let key = segment.key, key.method == .sampleAES || key.method == .sampleAESCTR, key.keyFormat == "identity" {
             guard let keyURL = key.keyURL else {
-                throw StreamingError(.invalidManifest, "An EXT-X-KEY with METHOD=\(key.method.rawValue) has no usable URI; the playlist must name the key", url: url)
+                throw StreamingError(
+                    .invalidManifest, "An EXT-X-KEY with METHOD=\(key.method.rawValue) has no usable URI; the playlist must name the key", url: url)
             }
             let bytes = try await keys.keyBytes(at: keyURL)
             guard bytes.count == 16 else {
@@ -38,28 +40,12 @@ extension StreamingSession {
             }
             return protection.identitySession(key: bytes, for: content)
         }
-        return try await protection.session(for: content, offered: offered(for: content, segment: segment, presentation: presentation), loader: loader, url: url)
+        return try await protection.session(
+            for: content, offered: offered(for: content, segment: segment, presentation: presentation), loader: loader, url: url)
     }
 
-    /// The key systems the content offers, most specific first: the segment's HLS key format, the
-    /// manifest's declarations, the init segment's `pssh` boxes, the source's `key_systems`; ClearKey when
-    /// nothing names one (the app's own keys, as Shaka's `clearKeys`).
     func offered(for content: ProtectedInitSegment, segment: SegmentReference, presentation: Presentation) -> [OfferedKeySystem] {
-        var systems: [KeySystem] = []
-        var extraHeaders: [ProtectionSystemHeader] = []
-        if let key = segment.key, let system = KeySystem(hlsKeyFormat: key.keyFormat) {
-            systems.append(system)
-            if let header = key.keyURL.flatMap(ProtectionSystemHeader.init(dataURL:)) { extraHeaders.append(header) }
-        }
-        systems += presentation.contentProtection.compactMap(\.keySystem)
-        systems += content.systemHeaders.compactMap(\.keySystem)
-        systems += protection.sourceKeySystems.keys.sorted()
-        if systems.isEmpty { systems = [.clearKey] }
-        var seen = Set<KeySystem>()
-        return systems.filter { seen.insert($0).inserted }.map { system in
-            let headers = (extraHeaders + content.systemHeaders).filter { $0.keySystem == system }
-            return OfferedKeySystem(system, systemHeaders: headers)
-        }
+        protection.offered(for: content, segmentKey: segment.key, declared: presentation.contentProtection)
     }
 
     /// The fragment with its samples decrypted, when its variant's init segment was protected. A key the
@@ -102,12 +88,16 @@ extension ProtectionSystemHeader {
     init?(dataURL url: URL) {
         let text = url.absoluteString
         guard text.hasPrefix("data:"), let comma = text.firstIndex(of: ","), text[..<comma].hasSuffix(";base64") else { return nil }
-        guard let data = Data(base64Encoded: String(text[text.index(after: comma)...]).removingPercentEncoding ?? ""), data.count <= 64 << 10 else { return nil }
+        guard let data = Data(base64Encoded: String(text[text.index(after: comma)...]).removingPercentEncoding ?? ""), data.count <= 64 << 10 else {
+            return nil
+        }
         let bytes = [UInt8](data)
-        guard let header = try? bytes.withUnsafeBytes({ raw throws(CENCParseError) -> ProtectionSystemHeader? in
-            guard let box = try BoxReader.boxes(raw, in: 0..<raw.count).first, box.type == "pssh" else { return nil }
-            return try ProtectedInitSegment.readSystemHeader(raw, box)
-        }) else { return nil }
+        guard
+            let header = try? bytes.withUnsafeBytes({ raw throws(CENCParseError) -> ProtectionSystemHeader? in
+                guard let box = try BoxReader.boxes(raw, in: 0..<raw.count).first, box.type == "pssh" else { return nil }
+                return try ProtectedInitSegment.readSystemHeader(raw, box)
+            })
+        else { return nil }
         self = header
     }
 }

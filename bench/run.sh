@@ -11,6 +11,7 @@
 #   --no-cove-bench   skip cove-bench; its section is carried over from the current RESULTS.md
 #   --no-offline      skip the download benchmark (bench/offline.py); its section is carried over
 #   --no-view         skip the player view benchmark (cove-bench --view); its section is carried over
+#   --no-protected    skip the protected-content benchmark (cove-bench --protected); its section is carried over
 #   BIN=DIR           directory with the release `cove` and `cove-bench` (default: swift build -c release --show-bin-path)
 #   BENCH_SOURCE=TEXT what those binaries were built from, for the header (default: this tree's commit)
 #   OUT=FILE          result file (default bench/RESULTS.md)
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-$(swift build -c release --show-bin-path)}
 OUT=${OUT:-bench/RESULTS.md}
-PEER_ARGS=(); CB_ARGS=(); RUN_PEERS=1; RUN_CB=1; RUN_OFFLINE=1; RUN_VIEW=1
+PEER_ARGS=(); CB_ARGS=(); RUN_PEERS=1; RUN_CB=1; RUN_OFFLINE=1; RUN_VIEW=1; RUN_PROTECTED=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) PEER_ARGS+=(--quick); CB_ARGS+=(--reps 4); shift ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
     --no-cove-bench) RUN_CB=0; shift ;;
     --no-offline) RUN_OFFLINE=0; shift ;;
     --no-view) RUN_VIEW=0; shift ;;
+    --no-protected) RUN_PROTECTED=0; shift ;;
     --) shift; CB_ARGS+=("$@"); break ;;
     *) CB_ARGS+=("$1"); shift ;;   # anything else goes to cove-bench, as before
   esac
@@ -60,6 +62,10 @@ if [ "$RUN_VIEW" = 1 ]; then
   echo "== player view (cove-bench --view)" >&2
   "$BIN/cove-bench" --view 5 > "$TMP/view.md"
 fi
+if [ "$RUN_PROTECTED" = 1 ]; then
+  echo "== protected content (cove-bench --protected)" >&2
+  "$BIN/cove-bench" --protected 7 > "$TMP/protected.md"
+fi
 # What the binaries were built from; set BENCH_SOURCE when BIN points at binaries built from another tree.
 if [ -z "${BENCH_SOURCE:-}" ]; then
   BENCH_SOURCE="commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
@@ -68,7 +74,7 @@ fi
 # Which run measured each section: a section not re-run is carried over from the current file, with the origin
 # recorded there (an origin comment per section; for a file without them, its header's run).
 NOW_STAMP="$(date -u '+%Y-%m-%d %H:%M UTC') from $BENCH_SOURCE"
-ORIGINS=$(python3 - "$OUT" "$NOW_STAMP" "cove-bench=$RUN_CB" "peers=$RUN_PEERS" "downloads=$RUN_OFFLINE" "view=$RUN_VIEW" <<'PY'
+ORIGINS=$(python3 - "$OUT" "$NOW_STAMP" "cove-bench=$RUN_CB" "peers=$RUN_PEERS" "downloads=$RUN_OFFLINE" "view=$RUN_VIEW" "protected=$RUN_PROTECTED" <<'PY'
 import os, re, sys
 out, now, runs = sys.argv[1], sys.argv[2], [a.split('=') for a in sys.argv[3:]]
 text = open(out).read() if os.path.exists(out) else ''
@@ -95,19 +101,19 @@ audio's head start later: ~83 ms on these streams, which the gst-playbin3 peer's
 that cost (cold libav alone: 70–400 ms) is in its \`init\` column, as a browser's media stack is in the browsers' \`init\`.
 $ORIGINS"
 # The download section (bench/offline.py): kept aside before assembling, then the new one, else the old one.
-python3 - extract "$OUT" "$TMP/previous-offline.md" "$TMP/previous-view.md" <<'PY'
+python3 - extract "$OUT" "$TMP/previous-offline.md" "$TMP/previous-view.md" "$TMP/previous-protected.md" <<'PY'
 import os, re, sys
-_, out, keep_offline, keep_view = sys.argv[1:]
+_, out, keep_offline, keep_view, keep_protected = sys.argv[1:]
 text = open(out).read() if os.path.exists(out) else ''
-for name, keep in (('offline', keep_offline), ('view', keep_view)):
+for name, keep in (('offline', keep_offline), ('view', keep_view), ('protected', keep_protected)):
     m = re.search(r'<!-- %s:begin -->.*?<!-- %s:end -->\n?' % (name, name), text, re.S)
     if m: open(keep, 'w').write(m.group(0))
 PY
 python3 bench/peer_results.py assemble "${ASSEMBLE[@]}" --header "$HEADER"
-python3 - "$OUT" "$TMP/offline.md" "$TMP/previous-offline.md" "$TMP/view.md" "$TMP/previous-view.md" <<'PY'
+python3 - "$OUT" "$TMP/offline.md" "$TMP/previous-offline.md" "$TMP/view.md" "$TMP/previous-view.md" "$TMP/protected.md" "$TMP/previous-protected.md" <<'PY'
 import os, sys
-out, new_offline, old_offline, new_view, old_view = sys.argv[1:]
-for new, old in ((new_offline, old_offline), (new_view, old_view)):
+out, new_offline, old_offline, new_view, old_view, new_protected, old_protected = sys.argv[1:]
+for new, old in ((new_offline, old_offline), (new_view, old_view), (new_protected, old_protected)):
     section = next((open(p).read() for p in (new, old) if os.path.exists(p)), None)
     if section:
         text = open(out).read().rstrip('\n') + '\n\n' + section

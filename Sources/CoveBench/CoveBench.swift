@@ -46,6 +46,9 @@ struct CoveBench: AsyncParsableCommand {
     )
     var view: Int?
 
+    @Option(help: "Only run the protected-content benchmark (issue 36: CPU and first frame of cenc and cbcs against clear) with this many reps and print it (Markdown).")
+    var protected: Int?
+
     private static func parserBenchmarks() throws -> (
         webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)
     ) {
@@ -81,6 +84,12 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let protected {
+            try await GStreamerEngine().warmUp()
+            let result = try await ProtectedBench.run(reps: max(protected, 1)) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+            say(ProtectedBench.markdown(result))
+            return
+        }
         if let view {
             try await GStreamerEngine().warmUp()
             let result = try await ViewBench.run(reps: max(view, 1)) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

@@ -46,7 +46,10 @@ struct CoveBench: AsyncParsableCommand {
     )
     var view: Int?
 
-    @Option(help: "Only run the protected-content benchmark (issue 36: CPU and first frame of cenc and cbcs against clear) with this many reps and print it (Markdown).")
+    @Option(
+        help:
+            "Only run the protected-content benchmark (issue 36: CPU and first frame of cenc and cbcs against clear) with this many reps and print it (Markdown)."
+    )
     var protected: Int?
 
     private static func parserBenchmarks() throws -> (

@@ -16,8 +16,9 @@ cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
 FUZZ_TESTS=${FUZZ_TESTS:-fuzzForTheTimeBudget}
-# Full frames of the crashed thread if a test process crashes (the default elides library frames).
-export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-preset=full,threads=crashed,images=mentioned,registers=none}
+# Full frames of every thread if a test process crashes or its watchdog aborts it (the default elides library
+# frames and shows only the crashed thread; a hang needs the others).
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-preset=full,threads=all,images=mentioned,registers=none}
 
 # shellcheck disable=SC2086
 bin="$($SWIFT build --show-bin-path ${SWIFT_FLAGS:-})/CovePackageTests.xctest"
@@ -27,11 +28,47 @@ if [ ! -x "$bin" ]; then
 fi
 xctest() { "$bin" --testing-library swift-testing "$@"; }
 
+# A hang is a failure, and one that says where it is: each test process runs under a watchdog (PROCESS_LIMIT
+# seconds, 900 by default; a whole run takes ~25 min). When it trips, the tests that started and never ended
+# are listed, and the process gets SIGABRT, so the Swift runtime's backtracer prints every thread's stack
+# (SWIFT_BACKTRACE below) before it dies.
+PROCESS_LIMIT=${PROCESS_LIMIT:-900}
+logdir=$(mktemp -d "${TMPDIR:-/tmp}/cove-run-tests.XXXXXX")
+watched() {
+    local label=$1
+    shift
+    local log="$logdir/$(tr -c 'A-Za-z0-9' '_' <<<"$label").log"
+    "$bin" --testing-library swift-testing "$@" > >(tee "$log") 2>&1 &
+    local pid=$!
+    (
+        trap 'kill "$sleeper" 2>/dev/null; exit 0' TERM
+        sleep "$PROCESS_LIMIT" &
+        sleeper=$!
+        wait "$sleeper"
+        if kill -0 "$pid" 2>/dev/null; then
+            echo "!! run-tests: $label is still running after ${PROCESS_LIMIT}s: a hang. Tests started and never ended:"
+            sed -nE 's/.*Test ([^ ]*\([^)]*\)) started.*/Test \1/p' "$log" | sort -u >"$log.started"
+            sed -nE 's/.*Test ([^ ]*\([^)]*\))( with [0-9]+ test cases?)? (passed|failed|skipped).*/Test \1/p' "$log" | sort -u >"$log.ended"
+            comm -23 "$log.started" "$log.ended" | sed 's/^/!!   /'
+            kill -ABRT "$pid" 2>/dev/null
+            # A minute for the backtracer to print every thread, then it is killed outright.
+            for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || exit 0; sleep 1; done
+            kill -KILL "$pid" 2>/dev/null
+        fi
+    ) &
+    local watchdog=$!
+    wait "$pid"
+    local status=$?
+    kill "$watchdog" 2>/dev/null
+    wait "$watchdog" 2>/dev/null
+    return "$status"
+}
+
 failed=()
 crashes=()
 
 echo "== unit, CLI and service tests (one process) =="
-xctest --skip RealEngineTests --skip "$FUZZ_TESTS" || failed+=("everything but the real engine and fuzzing")
+watched "unit, CLI and service tests" --skip RealEngineTests --skip "$FUZZ_TESTS" || failed+=("everything but the real engine and fuzzing")
 
 suites=$(xctest --list-tests 2>/dev/null | sed -n 's|^CoveGStreamerTests\.RealEngineTests/\([A-Za-z0-9_]*\)/.*|\1|p' | sort -u)
 if [ -z "$suites" ]; then
@@ -40,7 +77,7 @@ if [ -z "$suites" ]; then
 fi
 for suite in $suites; do
     echo "== real engine: $suite (own process) =="
-    xctest --filter "RealEngineTests/$suite/"
+    watched "RealEngineTests/$suite" --filter "RealEngineTests/$suite/"
     status=$?
     if [ "$status" -gt 128 ]; then
         crashes+=("$suite (signal $((status - 128)))")
@@ -50,8 +87,9 @@ for suite in $suites; do
 done
 
 echo "== parser fuzzing, alone =="
-xctest --filter "$FUZZ_TESTS" || failed+=("$FUZZ_TESTS")
+watched "parser fuzzing" --filter "$FUZZ_TESTS" || failed+=("$FUZZ_TESTS")
 
+rm -rf "$logdir"
 if [ "${#crashes[@]}" -gt 0 ]; then
     echo "run-tests: CRASHED: ${crashes[*]}"
 fi

@@ -82,7 +82,10 @@ package actor FixtureCache {
     private var inFlight: [URL: Task<Void, any Error>] = [:]
 
     /// `final`, filled by `build` (given an empty staging folder) unless a complete copy is already there.
-    package func folder(_ final: URL, build: @escaping @Sendable (URL) async throws -> Void) async throws -> URL {
+    package func folder(_ given: URL, build: @escaping @Sendable (URL) async throws -> Void) async throws -> URL {
+        // One spelling per folder: `appendingPathComponent` adds a trailing slash only when the folder
+        // already exists on disk, so the same folder came back as two different URLs before and after its build.
+        let final = URL(fileURLWithPath: given.standardizedFileURL.path, isDirectory: true)
         if ready.contains(final) { return final }
         if let task = inFlight[final] {
             try await task.value

@@ -69,6 +69,15 @@ public struct ContentProtection: Sendable, Hashable {
     public let value: String?
     /// `cenc:default_KID`, when given.
     public let defaultKID: String?
+    /// The `cenc:pssh` child: a whole `pssh` box (decoded from base64; at most 64 KiB), when given.
+    public let pssh: [UInt8]?
+
+    public init(schemeIdUri: String, value: String?, defaultKID: String?, pssh: [UInt8]? = nil) {
+        self.schemeIdUri = schemeIdUri
+        self.value = value
+        self.defaultKID = defaultKID
+        self.pssh = pssh
+    }
 
     /// The common name of the key system the scheme URI names (`Widevine`, `PlayReady`, …), or the URI.
     public var keySystemName: String {

@@ -151,7 +151,11 @@ struct MPDReader {
 
     static func protection(_ element: XMLTreeElement) -> ContentProtection {
         let kid = element.attributeList.first { $0.name.hasSuffix("default_KID") }?.value
-        return ContentProtection(schemeIdUri: element.attribute("schemeIdUri") ?? "", value: element.attribute("value"), defaultKID: kid)
+        // `cenc:pssh`: the box in base64 (the XML guard already bounds an element's text to 64 KiB).
+        let pssh = element.child("pssh")?.nonEmptyText.flatMap { text in
+            Data(base64Encoded: text.filter { !$0.isWhitespace }).map { [UInt8]($0) }
+        }
+        return ContentProtection(schemeIdUri: element.attribute("schemeIdUri") ?? "", value: element.attribute("value"), defaultKID: kid, pssh: pssh)
     }
 
     static func codecList(_ text: String) -> [String] {

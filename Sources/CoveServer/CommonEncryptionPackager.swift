@@ -46,9 +46,15 @@ public struct CommonEncryptionPackager: Sendable {
 
     // MARK: Init segment
 
+    /// The key IDs the packager encrypts under: the key, then the rotation's.
+    public var keyIDs: [KeyID] { [key.id] + (rotation.map { [$0.key.id] } ?? []) }
+
+    /// The ClearKey `pssh` box (version 1, naming `keyIDs`) the init segments carry: what a DASH manifest's
+    /// `cenc:pssh` or an HLS key's data URI holds, base64.
+    public var clearKeySystemHeader: [UInt8] { pssh(kids: keyIDs) }
+
     public func encryptInit(_ data: Data) throws -> Data {
-        var kids = [key.id]
-        if let rotation { kids.append(rotation.key.id) }
+        let kids = keyIDs
         let bytes = [UInt8](data)
         var output: [UInt8] = []
         for box in try Self.boxes(bytes, 0..<bytes.count) {

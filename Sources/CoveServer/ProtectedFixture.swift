@@ -6,8 +6,11 @@ import Foundation
 /// segments) clear, `cenc`, `cbcs` and `cenc` with a key rotation at segment 4; and fMP4 HLS `cbcs`
 /// (`SAMPLE-AES`, identity key format) with the same ladder and an audio rendition.
 ///
-/// The protected DASH manifests also list a WebVTT text set ("Cue N at Ns" every 2 s). They declare the Common Encryption signal with `cenc:default_KID`, ClearKey and Widevine
-/// (a vendor module stands in for Widevine in tests); the init segments carry a ClearKey `pssh`.
+/// The protected DASH manifests also list a WebVTT text set ("Cue N at Ns" every 2 s). They declare the
+/// Common Encryption signal with `cenc:default_KID`, ClearKey (with its `pssh` in `cenc:pssh`) and Widevine
+/// (a vendor module stands in for Widevine in tests); the init segments carry the same ClearKey `pssh`.
+/// The HLS masters list the same captions as a WebVTT subtitle rendition; the ClearKey one declares its key
+/// in `EXT-X-SESSION-KEY` too.
 public struct ProtectedFixture: Sendable {
     public let root: URL
     public let duration: Int
@@ -20,6 +23,10 @@ public struct ProtectedFixture: Sendable {
         case dashRotation = "rotation/manifest.mpd"
         /// fMP4 HLS, `cbcs`, `METHOD=SAMPLE-AES,KEYFORMAT="identity"`: the key at `hls-cbcs/key.bin`.
         case hlsCBCS = "hls-cbcs/master.m3u8"
+        /// The same fMP4 HLS `cbcs` media under the ClearKey key format: `KEYFORMAT` is ClearKey's system ID
+        /// and the key URI a `data:` URL of its `pssh`, in `EXT-X-SESSION-KEY` and in each media playlist's
+        /// `EXT-X-KEY`; the keys come from a licence server (Shaka's HLS ClearKey).
+        case hlsCBCSClearKey = "hls-cbcs/master-clearkey.m3u8"
     }
 
     /// The content key of every asset (and of the rotation asset's first segments).
@@ -38,7 +45,7 @@ public struct ProtectedFixture: Sendable {
 
     public static func prepare(duration: Int = 12) async throws -> ProtectedFixture {
         let duration = max(6, duration)
-        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("protected-v3-\(duration)s")
+        let folder = FixtureGenerator.baseDirectory.appendingPathComponent("protected-v4-\(duration)s")
         let root = try await FixtureCache.shared.folder(folder) { staging in
             try await generate(into: staging, duration: duration)
         }
@@ -86,7 +93,7 @@ public struct ProtectedFixture: Sendable {
                 }
                 try encrypted.write(to: out.appendingPathComponent(file))
             }
-            try protectedMPD(mpd, scheme: packager.scheme).write(to: out.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
+            try protectedMPD(mpd, packager: packager).write(to: out.appendingPathComponent("manifest.mpd"), atomically: true, encoding: .utf8)
             // A WebVTT text set (clear, as packagers leave text): "Cue N at Ns" every 2 s.
             try DASHFixture.addTextSet(to: out, duration: duration)
         }
@@ -118,17 +125,55 @@ public struct ProtectedFixture: Sendable {
                     let keyed = text.replacingOccurrences(
                         of: "#EXT-X-MAP:", with: "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"../key.bin\",KEYFORMAT=\"identity\"\n#EXT-X-MAP:")
                     try keyed.write(to: path, atomically: true, encoding: .utf8)
+                    let clearKeyed = text.replacingOccurrences(of: "#EXT-X-MAP:", with: clearKeyTag("EXT-X-KEY", packager) + "\n#EXT-X-MAP:")
+                    try clearKeyed.write(to: folder.appendingPathComponent("index-clearkey.m3u8"), atomically: true, encoding: .utf8)
                 }
             }
         }
+        try addSubtitles(to: hls, duration: duration)
+        let master = try String(contentsOf: hls.appendingPathComponent("master.m3u8"), encoding: .utf8)
+        let clearKeyMaster = master.replacingOccurrences(of: "/index.m3u8", with: "/index-clearkey.m3u8")
+            .replacingOccurrences(of: "#EXT-X-VERSION:7\n", with: "#EXT-X-VERSION:7\n" + clearKeyTag("EXT-X-SESSION-KEY", packager) + "\n")
+        guard clearKeyMaster.contains("EXT-X-SESSION-KEY") else { throw FixtureError(description: "ffmpeg wrote an HLS master without #EXT-X-VERSION:7") }
+        try clearKeyMaster.write(to: hls.appendingPathComponent("master-clearkey.m3u8"), atomically: true, encoding: .utf8)
+    }
+
+    /// `EXT-X-KEY` (or `EXT-X-SESSION-KEY`) for `SAMPLE-AES` under ClearKey's key format: the `pssh` as a
+    /// base64 `data:` URL.
+    static func clearKeyTag(_ tag: String, _ packager: CommonEncryptionPackager) -> String {
+        let pssh = Data(packager.clearKeySystemHeader).base64EncodedString()
+        return
+            "#\(tag):METHOD=SAMPLE-AES,URI=\"data:text/plain;base64,\(pssh)\",KEYFORMAT=\"urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e\",KEYFORMATVERSIONS=\"1\""
+    }
+
+    /// A WebVTT subtitle rendition ("Cue N at Ns" every 2 s, as the DASH text set) in the master playlist,
+    /// every variant pointing at its group.
+    static func addSubtitles(to hls: URL, duration: Int) throws {
+        var vtt = "WEBVTT\n\n"
+        for start in stride(from: 0, to: duration, by: 2) {
+            vtt += "\(FixtureGenerator.vttTime(start)).000 --> \(FixtureGenerator.vttTime(start + 1)).900\nCue \(start / 2 + 1) at \(start)s\n\n"
+        }
+        try Data(vtt.utf8).write(to: hls.appendingPathComponent("subs.vtt"))
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(duration)\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:\(duration).000,\nsubs.vtt\n#EXT-X-ENDLIST\n"
+        try Data(playlist.utf8).write(to: hls.appendingPathComponent("subs.m3u8"))
+        let masterURL = hls.appendingPathComponent("master.m3u8")
+        var lines = try String(contentsOf: masterURL, encoding: .utf8).components(separatedBy: "\n")
+        lines = lines.map { $0.hasPrefix("#EXT-X-STREAM-INF:") ? $0 + ",SUBTITLES=\"subs\"" : $0 }
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else {
+            throw FixtureError(description: "ffmpeg wrote an HLS master without EXT-X-STREAM-INF")
+        }
+        lines.insert(#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="subs.m3u8""#, at: first)
+        try lines.joined(separator: "\n").write(to: masterURL, atomically: true, encoding: .utf8)
     }
 
     /// The clear MPD with each adaptation set declaring its protection.
-    static func protectedMPD(_ mpd: String, scheme: EncryptionScheme) -> String {
+    static func protectedMPD(_ mpd: String, packager: CommonEncryptionPackager) -> String {
         let uuid = ProtectedInitSegmentUUID.string(key.id)
+        let pssh = Data(packager.clearKeySystemHeader).base64EncodedString()
         let protection = """
-            <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="\(scheme.rawValue)" cenc:default_KID="\(uuid)"/>
-            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0"/>
+            <ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="\(packager.scheme.rawValue)" cenc:default_KID="\(uuid)"/>
+            <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0"><cenc:pssh>\(pssh)</cenc:pssh></ContentProtection>
             <ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed" value="Widevine"/>
             """
         var text = mpd.replacingOccurrences(of: "<MPD ", with: "<MPD xmlns:cenc=\"urn:mpeg:cenc:2013\" ")

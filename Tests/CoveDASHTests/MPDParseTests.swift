@@ -140,6 +140,27 @@ let timelineMPD = """
         let protections = mpd.periods[0].adaptationSets[0].contentProtections
         #expect(protections.map(\.keySystemName) == ["MPEG Common Encryption (cenc)", "Widevine"])
         #expect(protections[0].defaultKID == "10000000-1000-1000-1000-100000000001")
+        #expect(protections.allSatisfy { $0.pssh == nil })
+    }
+
+    /// `cenc:pssh` is read as the box's bytes (whitespace in the base64 allowed); base64 that does not
+    /// decode is no box at all, and text past 64 KiB is a typed error.
+    @Test func contentProtectionCarriesItsPSSH() throws {
+        func protection(_ inner: String) throws -> ContentProtection {
+            let mpd = try parse(
+                """
+                <MPD type="static" mediaPresentationDuration="PT4S" xmlns:cenc="urn:mpeg:cenc:2013"><Period><AdaptationSet mimeType="video/mp4">
+                  <ContentProtection schemeIdUri="urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e" value="ClearKey1.0">\(inner)</ContentProtection>
+                  <SegmentTemplate duration="2" media="$Number$.m4s"/><Representation id="v" bandwidth="1"/>
+                </AdaptationSet></Period></MPD>
+                """)
+            return mpd.periods[0].adaptationSets[0].contentProtections[0]
+        }
+        #expect(try protection("<cenc:pssh>AAAAHHBz\n c2gAAAAA</cenc:pssh>").pssh == [0, 0, 0, 0x1c, 0x70, 0x73, 0x73, 0x68, 0, 0, 0, 0])
+        #expect(try protection("<cenc:pssh>not base64!</cenc:pssh>").pssh == nil)
+        #expect(throws: DASHParseError.self, "text past 64 KiB is refused by the XML guard") {
+            try protection("<cenc:pssh>" + String(repeating: "AAAA", count: 20_000) + "</cenc:pssh>")
+        }
     }
 
     @Test func templateIdentifiers() {

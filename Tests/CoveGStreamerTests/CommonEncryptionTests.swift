@@ -167,9 +167,37 @@ struct CommonEncryptionTests {
         #expect(error == .wrongKey(ProtectedFixture.key.id, track: 1), "\(error)")
     }
 
-    /// Thousands of mutations of real protected init segments and fragments: each reads and decrypts, or
-    /// throws typed; none traps or changes the fragment's size. (`CENCFuzz.run` is the fuzzers' entry.)
-    @Test func mutatedBoxesReadOrThrow() async throws {
+    /// The fuzz budget CI gives the box reader (20 s under CI=true, 5 s locally, or COVE_FUZZ_SECONDS), mutations
+    /// stacking on the protected fixtures' init segments and fragments, with a per-run seed printed for replay
+    /// through COVE_FUZZ_SEED. A trap fails the run; so does one input that takes over a second.
+    @Test func fuzzForTheTimeBudget() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let seconds = environment["COVE_FUZZ_SECONDS"].flatMap(Double.init) ?? (environment["CI"] == "true" ? 20 : 5)
+        let seed = environment["COVE_FUZZ_SEED"].flatMap { UInt64($0) } ?? UInt64(Date().timeIntervalSince1970 * 1000)
+        print("CENC fuzz: seed \(seed), \(seconds) s (replay with COVE_FUZZ_SEED=\(seed))")
+        let corpus = try await Self.fuzzCorpus()
+        var random = SeededRandom(seed: seed)
+        let mutator = ByteMutator(interesting: [0x00, 0x01, 0x02, 0x08, 0x10, 0x7F, 0x80, 0xFF], maxEdits: 6, maxDuplicate: 40, maxDigits: 4)
+        let deadline = Date().addingTimeInterval(seconds)
+        var runs = 0
+        var slow = 0
+        var input = corpus[0]
+        while Date() < deadline && slow < 3 {
+            input = mutator.mutate(random.int(0...1) == 0 ? input : random.pick(corpus), random: &random)
+            if input.count > 256 * 1024 { input = random.pick(corpus) }
+            let started = ContinuousClock.now
+            CENCFuzz.run(input)
+            if ContinuousClock.now - started > .seconds(1) {
+                slow += 1
+                Issue.record("seed \(seed), run \(runs): one input took over a second")
+            }
+            runs += 1
+        }
+        print("CENC fuzz: \(runs) inputs in \(seconds) s")
+        #expect(runs > 100)
+    }
+
+    static func fuzzCorpus() async throws -> [[UInt8]] {
         let fixture = try await ProtectedFixture.prepare()
         var corpus: [[UInt8]] = []
         for name in ["cenc", "cbcs", "rotation"] {
@@ -180,6 +208,13 @@ struct CommonEncryptionTests {
             let fragment = [UInt8](try Data(contentsOf: folder.appendingPathComponent("chunk-stream2-00005.m4s")))
             corpus.append(Array(fragment.prefix(4_096)))
         }
+        return corpus
+    }
+
+    /// Thousands of mutations of real protected init segments and fragments: each reads and decrypts, or
+    /// throws typed; none traps or changes the fragment's size. (`CENCFuzz.run` is the fuzzers' entry.)
+    @Test func mutatedBoxesReadOrThrow() async throws {
+        let corpus = try await Self.fuzzCorpus()
         var random = SeededRandom(seed: 0xCE4C)
         let mutator = ByteMutator(interesting: [0x00, 0x01, 0x7F, 0x80, 0xFF, 0x10], maxEdits: 4, maxDuplicate: 40, maxDigits: 4)
         var total = 0

@@ -48,7 +48,7 @@ extension RealEngineTests {
 
         /// Each protected asset plays to its end, its frames decoded (a wrong decryption would fail the
         /// decoder or the sample check), with one licence request for video and audio together.
-        @Test(arguments: [ProtectedFixture.Asset.dashCENC, .dashCBCS, .hlsCBCS])
+        @Test(arguments: [ProtectedFixture.Asset.dashCENC, .dashCBCS, .hlsCBCS, .hlsCBCSClearKey])
         func protectedContentPlaysToTheEnd(_ asset: ProtectedFixture.Asset) async throws {
             let served = try await Served.start()
             defer { served.stop() }
@@ -106,8 +106,8 @@ extension RealEngineTests {
         }
 
         /// Real time: under a bitrate cap the 240p representation plays; lifting it switches to 720p; a seek
-        /// lands; the (clear) WebVTT text set's cues show at their times on the protected DASH.
-        @Test(arguments: [ProtectedFixture.Asset.dashCENC, .dashCBCS, .hlsCBCS])
+        /// lands; the (clear) WebVTT captions' cues show at their times (a DASH text set, an HLS subtitle rendition).
+        @Test(arguments: [ProtectedFixture.Asset.dashCENC, .dashCBCS, .hlsCBCS, .hlsCBCSClearKey])
         func switchesVariantsSeeksAndShowsCaptions(_ asset: ProtectedFixture.Asset) async throws {
             let served = try await Served.start()
             defer { served.stop() }
@@ -124,10 +124,8 @@ extension RealEngineTests {
             let mark = await recorder.cursor()
             let landed = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
             if case .progress(_, let position) = landed { #expect(position >= .seconds(8.4) && position < .seconds(10), "\(position)") }
-            if asset != .hlsCBCS {
-                try await recorder.waitFor(from: beforeSeek, timeout: .seconds(10)) {
-                    if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 5 at 8s" } } else { false }
-                }
+            try await recorder.waitFor(from: beforeSeek, timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 5 at 8s" } } else { false }
             }
             try await recorder.waitFor(.end, timeout: .seconds(20))
             controller.shutdown()
@@ -156,23 +154,36 @@ extension RealEngineTests {
             #expect(rotated, "segments under the second key were played")
         }
 
-        /// A rotation whose init segment names only the first key (no `pssh`): the second key's licence is
-        /// asked for when the first fragment under it arrives, and playback goes on through it.
-        @Test func aKeyTheInitSegmentDidNotNameIsAskedForWhenAFragmentNeedsIt() async throws {
-            let served = try await Served.start()
-            defer { served.stop() }
+        /// The rotation asset's init segments without their `pssh` (it becomes padding), and its manifest
+        /// with or without its `cenc:pssh`.
+        static func servePSSHOnlyIn(manifest keepsManifestPSSH: Bool, _ served: Served) {
             let root = served.fixture.root
             served.server.addRoute(prefix: "/rotation/init-stream") { request in
                 guard let data = try? Data(contentsOf: root.appendingPathComponent(String(request.path.dropFirst()))) else {
                     return MediaServerResponse(status: 404, body: Data())
                 }
-                // The pssh box becomes padding: nothing in the init segment names the rotation key.
                 var bytes = [UInt8](data)
                 for index in 0..<(bytes.count - 4) where bytes[index..<(index + 4)].elementsEqual("pssh".utf8) {
                     bytes.replaceSubrange(index..<(index + 4), with: Array("free".utf8))
                 }
                 return MediaServerResponse(status: 200, contentType: "video/iso.segment", body: Data(bytes))
             }
+            guard !keepsManifestPSSH else { return }
+            served.server.addRoute(prefix: "/rotation/manifest.mpd") { _ in
+                guard let text = try? String(contentsOf: root.appendingPathComponent("rotation/manifest.mpd"), encoding: .utf8) else {
+                    return MediaServerResponse(status: 404, body: Data())
+                }
+                let stripped = text.replacingOccurrences(of: #"<cenc:pssh>[^<]*</cenc:pssh>"#, with: "", options: .regularExpression)
+                return MediaServerResponse(status: 200, contentType: "application/dash+xml", body: Data(stripped.utf8))
+            }
+        }
+
+        /// A rotation whose init segment and manifest name only the first key (no `pssh` anywhere): the
+        /// second key's licence is asked for when the first fragment under it arrives, and playback goes on.
+        @Test func aKeyTheInitSegmentDidNotNameIsAskedForWhenAFragmentNeedsIt() async throws {
+            let served = try await Served.start()
+            defer { served.stop() }
+            Self.servePSSHOnlyIn(manifest: false, served)
             let controller = served.controller()
             let recorder = EventRecorder(controller)
             controller.isAutoPlay = true
@@ -182,6 +193,24 @@ extension RealEngineTests {
             #expect(recorder.errors.isEmpty, "\(recorder.errors)")
             #expect(
                 served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id], [ProtectedFixture.rotationKey.id]],
+                "\(served.license.requests.map(\.keyIDs))")
+        }
+
+        /// The manifest's `cenc:pssh` names both keys of the rotation while the init segments name none:
+        /// the first licence asks for both (the second key is never asked for mid-stream).
+        @Test func theManifestsPSSHNamesTheKeysForTheFirstLicence() async throws {
+            let served = try await Served.start()
+            defer { served.stop() }
+            Self.servePSSHOnlyIn(manifest: true, served)
+            let controller = served.controller()
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([Video(url: served.server.url(ProtectedFixture.Asset.dashRotation.rawValue))])
+            try await recorder.waitFor(.end, timeout: .seconds(60))
+            controller.shutdown()
+            #expect(recorder.errors.isEmpty, "\(recorder.errors)")
+            #expect(
+                served.license.requests.map(\.keyIDs) == [[ProtectedFixture.key.id, ProtectedFixture.rotationKey.id]],
                 "\(served.license.requests.map(\.keyIDs))")
         }
 

@@ -1,3 +1,4 @@
+import CoveCore
 import CoveHLS
 import Foundation
 import Testing
@@ -99,6 +100,35 @@ struct PresentationReaderTests {
         #expect(try Self.presentation(withoutStart).startOffset == nil)
         let negative = Self.master.replacingOccurrences(of: "TIME-OFFSET=12.5", with: "TIME-OFFSET=-20")
         #expect(try Self.presentation(negative).startOffset == -20)
+    }
+
+    /// An `EXT-X-SESSION-KEY` of sample encryption under a key system's format is declared protection,
+    /// its `data:` URI read as the system's `pssh` (so the first licence names its keys); an identity key
+    /// (fetched from its URI) and AES-128 declare nothing, and a URI that is no `pssh` gives no header.
+    @Test func sessionKeysDeclareProtectionWithTheirPSSH() throws {
+        let kid: [UInt8] = Array(0..<16)
+        let systemID: [UInt8] = [0x10, 0x77, 0xef, 0xec, 0xc0, 0xb2, 0x4d, 0x02, 0xac, 0xe3, 0x3c, 0x1e, 0x52, 0xe2, 0xfb, 0x4b]
+        let payload: [UInt8] = [1, 0, 0, 0] + systemID + [0, 0, 0, 1] + kid + [0, 0, 0, 0]
+        let box: [UInt8] = [0, 0, 0, UInt8(8 + payload.count)] + Array("pssh".utf8) + payload
+        let dataURI = "data:text/plain;base64," + Data(box).base64EncodedString()
+        let clearKey = "urn:uuid:e2719d58-a985-b3c9-781a-b030af78d30e"
+        let text = Self.master.replacingOccurrences(
+            of: "#EXT-X-INDEPENDENT-SEGMENTS\n",
+            with: """
+                #EXT-X-INDEPENDENT-SEGMENTS
+                #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="\(dataURI)",KEYFORMAT="\(clearKey)",KEYFORMATVERSIONS="1"
+                #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://asset-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+                #EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="keys/identity.bin"
+                #EXT-X-SESSION-KEY:METHOD=AES-128,URI="keys/aes.bin"
+
+                """)
+        let declared = try Self.presentation(text).contentProtection
+        #expect(declared.map(\.keySystem) == [.clearKey, .fairPlay])
+        #expect(declared.map(\.name) == [clearKey, "com.apple.streamingkeydelivery"])
+        #expect(declared[0].systemHeader?.keyIDs == [KeyID(kid)!])
+        #expect(declared[0].defaultKeyID == KeyID(kid)!)
+        #expect(declared[1].systemHeader == nil && declared[1].defaultKeyID == nil)
+        #expect(try Self.presentation(Self.master).contentProtection.isEmpty)
     }
 
     /// A master whose variant is the master itself would load it forever.

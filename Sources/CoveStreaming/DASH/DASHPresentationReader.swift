@@ -77,7 +77,7 @@ public struct DASHLayout: Sendable {
             contentProtection: set.contentProtections.map { protection in
                 DeclaredProtection(
                     keySystem: KeySystem(systemID: protection.schemeIdUri), name: protection.schemeIdUri,
-                    defaultKeyID: protection.defaultKID.flatMap { KeyID(hex: $0) })
+                    defaultKeyID: protection.defaultKID.flatMap { KeyID(hex: $0) }, systemHeader: protection.pssh.flatMap(ProtectionSystemHeader.init(box:)))
             })
         // Later periods: the set of the same kind and language (else the same position), and in it the
         // representation of the same ID (else the same rank by bandwidth).

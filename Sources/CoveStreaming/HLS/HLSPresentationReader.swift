@@ -76,8 +76,22 @@ public enum HLSPresentationReader {
         return Presentation(
             manifestURL: url, variants: variants,
             audioRenditions: renditions.filter { $0.kind == .audio }, textRenditions: renditions.filter { $0.kind == .text },
-            startOffset: master.start?.timeOffset
+            startOffset: master.start?.timeOffset,
+            contentProtection: declaredProtection(master.sessionKeys, base: url)
         )
+    }
+
+    /// `EXT-X-SESSION-KEY`s of sample encryption under a key system's format (not `identity`, whose key
+    /// is fetched from its URI): declared up front, as a DASH manifest's `ContentProtection`, so the licence
+    /// can name the system's `pssh` (a `data:` URI) before the first init segment.
+    static func declaredProtection(_ keys: [EncryptionKey], base: URL) -> [DeclaredProtection] {
+        keys.compactMap { key in
+            guard key.method == .sampleAES || key.method == .sampleAESCTR, key.effectiveKeyFormat != "identity" else { return nil }
+            let header = HLSURI.resolve(key.uri, against: base).flatMap(ProtectionSystemHeader.init(dataURL:))
+            return DeclaredProtection(
+                keySystem: KeySystem(hlsKeyFormat: key.effectiveKeyFormat), name: key.effectiveKeyFormat,
+                defaultKeyID: header?.keyIDs.count == 1 ? header?.keyIDs.first : nil, systemHeader: header)
+        }
     }
 
     /// Places a media playlist's segments on the presentation timeline. `clock` carries where earlier

@@ -137,10 +137,13 @@ public struct DeclaredProtection: Sendable, Hashable {
     /// How the manifest named it (`urn:uuid:…`, an HLS `KEYFORMAT`).
     public let name: String
     public let defaultKeyID: KeyID?
+    /// The `pssh` box the manifest carries for it (DASH `cenc:pssh`, an HLS session key's data URI).
+    public let systemHeader: ProtectionSystemHeader?
 
-    public init(keySystem: KeySystem?, name: String, defaultKeyID: KeyID? = nil) {
+    public init(keySystem: KeySystem?, name: String, defaultKeyID: KeyID? = nil, systemHeader: ProtectionSystemHeader? = nil) {
         self.keySystem = keySystem
         self.name = name
         self.defaultKeyID = defaultKeyID
+        self.systemHeader = systemHeader
     }
 }

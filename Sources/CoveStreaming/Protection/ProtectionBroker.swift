@@ -107,6 +107,7 @@ public final class ProtectionBroker: Sendable {
             if let header = key.keyURL.flatMap(ProtectionSystemHeader.init(dataURL:)) { extraHeaders.append(header) }
         }
         systems += declared.compactMap(\.keySystem)
+        extraHeaders += declared.compactMap(\.systemHeader)
         systems += content.systemHeaders.compactMap(\.keySystem)
         systems += sourceKeySystems.keys.sorted()
         if systems.isEmpty { systems = [.clearKey] }

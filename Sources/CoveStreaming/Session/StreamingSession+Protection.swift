@@ -91,7 +91,13 @@ extension ProtectionSystemHeader {
         guard let data = Data(base64Encoded: String(text[text.index(after: comma)...]).removingPercentEncoding ?? ""), data.count <= 64 << 10 else {
             return nil
         }
-        let bytes = [UInt8](data)
+        self.init(box: [UInt8](data))
+    }
+
+    /// A `pssh` box's bytes (a DASH `cenc:pssh` element, decoded): nil unless they hold one well-formed box
+    /// of at most 64 KiB.
+    init?(box bytes: [UInt8]) {
+        guard bytes.count <= 64 << 10 else { return nil }
         guard
             let header = try? bytes.withUnsafeBytes({ raw throws(CENCParseError) -> ProtectionSystemHeader? in
                 guard let box = try BoxReader.boxes(raw, in: 0..<raw.count).first, box.type == "pssh" else { return nil }

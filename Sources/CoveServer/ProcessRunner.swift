@@ -12,12 +12,21 @@ public enum ProcessRunner {
         public let status: Int32
         public let stdout: Data
         public let stderr: Data
+        /// The process outlived its time limit and was aborted (its backtrace, if it printed one, is in
+        /// `stderr`).
+        public var timedOut: Bool = false
         public var output: String { String(decoding: stdout, as: UTF8.self) }
         public var errorOutput: String { String(decoding: stderr, as: UTF8.self) }
     }
 
     /// Runs `executable` (a path, or a name looked up on `PATH`) with `arguments`.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
+    ///
+    /// A process still running after `timeLimit` is a hang, never a wait without end: it gets SIGABRT (a
+    /// Swift program's backtracer then prints every thread to its standard error, which the result keeps),
+    /// then SIGKILL half a minute later, and the result says `timedOut`.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeLimit: Duration = .seconds(300)
+    ) async throws -> Result {
         let process = Process()
         if executable.hasPrefix("/") {
             process.executableURL = URL(fileURLWithPath: executable)
@@ -39,15 +48,38 @@ public enum ProcessRunner {
             exited.continuation.yield(finished.terminationStatus)
             exited.continuation.finish()
         }
-        try process.run()
+        try runUnmasked(process)
         // The child has its copies: the reader sees the end when the child (and only the child) is done.
         try? out.writing.close()
         try? err.writing.close()
         async let output = drain(out.reading)
         async let errors = drain(err.reading)
+        let pid = process.processIdentifier
+        let watchdog = Task {
+            guard (try? await Task.sleep(for: timeLimit)) != nil else { return false }
+            Glibc.kill(pid, SIGABRT)
+            guard (try? await Task.sleep(for: .seconds(30))) != nil else { return true }
+            Glibc.kill(pid, SIGKILL)
+            return true
+        }
         var status: Int32 = -1
         for await code in exited.stream { status = code }
-        return Result(status: status, stdout: await output, stderr: await errors)
+        watchdog.cancel()
+        var result = Result(status: status, stdout: await output, stderr: await errors)
+        result.timedOut = await watchdog.value
+        return result
+    }
+
+    /// Starts `process` with no signal blocked. A child inherits the starting thread's signal mask, and
+    /// Swift's concurrency threads (libdispatch workers) block nearly every signal: a child started from
+    /// one could not be interrupted, and SIGABRT (the time limit's) would not reach a hung one.
+    static func runUnmasked(_ process: Process) throws {
+        var none = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
     }
 
     private static func drain(_ handle: FileHandle) async -> Data {
@@ -104,7 +136,7 @@ extension ProcessRunner {
             exitSink.yield(finished.terminationStatus)
             exitSink.finish()
         }
-        try process.run()
+        try runUnmasked(process)
         try? out.writing.close()
         let handle = out.reading
         Thread.detachNewThread {

@@ -10,6 +10,17 @@ import Testing
 /// origin's bytes, fetched at most 1.1 times over.
 @Suite("Offline downloads killed at random", .serialized)
 struct OfflineKillTests {
+    /// Files fetched beyond their size, the most first: "path: fetched/size over N requests (statuses)".
+    static func overfetched(_ requests: [MediaRequest], root: URL) -> [String] {
+        Dictionary(grouping: requests, by: \.path).compactMap { path, requests -> (Int, String)? in
+            let size = (try? FileManager.default.attributesOfItem(atPath: root.path + path)[.size] as? Int) ?? 0
+            let sent = requests.reduce(0) { $0 + $1.bytesSent }
+            guard sent > size else { return nil }
+            let detail = requests.map { "\($0.status)\($0.range.map { " " + $0 } ?? "")" }.joined(separator: ", ")
+            return (sent - size, "\(path): \(sent)/\(size) over \(requests.count) requests (\(detail))")
+        }.sorted { $0.0 > $1.0 }.map(\.1)
+    }
+
     /// The `cove` binary built next to the test bundle.
     static var binary: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("cove")
@@ -33,8 +44,9 @@ struct OfflineKillTests {
                 total += try Data(contentsOf: file).count
             }
         }
+        // COVE_KILL_SEED=S repeats a run's kill points (the seed is printed at the end and in every failure).
         var generator = SeededRandom(seed: UInt64(Date().timeIntervalSince1970))
-        let seed = generator.next()
+        let seed = ProcessInfo.processInfo.environment["COVE_KILL_SEED"].flatMap { UInt64($0) } ?? generator.next()
         var random = SeededRandom(seed: seed)
         let points = (0..<50).map { _ in Int(Double(random.next() % 10_000) / 10_000 * Double(total) * 0.97) }.sorted()
         var tokens: [String] = []
@@ -63,9 +75,11 @@ struct OfflineKillTests {
         let stored = files.compactMap(\.length).reduce(0, +)
         #expect(Int(stored) == total)
         let fetched = h.server.totalBytesSent
+        let ratio = String(format: "%.3f", Double(fetched) / Double(stored))
+        let overfetched = Self.overfetched(h.server.requests, root: h.fixture.root).prefix(8)
         #expect(
             Double(fetched) <= 1.1 * Double(stored),
-            "seed \(seed): fetched \(fetched) bytes for \(stored) stored (\(String(format: "%.3f", Double(fetched) / Double(stored)))×)")
+            "seed \(seed): fetched \(fetched) bytes for \(stored) stored (\(ratio)×); fetched most beyond their size: \(overfetched)")
         #expect(try manager.verify(status.token).isEmpty)
         await manager.close()
         print(

@@ -164,3 +164,21 @@ struct FixtureMediaTests {
         #expect(first.root == second.root)
     }
 }
+
+@Suite("Process runner")
+struct ProcessRunnerTests {
+    /// A child that outlives its time limit is a hang the test hears about: aborted (SIGABRT, so a Swift
+    /// program prints its threads), its output kept, `timedOut` set; a child that ends in time is not.
+    /// Children start with no signal blocked, whichever thread starts them.
+    @Test func aProcessPastItsTimeLimitIsAbortedNotWaitedOn() async throws {
+        let started = ContinuousClock.now
+        let hung = try await ProcessRunner.run("/bin/bash", ["-c", "grep Sig /proc/self/status >&2; echo waiting; sleep 100"], timeLimit: .seconds(1))
+        #expect(hung.timedOut, "\(hung.errorOutput)")
+        #expect(hung.errorOutput.contains("SigBlk:\t0000000000000000"), "the child starts with no signal blocked: \(hung.errorOutput)")
+        #expect(hung.status != 0)
+        #expect(hung.output == "waiting\n")
+        #expect(ContinuousClock.now - started < .seconds(30), "\(hung.errorOutput)")
+        let quick = try await ProcessRunner.run("/bin/bash", ["-c", "exit 3"], timeLimit: .seconds(30))
+        #expect(!quick.timedOut && quick.status == 3)
+    }
+}

@@ -52,6 +52,12 @@ struct CoveBench: AsyncParsableCommand {
     )
     var protected: Int?
 
+    @Option(
+        help:
+            "Only run the start and seek rows of HLS and progressive MP4 against raw playbin3 (issue 32's MP4 target: no worse than the HLS ratio) with this many reps and print them (Markdown)."
+    )
+    var starts: Int?
+
     private static func parserBenchmarks() throws -> (
         webVTT: ParserBench.Result, vmap: ParserBench.Result, mpd: (parse: ParserBench.Result, expand: ParserBench.Result)
     ) {
@@ -87,6 +93,30 @@ struct CoveBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let starts {
+            try await GStreamerEngine().warmUp()
+            var copy = self
+            copy.reps = max(starts, 2)
+            let fixtures = try await FixtureMedia.prepare(.init(duration: 30))
+            let server = try await MediaServer.start(root: fixtures.root)
+            let load = Self.loadAverage()
+            let (raw, cove) = try await copy.interleaved("", url: server.url(.ladder))
+            let (mp4Raw, mp4Cove) = try await copy.interleaved("MP4 ", url: server.url(.mp4))
+            await server.stop()
+            var report = Report(raw: raw, cove: cove, load: load, loadAfter: Self.loadAverage())
+            report.mp4Raw = mp4Raw
+            report.mp4Cove = mp4Cove
+            say(
+                """
+                | metric | Cove median ms (min–max) | raw playbin3 median ms (min–max) | ratio Cove/raw | target | |
+                |---|---|---|---|---|---|
+                \(report.row("play() → first frame", \.firstFrame, target: 1.10))
+                \(report.row("seek → first frame at target", \.seekFrame, target: 1.10))
+                \(report.row("MP4 play() → first frame", \.firstFrame, target: report.ratio(\.firstFrame), mp4: true))
+                \(report.row("MP4 seek → first frame at target", \.seekFrame, target: report.ratio(\.seekFrame), mp4: true))
+                """)
+            return
+        }
         if let protected {
             try await GStreamerEngine().warmUp()
             let result = try await ProtectedBench.run(reps: max(protected, 1)) { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

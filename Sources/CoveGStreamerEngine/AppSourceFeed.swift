@@ -29,6 +29,13 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
     private enum Pending {
         case chunk(MediaChunk)
         case end(generation: Int)
+
+        var generation: Int {
+            switch self {
+            case .chunk(let chunk): return chunk.generation
+            case .end(let generation): return generation
+            }
+        }
     }
 
     private struct State {
@@ -151,7 +158,11 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
         guard !firstStart, !closed, let producer else { return Int32(truncatingIfNeeded: producer?.generation ?? 0) }
         let target = Double(nanoseconds) / 1_000_000_000 - producer.decoderTimeOffset
         let generation = producer.reposition(to: max(target, 0))
-        state.withLock { $0.pending.removeAll() }
+        // Only what an older generation left waiting goes: the restarted producer may already have pushed
+        // the target's init segment and first segments (from a local copy, before reposition returned), and
+        // dropping those left the demuxer without input and the seek unanswered for good (issue 33: a rate
+        // change right after a seek, about 1 run in 10 under load, stuck with no buffer queued).
+        state.withLock { $0.pending.removeAll { $0.generation != generation } }
         return Int32(truncatingIfNeeded: generation)
     }
 
@@ -178,11 +189,7 @@ final class AppSourceFeed: MediaFeedInput, @unchecked Sendable {
     }
 
     private func deliver(_ item: Pending) {
-        let generation: Int
-        switch item {
-        case .chunk(let chunk): generation = chunk.generation
-        case .end(let value): generation = value
-        }
+        let generation = item.generation
         // A flushing seek in progress refuses buffers (FLUSHING) until it completes: try again shortly,
         // for as long as the chunk still belongs to the current generation.
         for _ in 0..<400 {

@@ -23,8 +23,11 @@ public struct DASHLayout: Sendable {
     /// The group ID of the DASH text renditions.
     static let textGroup = "dash-text"
 
-    /// - Parameter keySystems: the key systems a registered decryption module serves: a set protected only
-    ///   for others is `drmUnsupported`, naming them.
+    /// - Parameters:
+    ///   - mpd: the parsed manifest.
+    ///   - selection: what this session plays of it (the video and muxed sets, or one audio set).
+    ///   - keySystems: the key systems a registered decryption module serves: a set protected only
+    ///     for others is `drmUnsupported`, naming them.
     public init(mpd: MPD, selection: ManifestSelection, keySystems: Set<KeySystem> = []) throws(StreamingError) {
         self.mpd = mpd
         guard let first = mpd.periods.first else { throw StreamingError(.invalidManifest, "The DASH manifest has no period", url: mpd.url) }

@@ -130,23 +130,26 @@ extension GStreamerPipeline {
         }
     }
 
-    fileprivate func sinkFlushed(seqnum: UInt32) {
-        state.withLock { s in
+    fileprivate func sinkFlushed(_ kind: EngineTrack.Kind, seqnum: UInt32) {
+        let generation = state.withLock { s -> Int in
             s.sinkEnds = [:]
             s.awaitingBuffer = true
             s.flushGeneration += 1
             s.lastFlushSeqnum = seqnum
+            return s.flushGeneration
         }
+        logger.debug("sink flushed", metadata: ["sink": "\(kind)", "seqnum": "\(seqnum)", "generation": "\(generation)"])
     }
 
     fileprivate func sinkReachedEnd(_ kind: EngineTrack.Kind) {
-        let ended = state.withLock { s -> Bool in
+        let (ended, generation, kinds) = state.withLock { s -> (Bool, Int, [String]) in
             s.eosGeneration = s.flushGeneration
             if s.mediaEndedKinds.generation != s.flushGeneration { s.mediaEndedKinds = (s.flushGeneration, []) }
             s.mediaEndedKinds.kinds.insert(kind)
             let expected: Set<EngineTrack.Kind> = s.expectsVideo == false ? [.audio] : (s.expectsVideo == true ? [.video, .audio] : [.video])
-            return expected.isSubset(of: s.mediaEndedKinds.kinds)
+            return (expected.isSubset(of: s.mediaEndedKinds.kinds), s.flushGeneration, s.mediaEndedKinds.kinds.map { "\($0)" }.sorted())
         }
+        logger.debug("sink reached the end", metadata: ["sink": "\(kind)", "generation": "\(generation)", "ended": "\(kinds)"])
         // The picture and sound have ended: that is the end, even while a text stream that runs longer
         // (a subtitle playlist a segment longer than the media) has not.
         if ended {
@@ -267,7 +270,7 @@ private func sinkProbe(
         let event = raw.assumingMemoryBound(to: GstEvent.self)
         let eventType = cove_event_type(event)
         if eventType == GST_EVENT_FLUSH_STOP {
-            pipeline.sinkFlushed(seqnum: gst_event_get_seqnum(event))
+            pipeline.sinkFlushed(kind, seqnum: gst_event_get_seqnum(event))
         } else if eventType == GST_EVENT_EOS {
             pipeline.sinkReachedEnd(kind)
         } else if eventType == GST_EVENT_CAPS, kind == .video {

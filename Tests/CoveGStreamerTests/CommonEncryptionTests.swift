@@ -149,6 +149,23 @@ struct CommonEncryptionTests {
         #expect(error.box == "pssh" && error.description.contains("1073741824"), "\(error)")
     }
 
+    /// Found by the time-budgeted fuzzing in CI (seed 1795873087734): an `stsd` shorter than its 8 bytes of
+    /// fields trapped (a reversed range) instead of throwing.
+    @Test func aTruncatedSampleDescriptionIsATypedError() throws {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + payload.count)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + payload
+        }
+        let tkhd = box("tkhd", [UInt8](repeating: 0, count: 12) + [0, 0, 0, 1] + [UInt8](repeating: 0, count: 64))
+        let stbl = box("stbl", box("stsd", [0, 0, 0, 0]))
+        let trak = box("trak", tkhd + box("mdia", box("minf", stbl)))
+        // "encv" in a padding box: the reader only looks closely at segments that name an encrypted entry.
+        let data = Data(box("ftyp", Array("isom".utf8) + [0, 0, 0, 0]) + box("moov", trak + box("free", Array("encv".utf8))))
+        let error = try #require(throws: CENCParseError.self) { try ProtectedInitSegment.read(data) }
+        #expect(error.box == "stsd", "\(error)")
+        CENCFuzz.run([UInt8](data))
+    }
+
     @Test func aKeyTheSessionLacksIsNamed() async throws {
         let (content, _, fragment) = try await Self.videoPair()
         let error = try #require(throws: FragmentDecryptor.Failure.self) { try Self.decrypt(fragment, content, session: Self.session([:])) }

@@ -62,7 +62,8 @@ public enum BoxReader {
 
     /// The first child of `box` of `type`.
     public static func child(_ bytes: UnsafeRawBufferPointer, of box: Box, _ type: String, skip: Int = 0) throws(CENCParseError) -> Box? {
-        try boxes(bytes, in: (box.payload.lowerBound + skip)..<box.payload.upperBound, parent: box.type).first { $0.type == type }
+        guard box.payload.count >= skip else { throw CENCParseError(box.type, "is shorter than the \(skip) bytes of fields before its children") }
+        return try boxes(bytes, in: (box.payload.lowerBound + skip)..<box.payload.upperBound, parent: box.type).first { $0.type == type }
     }
 
     /// The box at the end of `path` (`["moov", "trak"]`), each step the first child of that type.

@@ -145,6 +145,7 @@ public struct ProtectedInitSegment: Sendable {
         guard let stbl = try BoxReader.find(bytes, path: ["mdia", "minf", "stbl"], in: trak.payload) else { return nil }
         guard let stsd = try BoxReader.child(bytes, of: stbl, "stsd") else { return nil }
         // stsd: version/flags, entry_count, then the sample entries.
+        guard stsd.payload.count >= 8 else { throw CENCParseError("stsd", "is shorter than its version, flags and entry count") }
         let entries = try BoxReader.boxes(bytes, in: (stsd.payload.lowerBound + 8)..<stsd.payload.upperBound, parent: "stsd")
         guard let entry = entries.first(where: { $0.type == "encv" || $0.type == "enca" }) else { return nil }
         // Sample entry fields before its child boxes: 8 (reserved, data_reference_index) + 70 (visual) or 20 (audio v0).

@@ -70,12 +70,14 @@ struct StreamingLoaderTests {
                 return error.code == .schemeRefused && error.isPermanent && error.playbackError.code == .unsupportedFormat
             }
         }
-        let offline = StreamingLoader(transport: transport, origin: URL(string: "cove-offline://tok/master.m3u8")!)
+        // The copy's scheme is this test's own: `cove-offline:` is registered process-wide by the offline
+        // tests in this process, and their router would answer instead of this transport.
+        let offline = StreamingLoader(transport: transport, origin: URL(string: "cove-loader-test://tok/master.m3u8")!)
         await #expect { try await offline.load(.segment, url: URL(fileURLWithPath: "/etc/hostname")) } throws: { error in
             (error as? StreamingError)?.code == .schemeRefused
         }
-        _ = try await offline.load(.segment, url: URL(string: "cove-offline://tok/seg1.ts")!)
-        #expect(transport.requests.map(\.url.absoluteString) == ["cove-offline://tok/seg1.ts"], "its own scheme goes to the transport (LocalResources)")
+        _ = try await offline.load(.segment, url: URL(string: "cove-loader-test://tok/seg1.ts")!)
+        #expect(transport.requests.map(\.url.absoluteString) == ["cove-loader-test://tok/seg1.ts"], "its own scheme goes to the transport (LocalResources)")
     }
 
     // MARK: Filters

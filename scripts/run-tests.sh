@@ -73,7 +73,13 @@ echo "== unit, CLI and service tests (one process) =="
 # test counts what the origin sent, and a client starved by a busy shared process leaves more in socket
 # buffers at each kill (50 kills measured 1.05-1.07x alone, up to 1.12x beside the rest).
 ALONE="OfflineKillTests"
-watched "unit, CLI and service tests" --skip RealEngineTests --skip "$FUZZ_TESTS" --skip "$ALONE" || failed+=("everything but the real engine and fuzzing")
+# At most UNIT_WIDTH tests run at once (swift-testing starts every test of the process together otherwise):
+# on two cores a thousand tests started at once, with the fixtures' encoders among them, stretched waits
+# that time out past their bounds (a 5 s licence window, a controls-hide delay). Twelve at a time took
+# 77 s here against 74 s unbounded.
+UNIT_WIDTH="${UNIT_WIDTH:-12}"
+watched "unit, CLI and service tests" --skip RealEngineTests --skip "$FUZZ_TESTS" --skip "$ALONE" \
+    --experimental-maximum-parallelization-width "$UNIT_WIDTH" || failed+=("everything but the real engine and fuzzing")
 echo "== measured alone: $ALONE =="
 watched "$ALONE" --filter "$ALONE" || failed+=("$ALONE")
 

@@ -37,6 +37,9 @@ public final class ScriptedEngine: FeedableMediaEngine {
         public var dropsPauseAfterSeek = false
         /// How a fed player's playhead moves.
         public var feedPlayhead = FeedPlayhead.realTime
+        /// The position is unknown (nil) until the test sets one with `setPosition`, as GStreamer's position
+        /// query fails on a pipeline that prerolled before its first buffer reached the sinks.
+        public var positionUnknownUntilSet = false
 
         public init() {}
     }
@@ -130,6 +133,8 @@ public final class ScriptedPlayer: FedEnginePlayer {
         var behavior: ScriptedEngine.Behavior
         var calls: [Call] = []
         var position: MediaTime = .zero
+        /// `setPosition` was called (see `Behavior.positionUnknownUntilSet`).
+        var positionSet = false
         var prerolled = false
         var playing = false
         /// A seek came since the last pause (for `Behavior.dropsPauseAfterSeek`).
@@ -209,6 +214,7 @@ public final class ScriptedPlayer: FedEnginePlayer {
     public func setPosition(_ position: MediaTime) {
         state.withLock { s in
             s.position = position
+            s.positionSet = true
             if s.runningSince != nil { s.runningSince = .now }
         }
     }
@@ -327,7 +333,9 @@ public final class ScriptedPlayer: FedEnginePlayer {
         _ = record(.setShutter(opacity))
     }
 
-    public var position: MediaTime? { state.withLock { currentPosition($0) } }
+    public var position: MediaTime? {
+        state.withLock { s in s.behavior.positionUnknownUntilSet && !s.positionSet ? nil : currentPosition(s) }
+    }
 
     public var seekableRanges: [TimeRange] {
         state.withLock { s in

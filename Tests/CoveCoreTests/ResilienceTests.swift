@@ -313,6 +313,36 @@ struct ResilienceTests {
         #expect(rebuilt.configuration.startPosition == .seconds(12))
     }
 
+    /// The retry's pipeline opened at the target of the seek in flight, but its position is not known yet
+    /// when it has loaded (GStreamer's query fails until a buffer reaches the sinks): the seek's landing is
+    /// reported at the target, where that pipeline starts, not at 0. (Issue 33's chaos run: a seek on HLS
+    /// with alternate audio, its audio segment junk, "landed" at 0.000 s.)
+    @Test func aSeekCarriedIntoARetryLandsAtItsTargetWhileTheNewPositionIsUnknown() async throws {
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        engine.behavior.completesSeeks = false
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        try await recorder.waitFor(.play)
+        let player = await engine.player(number: 1)
+        player.setPosition(.seconds(3))
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(3) } else { false } }
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        controller.seek(to: .seconds(12)) { answer.yield($0) }
+        await controller.settle()
+        engine.behavior.completesSeeks = true
+        engine.behavior.positionUnknownUntilSet = true
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "the target's audio segment was junk")))
+        let retry = try await recorder.waitFor { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        let mark = await recorder.cursor()
+        await clock.advance(by: attempt.delay)
+        #expect(await Self.first(of: answers) == true, "the seek was never answered")
+        let landing = try await recorder.waitFor(from: mark) { if case .progress = $0 { true } else { false } }
+        guard case .progress(_, let position) = landing else { return }
+        #expect(position == .seconds(12), "the seek's landing was reported at \(position)")
+    }
+
     @Test func aResumeThatCannotLoadReportsResumeFailAndCanBeCalledAgain() async throws {
         let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)

@@ -72,6 +72,10 @@ extension RealEngineTests {
             h.server.clearForcedStatuses()
             let answered = try await PastTheEndTests.within(.seconds(30)) { await answer.value }
             #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")
+            // The seek's own report, when it is answered, is the target (the rebuilt pipeline's position
+            // before its first buffer once read 0: issue 33's chaos run saw a seek "land" at 0.000 s).
+            let landing = recorder.events.dropFirst(mark).compactMap { if case .progress(_, let time) = $0 { time } else { nil } }.first
+            #expect(landing.map { $0 >= .seconds(14) && $0 < .seconds(16) } == true, "the seek's landing was reported at \(String(describing: landing))")
             #expect(recorder.events.dropFirst(mark).contains { $0.name == "Retry" })
             let served = h.server.segmentRequests.filter { $0.path.contains("seg007") }
             #expect(served.contains { $0.status == 503 } && served.contains { $0.status == 200 }, "\(served.map(\.status))")
@@ -80,6 +84,68 @@ extension RealEngineTests {
             let landed = try await recorder.waitFor(from: beforePlay) { if case .progress = $0 { true } else { false } }
             guard case .progress(_, let position) = landed else { return }
             #expect(position >= .seconds(14) && position < .seconds(17), "\(position)")
+            controller.shutdown()
+        }
+
+        /// Sends junk instead of the next request for a path containing `fragment`, once, after `arm()`.
+        /// After that, when `thenDelay` is given, the next request for a path containing it waits `delay`.
+        final class JunkOnce: RequestInterceptor {
+            let fragment: String
+            let thenDelay: String?
+            let delay: Duration
+            private let state = Mutex((armed: false, delayArmed: false))
+            init(_ fragment: String, thenDelay: String? = nil, by delay: Duration = .seconds(1)) {
+                self.fragment = fragment
+                self.thenDelay = thenDelay
+                self.delay = delay
+            }
+            func arm() { state.withLock { $0.armed = true } }
+            func junk(forPath path: String, length: Int) -> Data? {
+                guard path.contains(fragment) else { return nil }
+                let use = state.withLock { s -> Bool in
+                    defer { s.armed = false }
+                    if s.armed { s.delayArmed = thenDelay != nil }
+                    return s.armed
+                }
+                return use ? Data(repeating: 0x5A, count: max(length, 188)) : nil
+            }
+            func delay(forPath path: String) -> Duration {
+                guard let thenDelay, path.contains(thenDelay) else { return .zero }
+                return state.withLock { s -> Bool in
+                    defer { s.delayArmed = false }
+                    return s.delayArmed
+                } ? delay : .zero
+            }
+        }
+
+        /// Playing with an alternate audio rendition, a seek whose audio segment comes back as junk: the
+        /// pipeline dies with the seek in flight, a retry rebuilds it at the seek's target, the seek is
+        /// answered there and playing goes on from there. (Issue 33's chaos run: the seek was reported to
+        /// land at 0.000 s.)
+        @Test func aSeekWhoseAudioSegmentIsJunkLandsAtItsTargetAfterTheRetry() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let junk = h.server.interceptor { JunkOnce("vEnglish/seg004", thenDelay: "vEnglish/index.m3u8") }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.setVideos([h.video(.alternateAudio)])
+            controller.play()
+            try await h.diagnosingFailure {
+                _ = try await recorder.waitFor { if case .progress(_, let time) = $0 { time >= .seconds(1) } else { false } }
+            }
+            junk.arm()
+            let mark = await recorder.cursor()
+            let answered = try await PastTheEndTests.within(.seconds(30)) { await controller.seekAndWait(to: MediaTime(seconds: 8.56)) }
+            #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")
+            let landing = recorder.events.dropFirst(mark).compactMap { if case .progress(_, let time) = $0 { time } else { nil } }.first
+            #expect(landing.map { $0 >= .seconds(8) && $0 < .seconds(10) } == true, "the seek's landing was reported at \(String(describing: landing))")
+            let later = await recorder.cursor()
+            let moved = try await recorder.waitFor(from: later, timeout: .seconds(20)) { event in
+                if case .progress(_, let time) = event { time >= .seconds(9) } else { false }
+            }
+            guard case .progress(_, let position) = moved else { return }
+            #expect(position < .seconds(12), "playing goes on from the target: \(position)")
+            #expect(recorder.events.dropFirst(mark).contains { $0.name == "Retry" }, "the junk killed the pipeline: \(recorder.names.suffix(30))")
             controller.shutdown()
         }
 

@@ -60,6 +60,7 @@ extension LoopState {
         runtime.player?.close()
         _ = runtime.frames.handle(.pipelineReplaced)
         let start = position.flatMap { $0.isFinite && $0 > .zero ? $0 : nil }
+        runtime.rebuildStart = position.flatMap { $0.isFinite ? max($0, .zero) : nil }
         let configuration = engineConfiguration(
             url: url, rights: runtime.session.video.playbackRights, startPosition: start, forwardBuffer: runtime.appliedBufferTarget,
             maxBitrate: runtime.appliedBitrateCap, volume: effectiveVolume(of: runtime), inAdBreak: runtime.hooksState.inAdBreak,
@@ -99,6 +100,7 @@ extension LoopState {
         let session = runtime.session
         if rebuild == .seek {
             runtime.rebuilding = nil
+            runtime.rebuildStart = nil
             runtime.phase = .ready
             runtime.seekableRanges = info.seekableRanges
             track(.inFlightEnded(succeeded: true), in: runtime)
@@ -111,7 +113,8 @@ extension LoopState {
         runtime.phase = .ready
         runtime.milestones.rebuiltPipelineLoaded()
         runtime.seekableRanges = info.seekableRanges
-        let position = runtime.player?.position ?? runtime.resumePosition ?? .zero
+        let position = Self.loadedPosition(engine: runtime.player?.position, start: runtime.rebuildStart) ?? runtime.resumePosition ?? runtime.lastReportedTime
+        runtime.rebuildStart = nil
         // Retries start from 1 again once playback has run a few seconds past the failure.
         _ = runtime.retries.handle(.loaded(at: position))
         if info.duration != runtime.duration {
@@ -132,6 +135,17 @@ extension LoopState {
         // a stall held it): the engine starts now, and its clock starting reports Play.
         if runtime.intent.isRequested, !runtime.intent.isEngineRunning, runtime.bumper == nil { runtime.player?.play() }
         performSeekAskedWhileRebuilding(runtime)
+    }
+
+    /// Where a rebuilt pipeline that just loaded is, as Media3 masks a seek's position until the engine
+    /// reports one: the engine's position when it knows one, else where the pipeline was asked to start.
+    /// A zero from a pipeline asked to start well into the media is its position query answering before
+    /// any buffer reached the sinks (GStreamer's, on a pipeline that prerolled with one input waiting),
+    /// not a position: it was reported as a seek's landing at 0.000 s (issue 33's chaos run).
+    static func loadedPosition(engine: MediaTime?, start: MediaTime?) -> MediaTime? {
+        guard let start else { return engine }
+        guard let engine, !(engine == .zero && start > .seconds(1)) else { return start }
+        return engine
     }
 
     /// A seek asked while a rebuilt pipeline loaded (for a resume, a retry or another seek) waited in the

@@ -42,6 +42,9 @@ final class SessionRuntime {
     var retries = RetryBudget()
     /// Where playback stopped, for the rebuilt pipeline to start at.
     var resumePosition: MediaTime?
+    /// Where the current rebuilt pipeline was asked to start (a retry's seek target, a resume's time),
+    /// until it loads: its position until the engine knows one.
+    var rebuildStart: MediaTime?
     /// What happens once: Ready (a rebuilt pipeline never reports it again), the next video's preload, and
     /// FailedToPlayToEndTime (once per failure).
     var milestones = SessionMilestones()

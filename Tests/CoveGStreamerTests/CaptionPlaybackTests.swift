@@ -68,6 +68,33 @@ extension RealEngineTests {
             #expect(!recorder.lifecycleNames.contains("Fail"))
         }
 
+        /// A resume rebuilds the pipeline, whose subtitle reader delivers the stream's cues again: each cue is
+        /// still shown once. (Issue 33's chaos run showed "Cue 3 at 4s" twice after a resume and a retry:
+        /// the second pipeline's cues came some milliseconds off the first's and were kept beside them.)
+        @Test func aCueIsShownOnceAfterAResumeDeliversItAgain() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.subtitles)])
+            try await recorder.waitFor(timeout: .seconds(10)) {
+                if case .textCuesChanged(_, let c) = $0 { c.cues.contains { $0.text == "Cue 2 at 2s" } } else { false }
+            }
+            for time in [MediaTime.seconds(1.5), .seconds(3.5)] {
+                let mark = await recorder.cursor()
+                controller.resumeVideo(at: time, autoPlay: true)
+                try await recorder.waitFor(.resumeComplete, from: mark, timeout: .seconds(10))
+                try await recorder.waitFor(from: mark, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= time.advanced(by: .milliseconds(1200)) } else { false } }
+            }
+            controller.shutdown()
+            let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }
+            #expect(changes.contains { $0.cues.contains { $0.text == "Cue 3 at 4s" } }, "\(changes)")
+            for change in changes {
+                #expect(Set(change.cues.map(\.text)).count == change.cues.count, "a cue shown twice: \(change)")
+            }
+        }
+
         /// The issue's whole case in one session: two sidecar languages beside an in-manifest rendition,
         /// all in one text group; the stream's own cues by position after a seek at 2×, then a sidecar's.
         @Test func sidecarAndInManifestTracksShareOneGroupAndOneCueStream() async throws {

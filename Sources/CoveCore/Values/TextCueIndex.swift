@@ -9,15 +9,29 @@ public struct TextCueIndex: TimedTextCues, Hashable {
         self.capacity = max(1, capacity)
     }
 
-    /// Adds `cue` unless an identical one is already there. Returns whether it was new.
+    /// How far apart two deliveries of one cue may be placed. A pipeline rebuilt for a resume or a retry
+    /// reads the subtitle segments again and places their MPEG-TS times from the first media segment it
+    /// pushed, whose first timestamp lies a few milliseconds off its playlist time (22 ms in the fixtures):
+    /// the same cue comes back that far from where the first pipeline put it, and was shown twice.
+    public static let sameCueTolerance = Duration.milliseconds(100)
+
+    /// Adds `cue` unless the same one is already there: identical, or the same text, identifier and
+    /// settings with a start and an end within `sameCueTolerance` of its own (the one held stays). Returns
+    /// whether it was new.
     @discardableResult
     public mutating func insert(_ cue: TextCue) -> Bool {
-        let index = firstIndex(startingAtOrAfter: cue.start)
-        var probe = index
-        while probe < cues.count, cues[probe].start == cue.start {
-            if cues[probe] == cue { return false }
+        let tolerance = Self.sameCueTolerance
+        let slack = Double(tolerance.components.attoseconds) / 1e18 + Double(tolerance.components.seconds)
+        var probe = firstIndex(startingAtOrAfter: cue.start.advanced(by: .zero - tolerance))
+        while probe < cues.count, cues[probe].start <= cue.start.advanced(by: tolerance) {
+            let held = cues[probe]
+            if held == cue { return false }
+            if held.text == cue.text, held.identifier == cue.identifier, held.settings == cue.settings, abs(held.end.seconds - cue.end.seconds) <= slack {
+                return false
+            }
             probe += 1
         }
+        let index = firstIndex(startingAtOrAfter: cue.start)
         cues.insert(cue, at: index)
         if cues.count > capacity { cues.removeFirst(cues.count - capacity) }
         return true

@@ -85,7 +85,9 @@ extension RealEngineTests {
                 let mark = await recorder.cursor()
                 controller.resumeVideo(at: time, autoPlay: true)
                 try await recorder.waitFor(.resumeComplete, from: mark, timeout: .seconds(10))
-                try await recorder.waitFor(from: mark, timeout: .seconds(10)) { if case .progress(_, let t) = $0 { t >= time.advanced(by: .milliseconds(1200)) } else { false } }
+                try await recorder.waitFor(from: mark, timeout: .seconds(10)) {
+                    if case .progress(_, let t) = $0 { t >= time.advanced(by: .milliseconds(1200)) } else { false }
+                }
             }
             controller.shutdown()
             let changes = recorder.events.compactMap { if case .textCuesChanged(_, let c) = $0 { c } else { nil } }

@@ -118,6 +118,52 @@ extension RealEngineTests {
             }
         }
 
+        /// Sends junk instead of the `number`-th request (from 1) for a path containing `fragment`.
+        final class JunkOnRequest: RequestInterceptor {
+            let fragment: String
+            let number: Int
+            private let seen = Mutex(0)
+            init(_ fragment: String, number: Int) {
+                self.fragment = fragment
+                self.number = number
+            }
+            var requests: Int { seen.withLock { $0 } }
+            func junk(forPath path: String, length: Int) -> Data? {
+                guard path.contains(fragment) else { return nil }
+                let count = seen.withLock { n -> Int in
+                    n += 1
+                    return n
+                }
+                return count == number ? Data(repeating: 0x5A, count: max(length, 188)) : nil
+            }
+        }
+
+        /// A feed restarted under a playing pipeline (here by a rate change, the engine's own flushing seek;
+        /// a bitrate cap or a track switch restart it too) whose first request comes back as junk pushes
+        /// nothing in its generation: nothing ahead of the playhead and nothing coming is a stall handed to
+        /// the retries, and playback goes on. (Issue 33's chaos run: with nothing pushed the buffer check had
+        /// no measure and reported nothing; no seek was in flight, so the failure waited for a stall that
+        /// never came, and the playhead stood still for good.)
+        @Test func aRestartedFeedThatFailsBeforeItsFirstPushStallsAndRetries() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            let junk = h.server.interceptor { JunkOnRequest("fmp4/v0/seg000", number: 2) }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.fmp4)])
+            try await h.diagnosingFailure {
+                _ = try await recorder.waitFor { if case .progress(_, let t) = $0 { t >= .seconds(0.8) } else { false } }
+            }
+            controller.playbackRate = 1.5
+            try await h.diagnosingFailure {
+                _ = try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(4) } else { false } }
+            }
+            #expect(junk.requests >= 2, "the restarted feed asked for its segment again: \(junk.requests)")
+            #expect(recorder.events.contains { $0.name == "Retry" }, "\(recorder.names.suffix(30))")
+            controller.shutdown()
+        }
+
         /// Playing with an alternate audio rendition, a seek whose audio segment comes back as junk: the
         /// pipeline dies with the seek in flight, a retry rebuilds it at the seek's target, the seek is
         /// answered there and playing goes on from there. (Issue 33's chaos run: the seek was reported to

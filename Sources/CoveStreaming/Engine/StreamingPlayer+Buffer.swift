@@ -35,7 +35,13 @@ extension StreamingPlayer {
         let (frozen, overrun) = state.withLock { s in
             (s.starvation.playheadIsFrozen(at: playhead, now: now), s.starvation.hasOverrun(separateAudio: audio != nil, ahead: ahead, now: now))
         }
-        if !starved && atPlaying && StreamStarvation.runsDry(ahead: ahead, frozen: frozen, overrun: overrun, ended: ended) {
+        // A generation whose fetching failed before its first push leaves its input empty for good. The
+        // pipeline it restarted (a rate change's or a cap's flush) may never reach PLAYING again, nor its
+        // playhead move, so neither "at playing" nor "frozen" would ever say so: it is run dry now, and the
+        // controller's stall hands the failure to the retries (issue 33's chaos run: a rate change whose
+        // restarted segment came back as junk stood still for good).
+        let stranded = session.stoppedWithNothingPushed || (audio?.stoppedWithNothingPushed ?? false)
+        if !starved && (stranded || (atPlaying && StreamStarvation.runsDry(ahead: ahead, frozen: frozen, overrun: overrun, ended: ended))) {
             state.withLock { s in
                 s.starvation.isStarved = true
                 s.lastBufferingSent = 0

@@ -141,7 +141,10 @@ extension StreamingSession {
 
     func report(_ error: StreamingError, generation: Int) {
         guard error.code != .cancelled, isCurrent(generation) else { return }
-        let pushed = state.withLock { $0.everPushed }
+        let pushed = state.withLock { s -> Bool in
+            if s.generation == generation { s.stoppedOnFailure = true }
+            return s.everPushed
+        }
         onEvent(pushed ? .downloadFailed(error) : .failed(error))
     }
 

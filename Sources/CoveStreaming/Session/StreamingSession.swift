@@ -48,6 +48,8 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
         /// Where this generation started (the playhead until the engine reports one).
         var generationStart: Double = 0
         var pushedSomething = false
+        /// This generation's fetching stopped on a failure (reported): nothing more will come in it.
+        var stoppedOnFailure = false
         /// Variants whose segment failed after its retries, and when (left out for a while: failover).
         var excludedVariants: [Int: ContinuousClock.Instant] = [:]
         /// Anything was pushed, in any generation: later failures are mid-playback.
@@ -144,6 +146,7 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
             s.generation += 1
             s.pushedEnd = nil
             s.pushedSomething = false
+            s.stoppedOnFailure = false
             s.ended = false
             s.currentVariant = nil
             s.initPushed = nil
@@ -186,10 +189,17 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
 
     /// Seconds of media pushed ahead of the playhead (nil before anything was pushed).
     public var bufferedAhead: Double? {
-        let (end, start) = state.withLock { ($0.pushedEnd, $0.generationStart) }
-        guard let end else { return nil }
+        let (end, start, stopped) = state.withLock { ($0.pushedEnd, $0.generationStart, $0.stoppedOnFailure) }
+        // Nothing pushed in a generation whose fetching failed: nothing is ahead and nothing is coming (a
+        // feed restarted under a playing pipeline whose first segment came back as junk; with no measure the
+        // buffer check reported no stall and the playhead stood still for good: issue 33's chaos run).
+        guard let end else { return stopped ? 0 : nil }
         return max(end - (output.playheadPosition() ?? start), 0)
     }
+
+    /// This generation's fetching stopped on a failure before it pushed anything: its input will get
+    /// nothing more, whatever the pipeline's state (a flushed pipeline waits for data to preroll again).
+    public var stoppedWithNothingPushed: Bool { state.withLock { $0.stoppedOnFailure && $0.pushedEnd == nil } }
 
     /// Where the media pushed in this generation ends (presentation seconds; nil before anything was pushed).
     public var pushedEnd: Double? { state.withLock { $0.pushedEnd } }

@@ -343,6 +343,37 @@ struct ResilienceTests {
         #expect(position == .seconds(12), "the seek's landing was reported at \(position)")
     }
 
+    /// A segment that fails while the video loads schedules a load retry; when the pipeline loads anyway
+    /// on what it has and later runs dry where that segment begins, the stall knows downloads died and
+    /// hands over to the retries, which rebuild the pipeline. (Issue 33's chaos run, AES-128 HLS: the
+    /// failure went to the load retry only, the load succeeded, and the stall waited for good.)
+    @Test func aDownloadFailureWhileLoadingIsRememberedForTheStallAfterTheLoadSucceeds() async throws {
+        engine.behavior.prerollsOnLoad = false
+        let controller = makeController()
+        let recorder = EventRecorder(controller)
+        controller.isAutoPlay = true
+        controller.setVideos([Self.video])
+        let player = await engine.player(number: 1)
+        player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segment 4 came back as an HTML page")))
+        try await recorder.waitFor { $0.name == "Retry" }
+        player.emit(.tracksChanged(engine.behavior.tracks))
+        player.preroll()
+        try await recorder.waitFor(.ready)
+        player.emit(.playing)
+        try await recorder.waitFor(.play)
+        player.setPosition(.seconds(2))
+        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(2) } else { false } }
+        let mark = await recorder.cursor()
+        player.emit(.buffering(percent: 0))
+        try await recorder.waitFor(.stalled, from: mark)
+        let retry = try await recorder.waitFor(from: mark) { $0.name == "Retry" }
+        guard case .retry(_, let attempt) = retry else { return }
+        #expect(attempt.kind == .playback)
+        await clock.advance(by: attempt.delay)
+        let rebuilt = await engine.player(number: 2)
+        #expect(rebuilt.configuration.startPosition == .seconds(2))
+    }
+
     @Test func aResumeThatCannotLoadReportsResumeFailAndCanBeCalledAgain() async throws {
         let controller = makeController(retry: .none)
         let recorder = EventRecorder(controller)

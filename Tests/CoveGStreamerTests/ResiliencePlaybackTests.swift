@@ -119,13 +119,26 @@ extension RealEngineTests {
         }
 
         /// Sends junk instead of the `number`-th request (from 1) for a path containing `fragment`.
+        /// With `delaying`, the first request for a path containing it waits `by` first.
         final class JunkOnRequest: RequestInterceptor {
             let fragment: String
             let number: Int
+            let delaying: String?
+            let by: Duration
             private let seen = Mutex(0)
-            init(_ fragment: String, number: Int) {
+            private let delayed = Mutex(false)
+            init(_ fragment: String, number: Int, delaying: String? = nil, by: Duration = .zero) {
                 self.fragment = fragment
                 self.number = number
+                self.delaying = delaying
+                self.by = by
+            }
+            func delay(forPath path: String) -> Duration {
+                guard let delaying, path.contains(delaying) else { return .zero }
+                return delayed.withLock { d -> Bool in
+                    defer { d = true }
+                    return !d
+                } ? by : .zero
             }
             var requests: Int { seen.withLock { $0 } }
             func junk(forPath path: String, length: Int) -> Data? {
@@ -161,6 +174,29 @@ extension RealEngineTests {
             }
             #expect(junk.requests >= 2, "the restarted feed asked for its segment again: \(junk.requests)")
             #expect(recorder.events.contains { $0.name == "Retry" }, "\(recorder.names.suffix(30))")
+            controller.shutdown()
+        }
+
+        /// A segment that fails as playback starts, while the audio rendition is still late: playback runs
+        /// dry where it begins, the stall hands over to the retries, and playback goes on past it. (The chaos
+        /// run's case, the failure arriving before Ready, is timing this test cannot force on the real
+        /// engine; `ResilienceTests.aDownloadFailureWhileLoadingIsRememberedForTheStallAfterTheLoadSucceeds`
+        /// pins it with the scripted engine.)
+        @Test func aSegmentFailingAsPlaybackStartsIsRetriedWhenPlaybackRunsDryThere() async throws {
+            let h = try await Harness.start()
+            defer { Task { await h.stop() } }
+            // The audio rendition's playlist comes late, so the pipeline cannot preroll before the video's
+            // segments 0 and 1 are pushed and segment 2 comes back as junk.
+            let junk = h.server.interceptor { JunkOnRequest("altaudio/v2/seg002.ts", number: 1, delaying: "vEnglish/index.m3u8", by: .milliseconds(700)) }
+            let controller = h.controller(fast: false)
+            let recorder = EventRecorder(controller)
+            controller.isAutoPlay = true
+            controller.setVideos([h.video(.alternateAudio)])
+            try await h.diagnosingFailure {
+                _ = try await recorder.waitFor(timeout: .seconds(20)) { if case .progress(_, let t) = $0 { t >= .seconds(5) } else { false } }
+            }
+            #expect(junk.requests >= 2, "the failed segment was asked for again: \(junk.requests)")
+            #expect(recorder.names.contains("Retry"), "\(recorder.names.suffix(40))")
             controller.shutdown()
         }
 

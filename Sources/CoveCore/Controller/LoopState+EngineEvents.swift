@@ -73,6 +73,10 @@ extension LoopState {
             // Before the media loaded (a first load or a rebuilt pipeline), downloads that died leave it
             // nothing to load with and it would wait forever: a load failure, retried by the policy. (Chaos:
             // a retry's pipeline whose segments came back as junk never loaded and never failed.)
+            // The pipeline may still load on what it has and play: the stall watch keeps the failure, so the
+            // stall where the pushed media ends hands over to the retries instead of waiting for good (chaos:
+            // an AES-128 video whose fourth segment was an HTML page loaded, played and stood still).
+            _ = watchStall(.downloadFailed(error), in: runtime)
             handle(.failed(error), in: runtime)
         case .downloadFailed(let error):
             // A seek in flight waits for its target's media, which a download that failed after its retries

@@ -74,7 +74,9 @@ extension RealEngineTests {
             #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")
             // The seek's own report, when it is answered, is the target (the rebuilt pipeline's position
             // before its first buffer once read 0: issue 33's chaos run saw a seek "land" at 0.000 s).
-            let landing = recorder.events.dropFirst(mark).compactMap { if case .progress(_, let time) = $0 { time } else { nil } }.first
+            // Events reach the recorder on their own task: the report that follows the answer is awaited.
+            let report = try await recorder.waitFor(from: mark, timeout: .seconds(5)) { if case .progress = $0 { true } else { false } }
+            let landing: MediaTime? = if case .progress(_, let time) = report { time } else { nil }
             #expect(landing.map { $0 >= .seconds(14) && $0 < .seconds(16) } == true, "the seek's landing was reported at \(String(describing: landing))")
             #expect(recorder.events.dropFirst(mark).contains { $0.name == "Retry" })
             let served = h.server.segmentRequests.filter { $0.path.contains("seg007") }
@@ -219,7 +221,9 @@ extension RealEngineTests {
             let mark = await recorder.cursor()
             let answered = try await PastTheEndTests.within(.seconds(30)) { await controller.seekAndWait(to: MediaTime(seconds: 8.56)) }
             #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")
-            let landing = recorder.events.dropFirst(mark).compactMap { if case .progress(_, let time) = $0 { time } else { nil } }.first
+            // Events reach the recorder on their own task: the report that follows the answer is awaited.
+            let report = try await recorder.waitFor(from: mark, timeout: .seconds(5)) { if case .progress = $0 { true } else { false } }
+            let landing: MediaTime? = if case .progress(_, let time) = report { time } else { nil }
             #expect(landing.map { $0 >= .seconds(8) && $0 < .seconds(10) } == true, "the seek's landing was reported at \(String(describing: landing))")
             let later = await recorder.cursor()
             let moved = try await recorder.waitFor(from: later, timeout: .seconds(20)) { event in

@@ -26,16 +26,22 @@ struct ResilienceTests {
         .update { $0.cuePoints = CuePointCollection([CuePoint(type: "AD", position: .seconds(4))]) }
     static let second = Video(url: URL(string: "https://media.example/b/master.m3u8")!, properties: ["id": "b"])
 
-    /// Plays to `position`, then the engine reports a dead network and an empty buffer.
-    func playThenLoseTheNetwork(
-        _ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil
-    ) async throws -> ScriptedPlayer {
+    /// Plays the video until its progress reports `position`; returns its player.
+    func play(_ controller: PlaybackController, _ recorder: EventRecorder, to position: MediaTime) async throws -> ScriptedPlayer {
         controller.isAutoPlay = true
         controller.setVideos([Self.video])
         try await recorder.waitFor(.play)
         let player = await engine.player(number: 1)
         player.setPosition(position)
         try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == position } else { false } }
+        return player
+    }
+
+    /// Plays to `position`, then the engine reports a dead network and an empty buffer.
+    func playThenLoseTheNetwork(
+        _ controller: PlaybackController, _ recorder: EventRecorder, at position: MediaTime, status: Int? = nil
+    ) async throws -> ScriptedPlayer {
+        let player = try await play(controller, recorder, to: position)
         player.emit(.downloadFailed(PlaybackError(.downloadFailed, "segments stopped", httpStatus: status)))
         player.emit(.buffering(percent: 0))
         return player
@@ -292,12 +298,7 @@ struct ResilienceTests {
         let recorder = EventRecorder(controller)
         // The first pipeline never finishes a seek; the retry's does.
         engine.behavior.completesSeeks = false
-        controller.isAutoPlay = true
-        controller.setVideos([Self.video])
-        try await recorder.waitFor(.play)
-        let player = await engine.player(number: 1)
-        player.setPosition(.seconds(3))
-        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(3) } else { false } }
+        let player = try await play(controller, recorder, to: .seconds(3))
         player.emit(.buffering(percent: 0))
         try await recorder.waitFor(.stalled)
         let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
@@ -321,12 +322,7 @@ struct ResilienceTests {
         let controller = makeController()
         let recorder = EventRecorder(controller)
         engine.behavior.completesSeeks = false
-        controller.isAutoPlay = true
-        controller.setVideos([Self.video])
-        try await recorder.waitFor(.play)
-        let player = await engine.player(number: 1)
-        player.setPosition(.seconds(3))
-        try await clock.advance(by: .milliseconds(500), until: recorder) { if case .progress(_, let t) = $0 { t == .seconds(3) } else { false } }
+        let player = try await play(controller, recorder, to: .seconds(3))
         let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
         controller.seek(to: .seconds(12)) { answer.yield($0) }
         await controller.settle()

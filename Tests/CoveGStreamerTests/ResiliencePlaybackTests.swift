@@ -89,58 +89,30 @@ extension RealEngineTests {
             controller.shutdown()
         }
 
-        /// Sends junk instead of the next request for a path containing `fragment`, once, after `arm()`.
-        /// After that, when `thenDelay` is given, the next request for a path containing it waits `delay`.
-        final class JunkOnce: RequestInterceptor {
-            let fragment: String
-            let thenDelay: String?
-            let delay: Duration
-            private let state = Mutex((armed: false, delayArmed: false))
-            init(_ fragment: String, thenDelay: String? = nil, by delay: Duration = .seconds(1)) {
-                self.fragment = fragment
-                self.thenDelay = thenDelay
-                self.delay = delay
-            }
-            func arm() { state.withLock { $0.armed = true } }
-            func junk(forPath path: String, length: Int) -> Data? {
-                guard path.contains(fragment) else { return nil }
-                let use = state.withLock { s -> Bool in
-                    defer { s.armed = false }
-                    if s.armed { s.delayArmed = thenDelay != nil }
-                    return s.armed
-                }
-                return use ? Data(repeating: 0x5A, count: max(length, 188)) : nil
-            }
-            func delay(forPath path: String) -> Duration {
-                guard let thenDelay, path.contains(thenDelay) else { return .zero }
-                return state.withLock { s -> Bool in
-                    defer { s.delayArmed = false }
-                    return s.delayArmed
-                } ? delay : .zero
-            }
-        }
-
         /// Sends junk instead of the `number`-th request (from 1) for a path containing `fragment`.
-        /// With `delaying`, the first request for a path containing it waits `by` first.
+        /// With `delaying`, the `delayedRequest`-th request for a path containing it waits `by` first.
         final class JunkOnRequest: RequestInterceptor {
             let fragment: String
             let number: Int
             let delaying: String?
+            let delayedRequest: Int
             let by: Duration
             private let seen = Mutex(0)
-            private let delayed = Mutex(false)
-            init(_ fragment: String, number: Int, delaying: String? = nil, by: Duration = .zero) {
+            private let delayingSeen = Mutex(0)
+            init(_ fragment: String, number: Int, delaying: String? = nil, delayedRequest: Int = 1, by: Duration = .zero) {
                 self.fragment = fragment
                 self.number = number
                 self.delaying = delaying
+                self.delayedRequest = delayedRequest
                 self.by = by
             }
             func delay(forPath path: String) -> Duration {
                 guard let delaying, path.contains(delaying) else { return .zero }
-                return delayed.withLock { d -> Bool in
-                    defer { d = true }
-                    return !d
-                } ? by : .zero
+                let count = delayingSeen.withLock { n -> Int in
+                    n += 1
+                    return n
+                }
+                return count == delayedRequest ? by : .zero
             }
             var requests: Int { seen.withLock { $0 } }
             func junk(forPath path: String, length: Int) -> Data? {
@@ -209,7 +181,11 @@ extension RealEngineTests {
         @Test func aSeekWhoseAudioSegmentIsJunkLandsAtItsTargetAfterTheRetry() async throws {
             let h = try await Harness.start()
             defer { Task { await h.stop() } }
-            let junk = h.server.interceptor { JunkOnce("vEnglish/seg004", thenDelay: "vEnglish/index.m3u8") }
+            // The target's audio segment is junk on its first request, and the retry's pipeline gets the audio
+            // playlist (its second request) a second late.
+            _ = h.server.interceptor {
+                JunkOnRequest("vEnglish/seg004", number: 1, delaying: "vEnglish/index.m3u8", delayedRequest: 2, by: .seconds(1))
+            }
             let controller = h.controller(fast: false)
             let recorder = EventRecorder(controller)
             controller.setVideos([h.video(.alternateAudio)])
@@ -217,7 +193,6 @@ extension RealEngineTests {
             try await h.diagnosingFailure {
                 _ = try await recorder.waitFor { if case .progress(_, let time) = $0 { time >= .seconds(1) } else { false } }
             }
-            junk.arm()
             let mark = await recorder.cursor()
             let answered = try await PastTheEndTests.within(.seconds(30)) { await controller.seekAndWait(to: MediaTime(seconds: 8.56)) }
             #expect(answered == true, "the seek was \(answered == nil ? "never answered" : "refused")")

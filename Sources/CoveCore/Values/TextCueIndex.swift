@@ -21,11 +21,10 @@ public struct TextCueIndex: TimedTextCues, Hashable {
     @discardableResult
     public mutating func insert(_ cue: TextCue) -> Bool {
         let tolerance = Self.sameCueTolerance
-        let slack = Double(tolerance.components.attoseconds) / 1e18 + Double(tolerance.components.seconds)
+        let slack = MediaTime(tolerance).seconds
         var probe = firstIndex(startingAtOrAfter: cue.start.advanced(by: .zero - tolerance))
         while probe < cues.count, cues[probe].start <= cue.start.advanced(by: tolerance) {
             let held = cues[probe]
-            if held == cue { return false }
             if held.text == cue.text, held.identifier == cue.identifier, held.settings == cue.settings, abs(held.end.seconds - cue.end.seconds) <= slack {
                 return false
             }

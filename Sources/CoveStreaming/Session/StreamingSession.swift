@@ -187,7 +187,8 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
 
     // MARK: Readings
 
-    /// Seconds of media pushed ahead of the playhead (nil before anything was pushed).
+    /// Seconds of media pushed ahead of the playhead (nil before anything was pushed in this generation;
+    /// 0 when its fetching stopped on a failure before anything was pushed).
     public var bufferedAhead: Double? {
         let (end, start, stopped) = state.withLock { ($0.pushedEnd, $0.generationStart, $0.stoppedOnFailure) }
         // Nothing pushed in a generation whose fetching failed: nothing is ahead and nothing is coming (a
@@ -199,7 +200,7 @@ public final class StreamingSession: MediaFeedProducer, Sendable {
 
     /// This generation's fetching stopped on a failure before it pushed anything: its input will get
     /// nothing more, whatever the pipeline's state (a flushed pipeline waits for data to preroll again).
-    public var stoppedWithNothingPushed: Bool { state.withLock { $0.stoppedOnFailure && $0.pushedEnd == nil } }
+    var stoppedWithNothingPushed: Bool { state.withLock { $0.stoppedOnFailure && $0.pushedEnd == nil } }
 
     /// Where the media pushed in this generation ends (presentation seconds; nil before anything was pushed).
     public var pushedEnd: Double? { state.withLock { $0.pushedEnd } }
